@@ -1,0 +1,130 @@
+//! Economy: STASH, CASH, TAX, GIFT, ORDER (3.4-3.9, 6.2) and supply costs (3.3).
+
+use super::{Act, Clamp, Done, IGNORED, Turn, definite};
+use crate::codes::EmpireCode;
+use crate::map::Map;
+use crate::order::{Order, Quantity};
+use crate::state::GameState;
+use crate::variant::SeaSupply;
+
+impl Turn<'_> {
+    /// 3.5 STASH: 3 BPs buy one treasury point.
+    pub(super) fn stash(&mut self, e: usize, o: &Order) -> Act {
+        let n = definite(o)?;
+        let (k, cut) = Clamp::new(n)
+            .limit(self.bps(e) / 3, |m| {
+                format!("3 BPs a point and you could pay for {m}")
+            })
+            .get()?;
+        self.pay(e, 3 * k)?;
+        self.st.empires[e].treasury += k;
+        Ok(Done::new(format!("stashed {k} treasury points")).cut(cut))
+    }
+
+    /// 3.6 CASH: treasury points become BPs at no cost; unused ones return at the end.
+    pub(super) fn cash(&mut self, e: usize, o: &Order) -> Act {
+        let n = definite(o)?;
+        let (k, cut) = Clamp::new(n)
+            .limit(self.st.empires[e].treasury, |m| {
+                format!("the treasury holds only {m}")
+            })
+            .get()?;
+        let emp = &mut self.st.empires[e];
+        emp.treasury -= k;
+        emp.bps += k;
+        self.emp[e].cashed += k;
+        Ok(Done::new(format!("cashed {k} treasury points")).cut(cut))
+    }
+
+    /// 3.8 TAX: two more BPs.
+    pub(super) fn tax(&mut self, e: usize) -> Act {
+        self.st.empires[e].bps += 2;
+        Ok(Done::new("taxed 2 BPs"))
+    }
+
+    /// 3.9 GIFT: BPs to another empire's current balance; only a definite number.
+    pub(super) fn gift(&mut self, e: usize, o: &Order) -> Act {
+        let n = definite(o)?;
+        let to = self.empire_field(&o.to, "to whom")?;
+        if to == e {
+            return Err("you cannot give BPs to yourself".into());
+        }
+        let (k, cut) = Clamp::new(n)
+            .limit(self.bps(e), |m| format!("you had only {m} BPs"))
+            .get()?;
+        self.pay(e, k)?;
+        self.st.empires[to].bps += k;
+        let who = self.code(to);
+        Ok(Done::new(format!("gave {k} BPs to {who}"))
+            .cut(cut)
+            .affecting(Some(who)))
+    }
+
+    /// 6.2 ORDER: BPs bid for a place at the front of next turn's order of play. With no
+    /// number it is ignored, except as the last action, where it takes every BP left.
+    pub(super) fn order(&mut self, e: usize, o: &Order, last: bool) -> Act {
+        let wanted = match o.number {
+            Quantity::Exactly(n) => n,
+            Quantity::All if last => self.bps(e),
+            Quantity::All => {
+                return Err(format!(
+                    "{IGNORED}an ORDER with no number counts only as the last action (6.2)"
+                ));
+            }
+            Quantity::AllBut(_) => return Err(definite(o).unwrap_err()),
+        };
+        let (k, cut) = Clamp::new(wanted)
+            .limit(self.bps(e), |m| format!("you had only {m} BPs"))
+            .get()
+            .map_err(|_| "no BPs left to bid".to_string())?;
+        self.pay(e, k)?;
+        self.emp[e].bid += k;
+        Ok(Done::new(format!("bid {k} BPs for the order of play")).cut(cut))
+    }
+}
+
+/// 3.3: an empire's supply cost for the coming turn: each land area's forces beyond its
+/// population, each fleet at sea, and the reserves. Counts an empire's areas only.
+pub fn supply_cost(map: &Map, st: &GameState, empire: EmpireCode) -> u32 {
+    let mut total = 0;
+    for (id, a) in map.ids().zip(&st.areas) {
+        let def = map.area(id);
+        if def.is_land() && a.owner == Some(empire) {
+            // 3.3 ON-LAND (decision 5): laid-up ships do not count.
+            let ships = a.base.as_ref().map_or(0, |b| b.ships);
+            let forces = a.armies + ships + a.forts;
+            total += forces.saturating_sub(a.population) / 2;
+        } else if let Some(f) = a.fleet.as_ref().filter(|f| f.owner == empire) {
+            // 3.3 AT-SEA / 13.3 (decision 6): the distance to base, plus half the forces
+            // under the default option. A fleet with no route pays no distance.
+            let distance = fleet_distance(map, st, id, f).unwrap_or(0);
+            total += distance;
+            if st.options.sea_supply == SeaSupply::DistancePlusHalf {
+                total += (f.armies + f.ships) / 2;
+            }
+        }
+    }
+    if let Some(emp) = st.empire(empire) {
+        // 3.3 RESERVES (decision 7): each reserve counted separately, fractions ignored.
+        total += emp.army_reserve / 4 + emp.navy_reserve / 4 + emp.air_force / 4;
+    }
+    total
+}
+
+/// 4.5 / decision 6: the fleet's distance from its base, counted from the base's entrance;
+/// `None` when the fleet has no route to its base (captured, closed, or cut off by land).
+pub(crate) fn fleet_distance(
+    map: &Map,
+    st: &GameState,
+    at: crate::map::AreaId,
+    fleet: &crate::state::Fleet,
+) -> Option<u32> {
+    let base_id = map.id(fleet.base)?;
+    let base_area = st.area(base_id);
+    if base_area.owner != Some(fleet.owner) {
+        return None;
+    }
+    let base = base_area.base.as_ref()?;
+    let entrance = map.id(base.entrance)?;
+    map.sea_steps(entrance, at)
+}
