@@ -62,7 +62,10 @@ impl EmpireCode {
         if b.len() != 2 || !b.iter().all(|c| c.is_ascii_alphabetic()) {
             return Err(CodeError::Empire(t.to_string()));
         }
-        Ok(EmpireCode([b[0].to_ascii_uppercase(), b[1].to_ascii_uppercase()]))
+        Ok(EmpireCode([
+            b[0].to_ascii_uppercase(),
+            b[1].to_ascii_uppercase(),
+        ]))
     }
 
     pub fn as_str(&self) -> &str {

@@ -126,7 +126,10 @@ impl LandBattle {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum What {
     /// 6.4: an unowned area's random action.
-    Unowned { area: AreaCode, growth: Growth },
+    Unowned {
+        area: AreaCode,
+        growth: Growth,
+    },
     /// One action of one empire, and what became of it.
     Action {
         empire: EmpireCode,
@@ -178,9 +181,15 @@ pub enum What {
         by: EmpireCode,
         area: AreaCode,
     },
-    Message { from: EmpireCode, text: String },
+    Message {
+        from: EmpireCode,
+        text: String,
+    },
     /// 3.6: unused BPs going back to the treasury.
-    CashReturned { empire: EmpireCode, bps: u32 },
+    CashReturned {
+        empire: EmpireCode,
+        bps: u32,
+    },
     /// 3.7: leftover BPs becoming reserve armies and an ORDER bid.
     Leftover {
         empire: EmpireCode,
@@ -194,7 +203,10 @@ pub enum What {
         armies: u32,
         ships: u32,
     },
-    Census { empire: EmpireCode, vps: u32 },
+    Census {
+        empire: EmpireCode,
+        vps: u32,
+    },
     /// 3.2, 3.3: the next turn's balance.
     Economy {
         empire: EmpireCode,
@@ -202,8 +214,16 @@ pub enum What {
         supply: u32,
         bps: u32,
     },
-    Eliminated { empire: EmpireCode },
-    VictoryWarning { claim: VictoryClaim },
-    GameOver { claim: VictoryClaim },
-    OrderOfPlay { order: Vec<EmpireCode> },
+    Eliminated {
+        empire: EmpireCode,
+    },
+    VictoryWarning {
+        claim: VictoryClaim,
+    },
+    GameOver {
+        claim: VictoryClaim,
+    },
+    OrderOfPlay {
+        order: Vec<EmpireCode>,
+    },
 }

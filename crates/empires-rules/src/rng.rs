@@ -34,7 +34,10 @@ impl GameRng {
     pub fn restore(state: &RngState) -> Result<GameRng, String> {
         let hex = state.seed.trim();
         if hex.len() != 64 || !hex.is_ascii() {
-            return Err(format!("rng seed must be 64 hex digits, found {}", hex.len()));
+            return Err(format!(
+                "rng seed must be 64 hex digits, found {}",
+                hex.len()
+            ));
         }
         let mut bytes = [0u8; 32];
         for (i, b) in bytes.iter_mut().enumerate() {

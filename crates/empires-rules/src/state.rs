@@ -274,8 +274,7 @@ impl GameState {
                     return Err(format!("{at}.owner: unknown empire {o}"));
                 }
             }
-            if def.is_sea() && (a.population > 0 || a.armies > 0 || a.forts > 0 || a.trains > 0)
-            {
+            if def.is_sea() && (a.population > 0 || a.armies > 0 || a.forts > 0 || a.trains > 0) {
                 return Err(format!(
                     "{at}: sea areas hold no population, armies on land, forts or trains"
                 ));
@@ -294,9 +293,9 @@ impl GameState {
                 if def.is_sea() {
                     return Err(format!("{at}.base: naval bases are built on land"));
                 }
-                let ok = map
-                    .id(b.entrance)
-                    .is_some_and(|e| map.area(e).is_sea() && map.adjacent(e, map.id(a.code).unwrap_or(e)));
+                let ok = map.id(b.entrance).is_some_and(|e| {
+                    map.area(e).is_sea() && map.adjacent(e, map.id(a.code).unwrap_or(e))
+                });
                 if !ok {
                     return Err(format!(
                         "{at}.base.entrance: {} is not a sea area next to {}",
@@ -306,7 +305,9 @@ impl GameState {
             }
             if let Some(f) = &a.fleet {
                 if !def.is_sea() {
-                    return Err(format!("{at}.fleet: fleets are at sea; ships on land are in a base"));
+                    return Err(format!(
+                        "{at}.fleet: fleets are at sea; ships on land are in a base"
+                    ));
                 }
                 if !known(&f.owner) {
                     return Err(format!("{at}.fleet.owner: unknown empire {}", f.owner));
@@ -324,12 +325,18 @@ impl GameState {
         for (i, e) in self.empires.iter().enumerate() {
             if let Some(s) = &e.spy {
                 if !area_ok(&s.area) {
-                    return Err(format!("empires[{i}] ({}).spy.area: unknown area {}", e.code, s.area));
+                    return Err(format!(
+                        "empires[{i}] ({}).spy.area: unknown area {}",
+                        e.code, s.area
+                    ));
                 }
             }
             if let Some(c) = &e.capital {
                 if !area_ok(c) {
-                    return Err(format!("empires[{i}] ({}).capital: unknown area {c}", e.code));
+                    return Err(format!(
+                        "empires[{i}] ({}).capital: unknown area {c}",
+                        e.code
+                    ));
                 }
             }
         }

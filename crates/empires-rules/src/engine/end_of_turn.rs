@@ -35,7 +35,13 @@ impl Turn<'_> {
                 emp.bps -= back;
                 emp.treasury += back;
                 let code = emp.code;
-                self.push(vec![code], What::CashReturned { empire: code, bps: back });
+                self.push(
+                    vec![code],
+                    What::CashReturned {
+                        empire: code,
+                        bps: back,
+                    },
+                );
             }
         }
     }
@@ -74,7 +80,11 @@ impl Turn<'_> {
                 if a.armies <= hold {
                     continue;
                 }
-                let n = if hold < 2 { a.armies / 2 } else { a.armies / hold };
+                let n = if hold < 2 {
+                    a.armies / 2
+                } else {
+                    a.armies / hold
+                };
                 if n == 0 {
                     continue;
                 }

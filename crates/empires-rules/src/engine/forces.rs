@@ -17,7 +17,10 @@ impl Turn<'_> {
                 self.st.area(a).population
             ));
         }
-        Ok(Done::new(format!("levied {k} armies in {}", self.map.code(a))))
+        Ok(Done::new(format!(
+            "levied {k} armies in {}",
+            self.map.code(a)
+        )))
     }
 
     fn levy_in(&mut self, a: AreaId) -> u32 {
@@ -67,7 +70,9 @@ impl Turn<'_> {
                 .map_err(|_| format!("{unit} BPs each and you have {} BPs", self.bps(e))),
             Quantity::AllBut(_) => Err(definite(o).unwrap_err()),
             Quantity::Exactly(n) => Clamp::new(n)
-                .limit(afford, |m| format!("{unit} BPs each and you could pay for {m}"))
+                .limit(afford, |m| {
+                    format!("{unit} BPs each and you could pay for {m}")
+                })
                 .get(),
         }
     }
@@ -83,7 +88,11 @@ impl Turn<'_> {
         let emp = &mut self.st.empires[e];
         emp.army_reserve -= k;
         emp.treasury += 2 * k;
-        Ok(Done::new(format!("disarmed {k} reserve armies for {} treasury BPs", 2 * k)).cut(cut))
+        Ok(Done::new(format!(
+            "disarmed {k} reserve armies for {} treasury BPs",
+            2 * k
+        ))
+        .cut(cut))
     }
 
     /// 5.5 RESERVE: place reserve armies at 1 BP each, no more than the armies, ships and
@@ -123,7 +132,10 @@ impl Turn<'_> {
             return Err(format!("there are no armies in {}", self.map.code(a)));
         }
         self.st.empires[e].army_reserve += k;
-        Ok(Done::new(format!("disbanded {k} armies from {}", self.map.code(a))))
+        Ok(Done::new(format!(
+            "disbanded {k} armies from {}",
+            self.map.code(a)
+        )))
     }
 
     /// 5.7 FORTIFY: 1 BP a level, no more levels in one action than the population.
@@ -146,7 +158,9 @@ impl Turn<'_> {
         let a = self.own_land(e, &o.from, "where")?;
         let n = definite(o)?;
         let (k, cut) = Clamp::new(n)
-            .limit(self.st.area(a).forts, |m| format!("there are only {m} fort levels"))
+            .limit(self.st.area(a).forts, |m| {
+                format!("there are only {m} fort levels")
+            })
             .limit(self.bps(e), |m| format!("1 BP a level and you had {m} BPs"))
             .get()?;
         self.pay(e, k)?;
@@ -159,7 +173,10 @@ impl Turn<'_> {
     pub(super) fn grow(&mut self, e: usize, o: &Order) -> Act {
         let a = self.own_land(e, &o.from, "where")?;
         if self.area[a.index()].grown {
-            return Err(format!("{} has already grown this turn (5.9)", self.map.code(a)));
+            return Err(format!(
+                "{} has already grown this turn (5.9)",
+                self.map.code(a)
+            ));
         }
         let terrain = self.map.area(a).terrain;
         let cost = self.st.area(a).population + terrain.grow_extra();

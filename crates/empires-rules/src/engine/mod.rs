@@ -359,9 +359,7 @@ impl<'m> Turn<'m> {
             Verb::Convoy => self.sea_move(e, o, true),
             Verb::Move => self.move_armies(e, o),
             Verb::Attack => self.attack(e, o),
-            Verb::Defend | Verb::Entrench | Verb::Ambush | Verb::Retreat => {
-                self.defence_mode(e, o)
-            }
+            Verb::Defend | Verb::Entrench | Verb::Ambush | Verb::Retreat => self.defence_mode(e, o),
             Verb::Spy | Verb::Skip => self.spy_move(e, o),
             Verb::Find => self.find(e, o),
             Verb::Kill => self.kill(e, o),
@@ -498,6 +496,3 @@ impl Clamp {
         }
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -96,7 +96,9 @@ impl Turn<'_> {
                 _ => return Err(format!("you have no ships in {tc} to carry armies")),
             };
             if k > room {
-                return Err(format!("the ships in {tc} can carry only {room} more armies"));
+                return Err(format!(
+                    "the ships in {tc} can carry only {room} more armies"
+                ));
             }
         } else if self.st.area(to).owner != Some(me) {
             return Err(format!("you do not own {tc}; use ATTACK to go there (7.1)"));
@@ -131,7 +133,9 @@ impl Turn<'_> {
         let to = self.area_field(&o.to, "where to")?;
         let (fc, tc) = (self.map.code(from), self.map.code(to));
         if self.map.area(to).is_sea() {
-            return Err(format!("{tc} is a sea area: ships fight at sea by moving (7.1, 7.4)"));
+            return Err(format!(
+                "{tc} is a sea area: ships fight at sea by moving (7.1, 7.4)"
+            ));
         }
         if !self.map.adjacent(from, to) {
             return Err(format!("{tc} is not next to {fc}"));
@@ -146,7 +150,9 @@ impl Turn<'_> {
         let bps = self.bps(e);
         let (k, cut) = match o.number {
             Quantity::Exactly(_) if wanted > bps => {
-                return Err(format!("{wanted} armies cost {wanted} BPs and you have {bps}"));
+                return Err(format!(
+                    "{wanted} armies cost {wanted} BPs and you have {bps}"
+                ));
             }
             Quantity::Exactly(_) => (wanted, None),
             _ if bps == 0 => return Err("attacking costs 1 BP an army and you have none".into()),
@@ -239,7 +245,13 @@ impl Turn<'_> {
             if let Some(b) = self.st.area_mut(to).base.as_mut() {
                 b.ships -= sea.defender_lost;
             }
-            if self.st.area(from).fleet.as_ref().is_some_and(|f| f.ships == 0) {
+            if self
+                .st
+                .area(from)
+                .fleet
+                .as_ref()
+                .is_some_and(|f| f.ships == 0)
+            {
                 self.st.area_mut(from).fleet = None;
             }
         }

@@ -23,9 +23,12 @@ impl Turn<'_> {
     /// this turn (5.16).
     fn own_base(&self, e: usize, o: &Order, usable: bool) -> Result<AreaId, String> {
         let a = self.own_land(e, &o.from, "where")?;
-        let base = self.st.area(a).base.as_ref().ok_or_else(|| {
-            format!("there is no naval base in {}", self.map.code(a))
-        })?;
+        let base = self
+            .st
+            .area(a)
+            .base
+            .as_ref()
+            .ok_or_else(|| format!("there is no naval base in {}", self.map.code(a)))?;
         if usable && base.built >= self.turn {
             return Err(format!(
                 "the base in {} was built this turn and can be used from next turn (5.16)",
@@ -57,7 +60,9 @@ impl Turn<'_> {
             .limit(self.st.area(a).population, |m| {
                 format!("no more ships than the population ({m}) in one action")
             })
-            .limit(self.bps(e) / 3, |m| format!("3 BPs a ship and you could pay for {m}"))
+            .limit(self.bps(e) / 3, |m| {
+                format!("3 BPs a ship and you could pay for {m}")
+            })
             .get()?;
         self.pay(e, 3 * k)?;
         self.base_mut(a).laid_up += k;
@@ -76,7 +81,9 @@ impl Turn<'_> {
             Quantity::All => return Err(format!("3 BPs a ship and you have {} BPs", self.bps(e))),
             Quantity::AllBut(_) => return Err(definite(o).unwrap_err()),
             Quantity::Exactly(n) => Clamp::new(n)
-                .limit(afford, |m| format!("3 BPs a ship and you could pay for {m}"))
+                .limit(afford, |m| {
+                    format!("3 BPs a ship and you could pay for {m}")
+                })
                 .get()?,
         };
         self.pay(e, 3 * k)?;
@@ -141,7 +148,9 @@ impl Turn<'_> {
             .limit(self.st.area(a).population, |m| {
                 format!("no more ships than the population ({m}) in one action")
             })
-            .limit(self.bps(e) / 3, |m| format!("3 BPs a ship and you could pay for {m}"))
+            .limit(self.bps(e) / 3, |m| {
+                format!("3 BPs a ship and you could pay for {m}")
+            })
             .get()?;
         self.pay(e, 3 * k)?;
         let b = self.base_mut(a);
@@ -176,7 +185,10 @@ impl Turn<'_> {
         }
         let s = self.area_field(&o.to, "entrance")?;
         if !self.map.area(s).is_sea() || !self.map.adjacent(a, s) {
-            return Err(format!("{} is not a sea area next to {code}", self.map.code(s)));
+            return Err(format!(
+                "{} is not a sea area next to {code}",
+                self.map.code(s)
+            ));
         }
         self.pay(e, 10)?;
         self.st.area_mut(a).base = Some(NavalBase {
@@ -196,7 +208,12 @@ impl Turn<'_> {
     pub(super) fn close(&mut self, e: usize, o: &Order) -> Act {
         let a = self.own_base(e, o, false)?;
         self.emp[e].navy_locked = true;
-        let b = self.st.area_mut(a).base.take().expect("checked by own_base");
+        let b = self
+            .st
+            .area_mut(a)
+            .base
+            .take()
+            .expect("checked by own_base");
         let ships = b.ships + b.laid_up;
         self.st.empires[e].navy_reserve += ships;
         Ok(Done::new(format!(
@@ -397,7 +414,14 @@ impl Turn<'_> {
 
     /// Puts ships and armies back where they set out from. At sea they rejoin what is left
     /// of their fleet, keeping its base; armies with no ship left to carry them are lost.
-    fn return_to_berth(&mut self, berth: Berth, owner: EmpireCode, ships: u32, armies: u32, home: AreaCode) {
+    fn return_to_berth(
+        &mut self,
+        berth: Berth,
+        owner: EmpireCode,
+        ships: u32,
+        armies: u32,
+        home: AreaCode,
+    ) {
         match berth {
             Berth::Base(a) => {
                 let area = self.st.area_mut(a);
@@ -485,7 +509,6 @@ impl Turn<'_> {
         );
         won
     }
-
 }
 
 /// Resolves an ALL / ALL BUT / number box against what is there (6.3): a definite number

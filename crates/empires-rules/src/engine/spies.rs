@@ -59,7 +59,10 @@ impl Turn<'_> {
             ));
         } else {
             self.map.sea_crossing(start, to).ok_or_else(|| {
-                format!("{tc} cannot be reached by sea from {}", self.map.code(start))
+                format!(
+                    "{tc} cannot be reached by sea from {}",
+                    self.map.code(start)
+                )
             })?
         };
         let cost = crossing + if recruit { RECRUIT_COST } else { 0 };
@@ -96,7 +99,9 @@ impl Turn<'_> {
                     how: "caught by a spy lying in wait".into(),
                 },
             );
-            done.text.push_str(&format!(", where a spy of {killer} lay in wait and killed it"));
+            done.text.push_str(&format!(
+                ", where a spy of {killer} lay in wait and killed it"
+            ));
             done = done.affecting(Some(killer));
         }
         Ok(done)
@@ -154,9 +159,7 @@ impl Turn<'_> {
                 }
             }
             (None, None) => Err("FIND needs either an area or an empire (9.3)".into()),
-            (Some(_), Some(_)) => {
-                Err("FIND takes an area or an empire, not both (9.3)".into())
-            }
+            (Some(_), Some(_)) => Err("FIND takes an area or an empire, not both (9.3)".into()),
         }
     }
 
@@ -166,7 +169,11 @@ impl Turn<'_> {
         let a = self.own_land(e, &o.from, "where")?;
         let t = self.empire_field(&o.to, "whose spy")?;
         let (code, whose) = (self.map.code(a), self.code(t));
-        if !self.st.empires[t].spy.as_ref().is_some_and(|s| s.area == code) {
+        if !self.st.empires[t]
+            .spy
+            .as_ref()
+            .is_some_and(|s| s.area == code)
+        {
             return Err(format!("there is no spy of {whose} in {code}"));
         }
         self.st.empires[t].spy = None;
@@ -201,7 +208,10 @@ impl Turn<'_> {
         if let Some(s) = self.st.empires[e].spy.as_mut() {
             s.waiting_for = Some(whose);
         }
-        Ok(Done::new(format!("your spy lies in wait for the spy of {whose} in {}", spy.area)))
+        Ok(Done::new(format!(
+            "your spy lies in wait for the spy of {whose} in {}",
+            spy.area
+        )))
     }
 
     /// 9.6 SABOTAGE: one army in the spy's area is destroyed, and the spy is caught.
@@ -234,7 +244,8 @@ impl Turn<'_> {
         let me = self.code(e);
         let spy = self.st.empires[e].spy.clone().ok_or("you have no spy")?;
         let at = self.map.id(spy.area).expect("validated state");
-        let mut done = Done::new(format!("your spy became a watcher in {}", spy.area)).seeing(&[at]);
+        let mut done =
+            Done::new(format!("your spy became a watcher in {}", spy.area)).seeing(&[at]);
         if let Some(other) = self.st.area(at).watcher.filter(|w| *w != me) {
             self.push(
                 vec![me, other],

@@ -100,7 +100,10 @@ impl Map {
                     )));
                 };
                 if j.index() == i {
-                    return Err(invalid(format!("area {} lists itself as a neighbour", a.code)));
+                    return Err(invalid(format!(
+                        "area {} lists itself as a neighbour",
+                        a.code
+                    )));
                 }
                 // Adjacency is symmetric: listing it on either side is enough.
                 neighbours[i].insert(j);
@@ -110,8 +113,8 @@ impl Map {
         let mut areas = Vec::with_capacity(f.areas.len());
         for (i, a) in f.areas.iter().enumerate() {
             let nb: Vec<AreaId> = neighbours[i].iter().copied().collect();
-            let coastal = !a.terrain.is_sea()
-                && nb.iter().any(|n| f.areas[n.index()].terrain.is_sea());
+            let coastal =
+                !a.terrain.is_sea() && nb.iter().any(|n| f.areas[n.index()].terrain.is_sea());
             let pop = a.population.unwrap_or(DEFAULT_POPULATION);
             if pop[0] > pop[1] {
                 return Err(invalid(format!(
@@ -246,10 +249,16 @@ terrain = "islands"
     fn errors_name_the_file_and_the_problem() {
         let bad = SMALL.replace("adjacent = [\"SEB\"]", "adjacent = [\"XXX\"]");
         let e = Map::from_toml(&bad, "m.toml").unwrap_err().to_string();
-        assert!(e.contains("m.toml") && e.contains("unknown neighbour XXX"), "{e}");
+        assert!(
+            e.contains("m.toml") && e.contains("unknown neighbour XXX"),
+            "{e}"
+        );
         let bad = SMALL.replace("terrain = \"forest\"", "terrain = \"swamp\"");
         let e = Map::from_toml(&bad, "m.toml").unwrap_err().to_string();
-        assert!(e.contains("m.toml") && e.contains("line 9") && e.contains("swamp"), "{e}");
+        assert!(
+            e.contains("m.toml") && e.contains("line 9") && e.contains("swamp"),
+            "{e}"
+        );
         let bad = SMALL.replace("code = \"BBB\"", "code = \"AAA\"");
         let e = Map::from_toml(&bad, "m.toml").unwrap_err().to_string();
         assert!(e.contains("used twice"), "{e}");
