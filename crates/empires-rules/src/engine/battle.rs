@@ -185,8 +185,9 @@ pub fn land_battle(i: &LandInput) -> LandResult {
         let d_total = (a_hits).min(i.defender_ships);
         // 8.6: anti-aircraft fire: aircraft that carried hits into this phase lose a third
         // of the opposing naval strength, but no more than the hits they carried.
-        att_air_lost += (i.defender_ships / 3).min(carry_att);
-        def_air_lost += (i.attacker_ships / 3).min(carry_def);
+        // The attacker's aircraft carried `carry_def` hits in; the defender's `carry_att`.
+        att_air_lost += (i.defender_ships / 3).min(carry_def);
+        def_air_lost += (i.attacker_ships / 3).min(carry_att);
         let next_att = d_hits - a_total;
         let next_def = a_hits - d_total;
         sea = Some(SeaFight {

@@ -10,7 +10,7 @@ mod naval;
 mod spies;
 mod unowned;
 
-pub use battle::{LandInput, LandResult, land_battle, sea_losses};
+pub use battle::{Entrenched, LandInput, LandResult, land_battle, sea_losses};
 pub use economy::supply_cost;
 
 use crate::codes::EmpireCode;
