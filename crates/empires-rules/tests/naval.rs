@@ -1,0 +1,251 @@
+//! Ships: BUILD, NAVY, LAYUP, RECOVER, FLEET, SCRAP, BASE, CLOSE (5.10-5.17), SEAMOVE and
+//! CONVOY (7.2), fleets and their bases (7.12), sea battles (8.1), attacks from the sea.
+mod common;
+use common::*;
+use empires_rules::event::{Outcome, What};
+
+/// AA's fleet of 3 ships carrying 2 armies in ESE, belonging to the base in AAA.
+fn with_fleet() -> (empires_rules::Map, empires_rules::GameState) {
+    scenario(&format!(
+        "{BASIC}\n[[fleet]]\narea = \"ESE\"\nowner = \"AA\"\nships = 3\narmies = 2\nbase = \"AAA\"\n"
+    ))
+}
+
+#[test]
+fn rule_5_10_build_once_per_base_limited_by_population() {
+    let (m, st) = basic();
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["BUILD AAA - 9", "BUILD AAA - 1", "BUILD DDD - 1"])],
+    );
+    assert!(
+        matches!(&outcomes(&t, "AA")[0], Outcome::CutDown { reason } if reason.contains("population (4)"))
+    );
+    assert!(failure(&t, "AA", 1).contains("already built"));
+    assert!(failure(&t, "AA", 2).contains("no naval base"));
+    assert_eq!(
+        area(&m, &t.state, "AAA").base.as_ref().unwrap().laid_up,
+        2 + 4
+    );
+}
+
+#[test]
+fn rule_5_14_fleet_commissions_but_not_after_build_or_recover_in_that_base() {
+    let (m, st) = basic();
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["FLEET AAA - 1", "BUILD AAA - 1", "FLEET AAA - 1"])],
+    );
+    done(&t, "AA", 0);
+    assert!(failure(&t, "AA", 2).contains("commission them next turn"));
+    let b = area(&m, &t.state, "AAA").base.clone().unwrap();
+    assert_eq!((b.ships, b.laid_up), (5, 2));
+}
+
+#[test]
+fn rule_5_11_5_13_navy_then_no_recover() {
+    let (m, st) = basic();
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["RECOVER AAA - 2", "NAVY - - 1", "RECOVER AAA - 1"])],
+    );
+    done(&t, "AA", 0);
+    done(&t, "AA", 1);
+    assert!(failure(&t, "AA", 2).contains("5.13"));
+    let aa = emp(&t.state, "AA");
+    assert_eq!(aa.navy_reserve, 3 - 2 + 1);
+}
+
+#[test]
+fn rule_5_12_5_15_layup_and_scrap() {
+    let (m, st) = basic();
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["LAYUP AAA - 3", "SCRAP AAA - 4", "SCRAP AAA - 9"])],
+    );
+    done(&t, "AA", 0);
+    done(&t, "AA", 1);
+    assert!(matches!(&outcomes(&t, "AA")[2], Outcome::CutDown { .. }));
+    let b = area(&m, &t.state, "AAA").base.clone().unwrap();
+    assert_eq!((b.ships, b.laid_up), (1, 0));
+    assert_eq!(emp(&t.state, "AA").treasury, 10 + 2 * 5);
+}
+
+#[test]
+fn rule_5_16_a_new_base_waits_a_turn() {
+    let (m, st) = basic();
+    let t = play(
+        &m,
+        &st,
+        &[(
+            "AA",
+            &[
+                "BASE DDD ESE",
+                "BUILD DDD - 1",
+                "BASE CCC NSE",
+                "BASE AAA NSE",
+            ],
+        )],
+    );
+    done(&t, "AA", 0);
+    assert!(failure(&t, "AA", 1).contains("next turn"));
+    assert!(failure(&t, "AA", 2).contains("not coastal"));
+    assert!(failure(&t, "AA", 3).contains("already has"));
+    let t2 = play(&m, &t.state, &[("AA", &["BUILD DDD - 1"])]);
+    done(&t2, "AA", 0);
+}
+
+#[test]
+fn rule_5_17_close_sends_ships_to_the_reserve_and_blocks_recover() {
+    let (m, st) = basic();
+    let t = play(&m, &st, &[("AA", &["CLOSE AAA", "RECOVER AAA - 1"])]);
+    done(&t, "AA", 0);
+    assert!(area(&m, &t.state, "AAA").base.is_none());
+    assert_eq!(emp(&t.state, "AA").navy_reserve, 3 + 6);
+}
+
+#[test]
+fn rule_7_2_seamove_costs_one_plus_the_distance_from_base() {
+    let (m, mut st) = with_fleet();
+    st.empires[0].bps = 10;
+    // ESE is one step beyond the base's entrance NSE: distance 1, cost 2.
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["SEAMOVE ESE SSE 1", "SEAMOVE AAA NSE 2"])],
+    );
+    done(&t, "AA", 0);
+    done(&t, "AA", 1);
+    let spent: Vec<u32> = t
+        .events
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            What::Action { spent, .. } => Some(*spent),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(spent, vec![2, 1]);
+    assert_eq!(area(&m, &t.state, "NSE").fleet.as_ref().unwrap().ships, 2);
+}
+
+#[test]
+fn decision_15_seamove_never_strands_armies() {
+    let (m, st) = with_fleet();
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["SEAMOVE ESE SSE 2", "CONVOY ESE SSE 2"])],
+    );
+    assert!(failure(&t, "AA", 0).contains("leave 2 armies"));
+    done(&t, "AA", 1);
+    let f = area(&m, &t.state, "SSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (2, 2));
+}
+
+#[test]
+fn rule_7_3_armies_move_at_sea_only_where_ships_carry_them() {
+    let (m, st) = with_fleet();
+    // DDD -> ESE: the fleet has 3 ships and 2 armies aboard, room for 1.
+    let t = play(
+        &m,
+        &st,
+        &[(
+            "AA",
+            &["MOVE DDD ESE 2", "MOVE DDD ESE 1", "MOVE ESE DDD 3"],
+        )],
+    );
+    assert!(failure(&t, "AA", 0).contains("only 1 more"));
+    done(&t, "AA", 1);
+    done(&t, "AA", 2);
+    assert_eq!(area(&m, &t.state, "ESE").fleet.as_ref().unwrap().armies, 0);
+}
+
+#[test]
+fn rule_7_12_combined_fleets_take_the_movers_base() {
+    let (m, mut st) = with_fleet();
+    // A second AA fleet from GGG's... give AA a base in DDD entered from ESE.
+    let d = m.find("DDD").unwrap().index();
+    st.areas[d].base = Some(empires_rules::state::NavalBase {
+        entrance: "ESE".parse().unwrap(),
+        ships: 2,
+        laid_up: 0,
+        built: 0,
+    });
+    let t = play(&m, &st, &[("AA", &["SEAMOVE DDD ESE 1"])]);
+    let f = area(&m, &t.state, "ESE").fleet.clone().unwrap();
+    assert_eq!(f.ships, 4);
+    assert_eq!(f.base.to_string(), "DDD");
+}
+
+#[test]
+fn rule_8_1_sea_battle_through_a_move() {
+    let (m, st) = with_fleet();
+    // BB's 2 ships leave GGG into ESE, where AA has 3: BB loses 1 + 0, AA loses 0.
+    let t = play(&m, &st, &[("BB", &["SEAMOVE GGG ESE 2"])]);
+    let battle = t
+        .events
+        .iter()
+        .find_map(|ev| match &ev.what {
+            What::SeaBattle {
+                fight,
+                attacker_won,
+                ..
+            } => Some((fight.clone(), *attacker_won)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((battle.0.attacker_lost, battle.0.defender_lost), (1, 0));
+    assert!(!battle.1);
+    // The surviving ship went home to its base.
+    assert_eq!(area(&m, &t.state, "GGG").base.as_ref().unwrap().ships, 1);
+    assert_eq!(
+        area(&m, &t.state, "ESE").fleet.as_ref().unwrap().owner,
+        e("AA")
+    );
+}
+
+#[test]
+fn rule_8_1_winning_attacker_moves_in_and_excess_armies_drown() {
+    let (m, mut st) = with_fleet();
+    let g = m.find("GGG").unwrap().index();
+    st.areas[g].base.as_mut().unwrap().ships = 9;
+    let t = play(&m, &st, &[("BB", &["SEAMOVE GGG ESE 9"])]);
+    // 9 v 3: AA loses 3 + 2 = all; BB loses 1 and moves in with 8.
+    let f = area(&m, &t.state, "ESE").fleet.clone().unwrap();
+    assert_eq!(
+        (f.owner, f.ships, f.base.to_string()),
+        (e("BB"), 8, "GGG".into())
+    );
+}
+
+#[test]
+fn rule_7_4_attack_from_the_sea_makes_the_capture_sticky() {
+    let (m, mut st) = with_fleet();
+    // Make GGG an easy target: 1 army, pop 1, no base ships.
+    let g = m.find("GGG").unwrap().index();
+    st.areas[g].armies = 0;
+    st.areas[g].population = 1;
+    st.areas[g].base = None;
+    let t = play(&m, &st, &[("AA", &["ATTACK ESE GGG 2", "MOVE GGG EEE 1"])]);
+    done(&t, "AA", 0);
+    assert_eq!(area(&m, &t.state, "GGG").owner, Some(e("AA")));
+    assert!(failure(&t, "AA", 1).contains("stuck"));
+}
+
+#[test]
+fn rule_6_5_7_2_fleet_with_no_route_disperses_on_moving() {
+    let (m, st) = with_fleet();
+    // Closing the base leaves the fleet in ESE with no route: moving costs 1 BP but loses
+    // a ship and an army.
+    let t = play(&m, &st, &[("AA", &["CLOSE AAA", "CONVOY ESE SSE 3"])]);
+    done(&t, "AA", 1);
+    assert!(!events_of(&t, |w| matches!(w, What::NoRouteToBase { .. })).is_empty());
+    // 3 ships 2 armies -> 2 ships 1 army after the move; 1 ship more and the last army at
+    // the end of the turn.
+    let f = area(&m, &t.state, "SSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (1, 0));
+}
