@@ -1,1 +1,110 @@
-fn main(){}
+//! The `empires` binary: argument parsing and dispatch only.
+
+use clap::{ArgGroup, Parser, Subcommand};
+use empires_cli::commands::{self, new::MapStart, new::Source};
+use empires_rules::{EmpireCode, Variant};
+use std::fmt::Display;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Computer moderator for the Empires play-by-mail game.
+#[derive(Debug, Parser)]
+#[command(name = "empires", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Create a game directory from a map (with --seed) or from a scenario file.
+    #[command(group(ArgGroup::new("source").required(true).args(["map", "scenario"])))]
+    New {
+        /// The game directory to create; it must not exist or be empty.
+        dir: PathBuf,
+        /// Map file (TOML) to set the game up on.
+        #[arg(long, requires = "seed")]
+        map: Option<PathBuf>,
+        /// GM scenario file (TOML); its map path is relative to the scenario file.
+        #[arg(long, conflicts_with_all = ["seed", "variant", "player", "name", "actions_per_turn"])]
+        scenario: Option<PathBuf>,
+        /// Seed of the game's random generator.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// world, medieval, european or australian; defaults to the map's variant, else world.
+        #[arg(long, value_parser = commands::new::parse_variant)]
+        variant: Option<Variant>,
+        /// A player for an empire, as CODE=NAME; repeat for each player. Others are dummies.
+        #[arg(long, value_parser = commands::new::parse_player)]
+        player: Vec<(EmpireCode, String)>,
+        /// Name of the game; defaults to the map's name.
+        #[arg(long)]
+        name: Option<String>,
+        /// Actions each empire may take a turn (2.6); default 16.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        actions_per_turn: Option<u32>,
+    },
+    /// Adjudicate the next turn with the turnsheets in <dir>/orders/.
+    Turn {
+        /// The game directory.
+        dir: PathBuf,
+    },
+    /// Show the current turn, the empires and whose orders are waiting.
+    Status {
+        /// The game directory.
+        dir: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::New {
+            dir,
+            map,
+            scenario,
+            seed,
+            variant,
+            player,
+            name,
+            actions_per_turn,
+        } => {
+            let source = match (scenario, map, seed) {
+                (Some(path), _, _) => Source::Scenario(path),
+                (None, Some(map), Some(seed)) => Source::Map(MapStart {
+                    map,
+                    seed,
+                    variant,
+                    players: player,
+                    name,
+                    actions_per_turn,
+                }),
+                // clap requires one of --map and --scenario, and --seed with --map.
+                _ => return fail("give --map <file> --seed <n>, or --scenario <file>"),
+            };
+            commands::new::run(&dir, &source).map(|r| show(&r, &[]))
+        }
+        Command::Turn { dir } => commands::turn::run(&dir).map(|r| show(&r, &r.warnings)),
+        Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// Prints warnings to standard error and the report to standard output. Write errors (a
+/// closed pipe) are ignored rather than allowed to panic.
+fn show(report: &impl Display, warnings: &[String]) {
+    let mut err = std::io::stderr().lock();
+    for w in warnings {
+        let _ = writeln!(err, "warning: {w}");
+    }
+    let _ = writeln!(std::io::stdout().lock(), "{report}");
+}
+
+fn fail(message: impl Display) -> ExitCode {
+    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+    ExitCode::FAILURE
+}

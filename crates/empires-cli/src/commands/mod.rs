@@ -1,0 +1,6 @@
+//! One module per subcommand. Each `run` returns a report to print; warnings inside it go
+//! to standard error.
+
+pub mod new;
+pub mod status;
+pub mod turn;

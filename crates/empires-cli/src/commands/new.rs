@@ -1,0 +1,217 @@
+//! `empires new`: create a game directory from a map file or from a GM's scenario file.
+
+use crate::error::{Error, Result};
+use crate::gamedir::{self, GameDir, TurnFiles};
+use empires_rules::scenario::Scenario;
+use empires_rules::setup::{NewGame, new_game};
+use empires_rules::{EmpireCode, GameState, Options, Variant};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Where the starting position comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A map, set up by the rules of 12.6-12.9 from a seed.
+    Map(MapStart),
+    /// A scenario file naming its map and giving the position by hand.
+    Scenario(PathBuf),
+}
+
+#[derive(Debug, Clone)]
+pub struct MapStart {
+    pub map: PathBuf,
+    pub seed: u64,
+    /// Defaults to the map's variant, or World Empires.
+    pub variant: Option<Variant>,
+    pub players: Vec<(EmpireCode, String)>,
+    /// Defaults to the map's name.
+    pub name: Option<String>,
+    pub actions_per_turn: Option<u32>,
+}
+
+/// What `empires new` made.
+#[derive(Debug, Clone)]
+pub struct NewReport {
+    pub dir: PathBuf,
+    pub state: GameState,
+    pub hash: String,
+}
+
+impl fmt::Display for NewReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.state;
+        writeln!(
+            f,
+            "created game \"{}\" ({} Empires) in {}, starting after turn {}",
+            s.game,
+            s.variant,
+            self.dir.display(),
+            s.turn
+        )?;
+        for e in &s.empires {
+            let who = e.player.as_deref().unwrap_or("dummy");
+            writeln!(f, "  {} {} ({who})", e.code, e.name)?;
+        }
+        let order: Vec<String> = s.order_of_play.iter().map(|c| c.to_string()).collect();
+        writeln!(f, "order of play: {}", order.join(" "))?;
+        writeln!(f, "state sha256: {}", self.hash)?;
+        write!(
+            f,
+            "next: put turnsheets in {}/<CODE>.txt and run `empires turn {}`",
+            self.dir.join(gamedir::ORDERS_DIR).display(),
+            self.dir.display()
+        )
+    }
+}
+
+/// Reads `CODE=Name`, as given to `--player`.
+pub fn parse_player(text: &str) -> std::result::Result<(EmpireCode, String), String> {
+    let (code, name) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` should be CODE=NAME, e.g. EN=Alice"))?;
+    let code = EmpireCode::parse(code).map_err(|e| e.to_string())?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("`{text}`: the player's name is empty"));
+    }
+    Ok((code, name.to_string()))
+}
+
+/// Reads a variant name, as given to `--variant`.
+pub fn parse_variant(text: &str) -> std::result::Result<Variant, String> {
+    Variant::parse(text).ok_or_else(|| {
+        format!("`{text}` is not a variant: use world, medieval, european or australian")
+    })
+}
+
+/// Creates the game directory `dir`. Refuses a directory that exists and is not empty.
+pub fn run(dir: &Path, source: &Source) -> Result<NewReport> {
+    check_target(dir)?;
+    let (map_text, state) = match source {
+        Source::Map(m) => from_map(m)?,
+        Source::Scenario(path) => from_scenario(path)?,
+    };
+    let created = !dir.exists();
+    let result = write_game(dir, &map_text, &state);
+    if result.is_err() {
+        clean_up(dir, created);
+    }
+    let hash = result?;
+    Ok(NewReport {
+        dir: dir.to_path_buf(),
+        state,
+        hash,
+    })
+}
+
+fn check_target(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(Error::new(format!(
+                "{} exists and is not a directory",
+                dir.display()
+            )));
+        }
+        if !gamedir::dir_is_empty(dir)? {
+            return Err(Error::new(format!(
+                "{} already exists and is not empty; give a new directory",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn from_map(m: &MapStart) -> Result<(String, GameState)> {
+    let map_text = gamedir::read_text(&m.map)?;
+    let map = gamedir::parse_map(&map_text, &m.map.display().to_string())?;
+    let mut players = BTreeMap::new();
+    for (code, name) in &m.players {
+        if players.insert(*code, name.clone()).is_some() {
+            return Err(Error::new(format!("--player {code} is given twice")));
+        }
+    }
+    let mut options = Options::default();
+    if let Some(n) = m.actions_per_turn {
+        options.actions_per_turn = n;
+    }
+    let setup = NewGame {
+        name: m.name.clone().unwrap_or_else(|| map.name.clone()),
+        variant: m.variant.or(map.variant).unwrap_or(Variant::World),
+        seed: m.seed,
+        players,
+        options,
+    };
+    let state =
+        new_game(&map, &setup).map_err(|e| Error::new(format!("{}: {e}", m.map.display())))?;
+    Ok((map_text, state))
+}
+
+fn from_scenario(path: &Path) -> Result<(String, GameState)> {
+    let label = path.display().to_string();
+    let text = gamedir::read_text(path)?;
+    let scenario = Scenario::parse(&text, &label).map_err(|e| Error::new(e.to_string()))?;
+    let map_path = path
+        .parent()
+        .unwrap_or_else(|| Path::new(""))
+        .join(&scenario.map);
+    let map_text = gamedir::read_text(&map_path)?;
+    let map = gamedir::parse_map(&map_text, &map_path.display().to_string())?;
+    let state = scenario
+        .build(&map, &text, &label)
+        .map_err(|e| Error::new(e.to_string()))?;
+    if state.empires.is_empty() {
+        return Err(Error::new(format!(
+            "{label}: the scenario lists no empires ([[empire]] tables)"
+        )));
+    }
+    Ok((map_text, state))
+}
+
+/// Writes map, starting turn and an empty `orders/`; returns the state's hash.
+fn write_game(dir: &Path, map_text: &str, state: &GameState) -> Result<String> {
+    fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
+    let game = GameDir::at(dir);
+    gamedir::write_synced(&game.map_path(), map_text.as_bytes())?;
+    let turns = game.turns_dir();
+    fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
+    let files = TurnFiles::new(state, None)?;
+    game.write_turn(state.turn, &files, false)?;
+    let orders = game.orders_dir();
+    fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
+    Ok(files.hash)
+}
+
+/// Removes what a failed `new` wrote, leaving the directory as it was found.
+fn clean_up(dir: &Path, created: bool) {
+    if created {
+        let _ = fs::remove_dir_all(dir);
+        return;
+    }
+    let game = GameDir::at(dir);
+    let _ = fs::remove_file(game.map_path());
+    let _ = fs::remove_dir_all(game.turns_dir());
+    let _ = fs::remove_dir_all(game.orders_dir());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_code_equals_name() {
+        let (c, n) = parse_player("fr=Alice Smith").unwrap();
+        assert_eq!((c.as_str(), n.as_str()), ("FR", "Alice Smith"));
+        assert!(parse_player("FR").unwrap_err().contains("CODE=NAME"));
+        assert!(parse_player("FRA=Bob").is_err());
+        assert!(parse_player("FR=").is_err());
+    }
+
+    #[test]
+    fn variants_by_name() {
+        assert_eq!(parse_variant("Medieval"), Ok(Variant::Medieval));
+        assert!(parse_variant("roman").is_err());
+    }
+}

@@ -1,0 +1,98 @@
+//! `empires status`: where a game stands and whose orders are in.
+
+use crate::commands::turn::claim_text;
+use crate::error::Result;
+use crate::gamedir::Game;
+use empires_rules::GameState;
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::Path;
+
+/// The state of a game directory.
+#[derive(Debug, Clone)]
+pub struct StatusReport {
+    pub state: GameState,
+    /// The empires whose turnsheet is waiting in `orders/`.
+    pub waiting: BTreeSet<empires_rules::EmpireCode>,
+    pub warnings: Vec<String>,
+}
+
+impl fmt::Display for StatusReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = &self.state;
+        writeln!(f, "game: {} ({} Empires)", s.game, s.variant)?;
+        match &s.result {
+            Some(c) => writeln!(f, "turn {} played; game over: {}", s.turn, claim_text(c))?,
+            None => writeln!(f, "turn {} played; next turn {}", s.turn, s.turn + 1)?,
+        }
+        let order: Vec<String> = s.order_of_play.iter().map(|c| c.to_string()).collect();
+        writeln!(f, "order of play: {}", order.join(" "))?;
+        if let Some(c) = &s.victory_warning {
+            writeln!(f, "victory warning: {}", claim_text(c))?;
+        }
+        let rows: Vec<[String; 7]> = s
+            .empires
+            .iter()
+            .map(|e| {
+                let areas = s.owned_by(e.code).count();
+                let orders = match e.eliminated {
+                    Some(t) => format!("eliminated turn {t}"),
+                    None if self.waiting.contains(&e.code) => "waiting".to_string(),
+                    None => "-".to_string(),
+                };
+                [
+                    format!("{} {}", e.code, e.name),
+                    e.player.clone().unwrap_or_else(|| "(dummy)".to_string()),
+                    e.bps.to_string(),
+                    e.treasury.to_string(),
+                    e.vps.to_string(),
+                    areas.to_string(),
+                    orders,
+                ]
+            })
+            .collect();
+        let header = [
+            "empire", "player", "BPs", "treasury", "VPs", "areas", "orders",
+        ]
+        .map(String::from);
+        let mut width = [0usize; 7];
+        for row in std::iter::once(&header).chain(&rows) {
+            for (w, cell) in width.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let mut lines = Vec::new();
+        for row in std::iter::once(&header).chain(&rows) {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate() {
+                let pad = width[i] - cell.chars().count();
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                // Names left-aligned, numbers right-aligned.
+                if (2..=5).contains(&i) {
+                    line.push_str(&" ".repeat(pad));
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.push_str(&" ".repeat(pad));
+                }
+            }
+            lines.push(line.trim_end().to_string());
+        }
+        write!(f, "{}", lines.join("\n"))
+    }
+}
+
+/// Reads the game in `dir` and the turnsheets waiting for its next turn.
+pub fn run(dir: &Path) -> Result<StatusReport> {
+    let game = Game::load(dir)?;
+    let mut warnings = game.warnings.clone();
+    let pending = game.dir.read_orders(&game.state)?;
+    warnings.extend(pending.warnings);
+    Ok(StatusReport {
+        waiting: pending.sheets.keys().copied().collect(),
+        state: game.state,
+        warnings,
+    })
+}
