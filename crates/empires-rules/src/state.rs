@@ -262,82 +262,86 @@ impl GameState {
         let known = |e: &EmpireCode| self.empire(*e).is_some();
         let area_ok = |c: &AreaCode| map.id(*c).is_some();
         for (i, (a, def)) in self.areas.iter().zip(map.areas()).enumerate() {
-            let at = format!("areas[{i}] ({})", a.code);
+            let at = || format!("areas[{i}] ({})", a.code);
             if a.code != def.code {
-                return Err(format!("{at}: expected area {} in map order", def.code));
+                return Err(format!("{}: expected area {} in map order", at(), def.code));
             }
             if let Some(o) = &a.owner {
                 if def.is_sea() {
-                    return Err(format!("{at}.owner: sea areas are not owned"));
+                    return Err(format!("{}.owner: sea areas are not owned", at()));
                 }
                 if !known(o) {
-                    return Err(format!("{at}.owner: unknown empire {o}"));
+                    return Err(format!("{}.owner: unknown empire {o}", at()));
                 }
             }
             if def.is_sea() && (a.population > 0 || a.armies > 0 || a.forts > 0 || a.trains > 0) {
                 return Err(format!(
-                    "{at}: sea areas hold no population, armies on land, forts or trains"
+                    "{}: sea areas hold no population, armies on land, forts or trains",
+                    at()
                 ));
             }
             for (field, c) in [
                 ("defence_against", &a.defence_against),
                 ("retreat_to", &a.retreat_to),
             ] {
-                if let Some(c) = c {
-                    if !area_ok(c) {
-                        return Err(format!("{at}.{field}: unknown area {c}"));
-                    }
+                if let Some(c) = c
+                    && !area_ok(c)
+                {
+                    return Err(format!("{}.{field}: unknown area {c}", at()));
                 }
             }
             if let Some(b) = &a.base {
                 if def.is_sea() {
-                    return Err(format!("{at}.base: naval bases are built on land"));
+                    return Err(format!("{}.base: naval bases are built on land", at()));
                 }
                 let ok = map.id(b.entrance).is_some_and(|e| {
                     map.area(e).is_sea() && map.adjacent(e, map.id(a.code).unwrap_or(e))
                 });
                 if !ok {
                     return Err(format!(
-                        "{at}.base.entrance: {} is not a sea area next to {}",
-                        b.entrance, a.code
+                        "{}.base.entrance: {} is not a sea area next to {}",
+                        at(),
+                        b.entrance,
+                        a.code
                     ));
                 }
             }
             if let Some(f) = &a.fleet {
                 if !def.is_sea() {
                     return Err(format!(
-                        "{at}.fleet: fleets are at sea; ships on land are in a base"
+                        "{}.fleet: fleets are at sea; ships on land are in a base",
+                        at()
                     ));
                 }
                 if !known(&f.owner) {
-                    return Err(format!("{at}.fleet.owner: unknown empire {}", f.owner));
+                    return Err(format!("{}.fleet.owner: unknown empire {}", at(), f.owner));
                 }
                 if !area_ok(&f.base) {
-                    return Err(format!("{at}.fleet.base: unknown area {}", f.base));
+                    return Err(format!("{}.fleet.base: unknown area {}", at(), f.base));
                 }
             }
-            if let Some(w) = &a.watcher {
-                if !known(w) {
-                    return Err(format!("{at}.watcher: unknown empire {w}"));
-                }
+            if let Some(w) = &a.watcher
+                && !known(w)
+            {
+                return Err(format!("{}.watcher: unknown empire {w}", at()));
             }
         }
         for (i, e) in self.empires.iter().enumerate() {
-            if let Some(s) = &e.spy {
-                if !area_ok(&s.area) {
-                    return Err(format!(
-                        "empires[{i}] ({}).spy.area: unknown area {}",
-                        e.code, s.area
-                    ));
-                }
+            if let Some(s) = &e.spy
+                && !area_ok(&s.area)
+            {
+                return Err(format!(
+                    "empires[{i}] ({}).spy.area: unknown area {}",
+                    e.code, s.area
+                ));
             }
-            if let Some(c) = &e.capital {
-                if !area_ok(c) {
-                    return Err(format!(
-                        "empires[{i}] ({}).capital: unknown area {c}",
-                        e.code
-                    ));
-                }
+            if let Some(c) = &e.capital
+                && !area_ok(c)
+            {
+                return Err(format!(
+                    "empires[{i}] ({}).capital: unknown area {c}",
+                    e.code
+                ));
             }
         }
         for (i, c) in self.order_of_play.iter().enumerate() {

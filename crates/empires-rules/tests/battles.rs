@@ -309,7 +309,8 @@ fn rule_8_10_entrenchment_through_an_attack() {
     let t = play(&m, &st, &[("AA", &["ATTACK DDD EEE 3"])]);
     assert_eq!(battle(&t).defence_strength, 2 * (3 + 1 + 1));
     let t = play(&m, &st, &[("AA", &["ATTACK BBB EEE 2"])]);
-    assert_eq!(battle(&t).defence_strength, (3 + 1 + 1) / 2);
+    // Halved from 3 + 1 + 1 = 5, rounded down.
+    assert_eq!(battle(&t).defence_strength, 2);
 }
 
 #[test]

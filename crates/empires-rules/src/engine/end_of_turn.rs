@@ -248,7 +248,7 @@ impl Turn<'_> {
             .filter(|e| e.alive())
             .map(|e| (e.code, e.vps))
             .collect();
-        alive.sort_by(|a, b| b.1.cmp(&a.1));
+        alive.sort_by_key(|a| std::cmp::Reverse(a.1));
         let &(leader, top) = alive.first()?;
         if top <= 0 || alive.get(1).is_some_and(|s| s.1 == top) {
             return None;
@@ -288,7 +288,7 @@ impl Turn<'_> {
                 self.st.empires[i].alive().then_some((*c, self.emp[i].bid))
             })
             .collect();
-        order.sort_by(|a, b| b.1.cmp(&a.1));
+        order.sort_by_key(|a| std::cmp::Reverse(a.1));
         let next: Vec<EmpireCode> = order.into_iter().map(|(c, _)| c).collect();
         // Eliminated empires keep their place at the back, so the state stays complete.
         let mut full = next.clone();

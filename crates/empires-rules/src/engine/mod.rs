@@ -102,10 +102,10 @@ impl Done {
         self
     }
     fn affecting(mut self, e: Option<EmpireCode>) -> Done {
-        if let Some(e) = e {
-            if !self.affected.contains(&e) {
-                self.affected.push(e);
-            }
+        if let Some(e) = e
+            && !self.affected.contains(&e)
+        {
+            self.affected.push(e);
         }
         self
     }

@@ -257,13 +257,13 @@ impl Turn<'_> {
         }
         // 8.7: the defenders withdraw to their retreat location before the land phase.
         let mut retreated_to = None;
-        if r.retreated {
-            if let Some(rt) = retreat_to {
-                let n = self.st.area(to).armies;
-                self.st.area_mut(to).armies = 0;
-                self.st.area_mut(rt).armies += n;
-                retreated_to = Some(self.map.code(rt));
-            }
+        if r.retreated
+            && let Some(rt) = retreat_to
+        {
+            let n = self.st.area(to).armies;
+            self.st.area_mut(to).armies = 0;
+            self.st.area_mut(rt).armies += n;
+            retreated_to = Some(self.map.code(rt));
         }
         // 8.8, 8.13: losses and collateral damage.
         {
@@ -350,10 +350,10 @@ impl Turn<'_> {
         // 9.5: spies lying in wait in a captured area give up.
         let code = self.map.code(to);
         for emp in &mut self.st.empires {
-            if emp.code != me {
-                if let Some(s) = emp.spy.as_mut().filter(|s| s.area == code) {
-                    s.waiting_for = None;
-                }
+            if emp.code != me
+                && let Some(s) = emp.spy.as_mut().filter(|s| s.area == code)
+            {
+                s.waiting_for = None;
             }
         }
         // European: the captured capital is no longer anyone's capital.

@@ -169,10 +169,10 @@ impl Turn<'_> {
         let a = self.own_land(e, &o.from, "where")?;
         let t = self.empire_field(&o.to, "whose spy")?;
         let (code, whose) = (self.map.code(a), self.code(t));
-        if !self.st.empires[t]
+        if self.st.empires[t]
             .spy
             .as_ref()
-            .is_some_and(|s| s.area == code)
+            .is_none_or(|s| s.area != code)
         {
             return Err(format!("there is no spy of {whose} in {code}"));
         }

@@ -5,6 +5,7 @@
 //! them by [`AreaCode`].
 
 mod file;
+pub mod generate;
 mod sea;
 
 pub use file::{MapError, MapFile, MapFileArea, MapFileEmpire};
