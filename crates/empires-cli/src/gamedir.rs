@@ -137,9 +137,15 @@ impl GameDir {
 
     /// Fails unless the directory holds a map and a `turns/` directory.
     pub fn check_is_game(&self) -> Result<()> {
+        if !self.root.exists() {
+            return Err(Error::new(format!(
+                "{}: no such game directory; create one with `empires new`",
+                self.root.display()
+            )));
+        }
         if !self.root.is_dir() {
             return Err(Error::new(format!(
-                "{} is not a directory; create a game with `empires new`",
+                "{} is not a directory",
                 self.root.display()
             )));
         }
