@@ -134,9 +134,7 @@ impl Scenario {
     pub fn parse(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         toml::from_str(text).map_err(|e| ScenarioError {
             file: file.to_string(),
-            line: e.span().map_or(0, |s| {
-                text[..s.start.min(text.len())].lines().count().max(1)
-            }),
+            line: e.span().map_or(0, |s| line_of(text, s.start)),
             message: e.message().to_string(),
         })
     }
@@ -187,9 +185,12 @@ impl Scenario {
                 waiting_for: e.spy_waiting_for,
             });
             s.capital = e.capital;
-            s.supply_capacity = e
-                .supply_capacity
-                .unwrap_or_else(|| default_supply_capacity(e.code));
+            // S.10: supply capacity matters only in European Empires.
+            s.supply_capacity = match e.supply_capacity {
+                Some(c) => c,
+                None if variant.has_supply() => default_supply_capacity(e.code),
+                None => 0,
+            };
             s.actions_per_turn = e.actions_per_turn;
             empires.push(s);
         }
@@ -298,6 +299,16 @@ impl Scenario {
     }
 }
 
+/// The 1-based line holding byte `offset` of `text`.
+fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
 /// The line of the `index`-th `[[table]]` header, or 0 when not found.
 fn table_line(text: &str, table: &str, index: usize) -> usize {
     let header = format!("[[{table}]]");
@@ -321,4 +332,17 @@ fn locate(text: &str, message: &str) -> usize {
             .or_else(|| text.lines().position(|l| l.contains(&format!("\"{c}\""))))
     })
     .map_or(0, |n| n + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn syntax_errors_name_the_right_line() {
+        let text = "map = \"m.toml\"\nturn = 1\n\n\nbogus = 3\n";
+        let e = Scenario::parse(text, "s.toml").unwrap_err();
+        assert_eq!(e.line, 5, "{e}");
+        assert!(e.to_string().starts_with("s.toml:5:"), "{e}");
+    }
 }

@@ -252,6 +252,11 @@ impl GameState {
     /// Checks that the state fits the map: one entry per area in map order, every code known,
     /// owners are empires of the game, fleets only at sea. Messages name the area and field.
     pub fn validate(&self, map: &Map) -> Result<(), String> {
+        for (i, e) in self.empires.iter().enumerate() {
+            if self.empires[..i].iter().any(|x| x.code == e.code) {
+                return Err(format!("empires[{i}] ({}): empire listed twice", e.code));
+            }
+        }
         if self.areas.len() != map.areas().len() {
             return Err(format!(
                 "areas: the state has {} areas but the map has {}",
@@ -319,6 +324,15 @@ impl GameState {
                 if !area_ok(&f.base) {
                     return Err(format!("{}.fleet.base: unknown area {}", at(), f.base));
                 }
+                // 8.1: armies at sea need ships to carry them.
+                if f.armies > f.ships {
+                    return Err(format!(
+                        "{}.fleet.armies: {} armies but only {} ships to carry them",
+                        at(),
+                        f.armies,
+                        f.ships
+                    ));
+                }
             }
             if let Some(w) = &a.watcher
                 && !known(w)
@@ -327,13 +341,22 @@ impl GameState {
             }
         }
         for (i, e) in self.empires.iter().enumerate() {
-            if let Some(s) = &e.spy
-                && !area_ok(&s.area)
-            {
-                return Err(format!(
-                    "empires[{i}] ({}).spy.area: unknown area {}",
-                    e.code, s.area
-                ));
+            if let Some(s) = &e.spy {
+                // 9.2: spies work in land areas.
+                if !map.id(s.area).is_some_and(|a| map.area(a).is_land()) {
+                    return Err(format!(
+                        "empires[{i}] ({}).spy.area: {} is not a land area of the map",
+                        e.code, s.area
+                    ));
+                }
+                if let Some(w) = &s.waiting_for
+                    && !known(w)
+                {
+                    return Err(format!(
+                        "empires[{i}] ({}).spy.waiting_for: unknown empire {w}",
+                        e.code
+                    ));
+                }
             }
             if let Some(c) = &e.capital
                 && !area_ok(c)
@@ -344,6 +367,7 @@ impl GameState {
                 ));
             }
         }
+        crate::rng::GameRng::restore(&self.rng).map_err(|m| format!("rng.seed: {m}"))?;
         for (i, c) in self.order_of_play.iter().enumerate() {
             if !known(c) {
                 return Err(format!("order_of_play[{i}]: unknown empire {c}"));

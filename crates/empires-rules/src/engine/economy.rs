@@ -1,6 +1,6 @@
 //! Economy: STASH, CASH, TAX, GIFT, ORDER (3.4-3.9, 6.2) and supply costs (3.3).
 
-use super::{Act, Clamp, Done, IGNORED, Turn, definite};
+use super::{Act, Clamp, Done, IGNORED, Turn, count, definite};
 use crate::codes::EmpireCode;
 use crate::map::Map;
 use crate::order::{Order, Quantity};
@@ -18,7 +18,11 @@ impl Turn<'_> {
             .get()?;
         self.pay(e, 3 * k)?;
         self.st.empires[e].treasury += k;
-        Ok(Done::new(format!("stashed {k} treasury points")).cut(cut))
+        Ok(Done::new(format!(
+            "stashed {k_treasury_point}",
+            k_treasury_point = count(k, "treasury point")
+        ))
+        .cut(cut))
     }
 
     /// 3.6 CASH: treasury points become BPs at no cost; unused ones return at the end.
@@ -33,7 +37,11 @@ impl Turn<'_> {
         emp.treasury -= k;
         emp.bps += k;
         self.emp[e].cashed += k;
-        Ok(Done::new(format!("cashed {k} treasury points")).cut(cut))
+        Ok(Done::new(format!(
+            "cashed {k_treasury_point}",
+            k_treasury_point = count(k, "treasury point")
+        ))
+        .cut(cut))
     }
 
     /// 3.8 TAX: two more BPs.

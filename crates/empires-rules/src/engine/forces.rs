@@ -1,6 +1,6 @@
 //! Build actions on land (5.1-5.9, 5.18, 5.19) and the defence-mode actions (7.7-7.10).
 
-use super::{Act, Clamp, Done, Turn, definite};
+use super::{Act, Clamp, Done, Turn, count, definite};
 use crate::map::AreaId;
 use crate::order::{Order, Quantity, Verb};
 use crate::state::DefenceMode;
@@ -18,8 +18,9 @@ impl Turn<'_> {
             ));
         }
         Ok(Done::new(format!(
-            "levied {k} armies in {}",
-            self.map.code(a)
+            "levied {k_army} in {}",
+            self.map.code(a),
+            k_army = count(k, "army")
         )))
     }
 
@@ -47,7 +48,10 @@ impl Turn<'_> {
         if total == 0 {
             return Err("no area you own has population enough to levy".into());
         }
-        Ok(Done::new(format!("levied {total} armies in {areas} areas")))
+        Ok(Done::new(format!(
+            "levied {total_army} in {areas} areas",
+            total_army = count(total, "army")
+        )))
     }
 
     /// 5.3 ARMY: 3 BPs an army into the reserve; blank means all you can afford; no ALL BUT.
@@ -57,7 +61,11 @@ impl Turn<'_> {
         let (k, cut) = self.buy_count(e, o, 3)?;
         self.pay(e, 3 * k)?;
         self.st.empires[e].army_reserve += k;
-        Ok(Done::new(format!("built {k} armies in the reserve")).cut(cut))
+        Ok(Done::new(format!(
+            "built {k_army} in the reserve",
+            k_army = count(k, "army")
+        ))
+        .cut(cut))
     }
 
     /// The number to buy at `unit` BPs each where blank means all affordable (5.3, 5.11, 5.19).
@@ -89,8 +97,9 @@ impl Turn<'_> {
         emp.army_reserve -= k;
         emp.treasury += 2 * k;
         Ok(Done::new(format!(
-            "disarmed {k} reserve armies for {} treasury BPs",
-            2 * k
+            "disarmed {k_reserve_army} for {} treasury BPs",
+            2 * k,
+            k_reserve_army = count(k, "reserve army")
         ))
         .cut(cut))
     }
@@ -120,7 +129,12 @@ impl Turn<'_> {
         self.st.empires[e].army_reserve -= k;
         self.st.area_mut(a).armies += k;
         self.area[a.index()].sticky = true;
-        Ok(Done::new(format!("placed {k} reserve armies in {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "placed {k_reserve_army} in {}",
+            self.map.code(a),
+            k_reserve_army = count(k, "reserve army")
+        ))
+        .cut(cut))
     }
 
     /// 5.6 DISBAND: every army in the area goes back to the reserve.
@@ -133,8 +147,9 @@ impl Turn<'_> {
         }
         self.st.empires[e].army_reserve += k;
         Ok(Done::new(format!(
-            "disbanded {k} armies from {}",
-            self.map.code(a)
+            "disbanded {k_army} from {}",
+            self.map.code(a),
+            k_army = count(k, "army")
         )))
     }
 
@@ -150,7 +165,12 @@ impl Turn<'_> {
             .get()?;
         self.pay(e, k)?;
         self.st.area_mut(a).forts += k;
-        Ok(Done::new(format!("built {k} fort levels in {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "built {k_fort_level} in {}",
+            self.map.code(a),
+            k_fort_level = count(k, "fort level")
+        ))
+        .cut(cut))
     }
 
     /// 5.8 RAZE: 1 BP a level destroyed.
@@ -159,13 +179,21 @@ impl Turn<'_> {
         let n = definite(o)?;
         let (k, cut) = Clamp::new(n)
             .limit(self.st.area(a).forts, |m| {
-                format!("there are only {m} fort levels")
+                format!(
+                    "there are only {m_fort_level}",
+                    m_fort_level = count(m, "fort level")
+                )
             })
             .limit(self.bps(e), |m| format!("1 BP a level and you had {m} BPs"))
             .get()?;
         self.pay(e, k)?;
         self.st.area_mut(a).forts -= k;
-        Ok(Done::new(format!("razed {k} fort levels in {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "razed {k_fort_level} in {}",
+            self.map.code(a),
+            k_fort_level = count(k, "fort level")
+        ))
+        .cut(cut))
     }
 
     /// 5.9 GROW: population + 1, costing the population plus the terrain's extra; once per

@@ -496,3 +496,14 @@ impl Clamp {
         }
     }
 }
+
+/// "1 army", "3 armies": a count with its noun, for result sentences.
+pub(crate) fn count(n: u32, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    match noun.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {noun}s"),
+    }
+}

@@ -3,7 +3,7 @@
 
 use super::battle::{Entrenched, LandInput, land_battle};
 use super::naval::take;
-use super::{Act, Done, Turn};
+use super::{Act, Done, Turn, count};
 use crate::codes::EmpireCode;
 use crate::event::{LandBattle, What};
 use crate::map::AreaId;
@@ -111,7 +111,11 @@ impl Turn<'_> {
             self.st.area_mut(to).armies += k;
             self.arrived_on_land(origin, to);
         }
-        Ok(Done::new(format!("moved {k} armies from {fc} to {tc}")).seeing(&[to]))
+        Ok(Done::new(format!(
+            "moved {k_army} from {fc} to {tc}",
+            k_army = count(k, "army")
+        ))
+        .seeing(&[to]))
     }
 
     /// Armies reaching a land area: 7.11 the retreat location points back where they came
@@ -151,12 +155,19 @@ impl Turn<'_> {
         let (k, cut) = match o.number {
             Quantity::Exactly(_) if wanted > bps => {
                 return Err(format!(
-                    "{wanted} armies cost {wanted} BPs and you have {bps}"
+                    "{wanted_army} cost {wanted} BPs and you have {bps}",
+                    wanted_army = count(wanted, "army")
                 ));
             }
             Quantity::Exactly(_) => (wanted, None),
             _ if bps == 0 => return Err("attacking costs 1 BP an army and you have none".into()),
-            _ if wanted > bps => (bps, Some(format!("only {bps} armies could be paid for"))),
+            _ if wanted > bps => (
+                bps,
+                Some(format!(
+                    "only {bps_army} could be paid for",
+                    bps_army = count(bps, "army")
+                )),
+            ),
             _ => (wanted, None),
         };
         self.pay(e, k)?;
@@ -164,9 +175,15 @@ impl Turn<'_> {
         let battle = self.fight(e, origin, to, k);
         let defender = battle.defender;
         let text = if battle.captured {
-            format!("captured {tc} from {fc} with {k} armies")
+            format!(
+                "captured {tc} from {fc} with {k_army}",
+                k_army = count(k, "army")
+            )
         } else {
-            format!("attacked {tc} from {fc} with {k} armies and was repulsed")
+            format!(
+                "attacked {tc} from {fc} with {k_army} and was repulsed",
+                k_army = count(k, "army")
+            )
         };
         self.push(
             {

@@ -2,7 +2,7 @@
 //! SEAMOVE and CONVOY with sea battles (7.2, 7.12, 8.1).
 
 use super::economy::fleet_distance;
-use super::{Act, Clamp, Done, Turn, definite, sea_losses};
+use super::{Act, Clamp, Done, Turn, count, definite, sea_losses};
 use crate::codes::{AreaCode, EmpireCode};
 use crate::event::{SeaFight, What};
 use crate::map::AreaId;
@@ -69,7 +69,12 @@ impl Turn<'_> {
         let s = &mut self.area[a.index()];
         s.built = true;
         s.fleet_locked = true;
-        Ok(Done::new(format!("built {k} ships, laid up in {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "built {k_ship}, laid up in {}",
+            self.map.code(a),
+            k_ship = count(k, "ship")
+        ))
+        .cut(cut))
     }
 
     /// 5.11 NAVY: ships into the naval reserve at 3 BPs; then no RECOVER this turn.
@@ -88,7 +93,11 @@ impl Turn<'_> {
         };
         self.pay(e, 3 * k)?;
         self.st.empires[e].navy_reserve += k;
-        Ok(Done::new(format!("built {k} ships in the naval reserve")).cut(cut))
+        Ok(Done::new(format!(
+            "built {k_ship} in the naval reserve",
+            k_ship = count(k, "ship")
+        ))
+        .cut(cut))
     }
 
     /// 5.12 LAYUP: ships out of commission at 1 BP each.
@@ -97,14 +106,24 @@ impl Turn<'_> {
         let n = definite(o)?;
         let ships = self.st.area(a).base.as_ref().map_or(0, |b| b.ships);
         let (k, cut) = Clamp::new(n)
-            .limit(ships, |m| format!("only {m} ships are in commission there"))
+            .limit(ships, |m| {
+                format!(
+                    "only {m_ship} are in commission there",
+                    m_ship = count(m, "ship")
+                )
+            })
             .limit(self.bps(e), |m| format!("1 BP a ship and you had {m} BPs"))
             .get()?;
         self.pay(e, k)?;
         let b = self.base_mut(a);
         b.ships -= k;
         b.laid_up += k;
-        Ok(Done::new(format!("laid up {k} ships in {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "laid up {k_ship} in {}",
+            self.map.code(a),
+            k_ship = count(k, "ship")
+        ))
+        .cut(cut))
     }
 
     /// 5.13 RECOVER: reserve ships into a base, laid up, 1 BP each, up to the population;
@@ -128,7 +147,12 @@ impl Turn<'_> {
         self.st.empires[e].navy_reserve -= k;
         self.base_mut(a).laid_up += k;
         self.area[a.index()].fleet_locked = true;
-        Ok(Done::new(format!("recovered {k} ships into {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "recovered {k_ship} into {}",
+            self.map.code(a),
+            k_ship = count(k, "ship")
+        ))
+        .cut(cut))
     }
 
     /// 5.14 FLEET: laid-up ships into commission at 3 BPs, up to the population; not in a
@@ -144,7 +168,9 @@ impl Turn<'_> {
         let n = definite(o)?;
         let laid_up = self.st.area(a).base.as_ref().map_or(0, |b| b.laid_up);
         let (k, cut) = Clamp::new(n)
-            .limit(laid_up, |m| format!("only {m} ships are laid up there"))
+            .limit(laid_up, |m| {
+                format!("only {m_ship} are laid up there", m_ship = count(m, "ship"))
+            })
             .limit(self.st.area(a).population, |m| {
                 format!("no more ships than the population ({m}) in one action")
             })
@@ -156,7 +182,12 @@ impl Turn<'_> {
         let b = self.base_mut(a);
         b.laid_up -= k;
         b.ships += k;
-        Ok(Done::new(format!("commissioned {k} ships in {}", self.map.code(a))).cut(cut))
+        Ok(Done::new(format!(
+            "commissioned {k_ship} in {}",
+            self.map.code(a),
+            k_ship = count(k, "ship")
+        ))
+        .cut(cut))
     }
 
     /// 5.15 SCRAP: laid-up ships scrapped for 2 treasury BPs each.
@@ -165,11 +196,18 @@ impl Turn<'_> {
         let n = definite(o)?;
         let laid_up = self.st.area(a).base.as_ref().map_or(0, |b| b.laid_up);
         let (k, cut) = Clamp::new(n)
-            .limit(laid_up, |m| format!("only {m} ships are laid up there"))
+            .limit(laid_up, |m| {
+                format!("only {m_ship} are laid up there", m_ship = count(m, "ship"))
+            })
             .get()?;
         self.base_mut(a).laid_up -= k;
         self.st.empires[e].treasury += 2 * k;
-        Ok(Done::new(format!("scrapped {k} ships for {} treasury BPs", 2 * k)).cut(cut))
+        Ok(Done::new(format!(
+            "scrapped {k_ship} for {} treasury BPs",
+            2 * k,
+            k_ship = count(k, "ship")
+        ))
+        .cut(cut))
     }
 
     /// 5.16 BASE: a naval base in an owned coastal area, entered from one adjacent sea area,
@@ -217,8 +255,9 @@ impl Turn<'_> {
         let ships = b.ships + b.laid_up;
         self.st.empires[e].navy_reserve += ships;
         Ok(Done::new(format!(
-            "closed the base in {}; {ships} ships went to the reserve",
-            self.map.code(a)
+            "closed the base in {}; {ships_ship} went to the reserve",
+            self.map.code(a),
+            ships_ship = count(ships, "ship")
         )))
     }
 
@@ -320,7 +359,10 @@ impl Turn<'_> {
             let emp = &mut self.st.empires[e];
             emp.navy_reserve += 1;
             emp.army_reserve += lost_army;
-            note = format!("; no route to base, so 1 ship and {lost_army} armies dispersed");
+            note = format!(
+                "; no route to base, so 1 ship and {lost_army_army} dispersed",
+                lost_army_army = count(lost_army, "army")
+            );
             self.push(
                 vec![me],
                 What::NoRouteToBase {
@@ -346,8 +388,9 @@ impl Turn<'_> {
                 self.area[a.index()].sticky = true;
             }
             return Ok(Done::new(format!(
-                "{ships} ships{} entered the base in {tc}{note}",
-                carried(armies)
+                "{ships_ship}{} entered the base in {tc}{note}",
+                carried(armies),
+                ships_ship = count(ships, "ship")
             )));
         }
         let home = match berth {
@@ -368,8 +411,9 @@ impl Turn<'_> {
             _ => {
                 self.arrive(to, me, ships, armies, home);
                 Ok(Done::new(format!(
-                    "{ships} ships{} moved from {fc} to {tc}{note}",
-                    carried(armies)
+                    "{ships_ship}{} moved from {fc} to {tc}{note}",
+                    carried(armies),
+                    ships_ship = count(ships, "ship")
                 ))
                 .seeing(&[to]))
             }
@@ -532,7 +576,10 @@ pub(super) fn take(q: Quantity, available: u32, what: &str, place: &str) -> Resu
 
 fn carried(armies: u32) -> String {
     if armies > 0 {
-        format!(" carrying {armies} armies")
+        format!(
+            " carrying {armies_army}",
+            armies_army = count(armies, "army")
+        )
     } else {
         String::new()
     }
