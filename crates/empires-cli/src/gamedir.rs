@@ -78,6 +78,8 @@ pub struct Game {
     pub state: GameState,
     /// Recovery notes and other things the user should know.
     pub warnings: Vec<String>,
+    /// Held while the game is open, so two commands never work on one game at once.
+    _lock: std::sync::Arc<std::fs::File>,
 }
 
 impl Game {
@@ -86,6 +88,7 @@ impl Game {
     pub fn load(root: &Path) -> Result<Game> {
         let dir = GameDir::at(root);
         dir.check_is_game()?;
+        let lock = dir.lock()?;
         let mut warnings = dir.recover()?;
         let map = dir.load_map()?;
         let turn = dir.current_turn()?;
@@ -97,6 +100,7 @@ impl Game {
             turn,
             state,
             warnings,
+            _lock: std::sync::Arc::new(lock),
         })
     }
 }
@@ -104,6 +108,25 @@ impl Game {
 impl GameDir {
     pub fn at(root: impl Into<PathBuf>) -> GameDir {
         GameDir { root: root.into() }
+    }
+
+    /// Takes the game's lock file (`.lock`), failing at once if another command holds it.
+    pub fn lock(&self) -> Result<std::fs::File> {
+        let path = self.root.join(".lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io("cannot open", &path, e))?;
+        match file.try_lock() {
+            Ok(()) => Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Error::new(format!(
+                "{}: another empires command is working on this game; try again when it ends",
+                self.root.display()
+            ))),
+            Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
+        }
     }
 
     pub fn root(&self) -> &Path {

@@ -125,3 +125,15 @@ fn a_failed_write_leaves_the_directory_as_it_was() {
     assert!(names(&game.orders_dir()).is_empty());
     assert_eq!(game.current_turn().unwrap(), 1);
 }
+
+#[test]
+fn two_commands_never_work_on_one_game_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    new::run(&dir, &map_start(5)).unwrap();
+    let open = gamedir::Game::load(&dir).unwrap();
+    let err = turn::run(&dir).unwrap_err();
+    assert!(err.to_string().contains("another empires command"), "{err}");
+    drop(open);
+    assert_eq!(turn::run(&dir).unwrap().turn, 1);
+}
