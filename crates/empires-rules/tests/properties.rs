@@ -10,7 +10,8 @@
 //! - the turn number goes up by one and the order of play holds every empire once (6.1);
 //! - the same input gives the same output, state and events (decision 4);
 //! - an empire that gave no orders never gains armies except by leftover BPs (3.7), never
-//!   gains ships or air strength, and its treasury does not move (3.4-3.6).
+//!   gains ships or air strength, and its treasury does not move (3.4-3.6);
+//! - an action that fails changes nothing (decision 9).
 mod common;
 use common::*;
 use empires_rules::engine::supply_cost;
@@ -554,6 +555,37 @@ proptest! {
         let reloaded: GameState = serde_json::from_str(&text).unwrap();
         let c = adjudicate(&m, &reloaded, &o).unwrap();
         prop_assert_eq!(json(&a), json(&c));
+    }
+
+    /// Decision 9: an action that fails (or is ignored) changes nothing: the turn ends as
+    /// if the empire had sent an empty turnsheet.
+    #[test]
+    fn a_failed_action_changes_nothing(w in world(), who in 0usize..3, line in order_line()) {
+        let (m, st) = build(&w);
+        let (verb, from, to, number, garbled) = line;
+        let order = Order { verb, from, to, number };
+        let sheet = Turnsheet {
+            actions: vec![OrderLine {
+                line: 1,
+                text: order.to_string(),
+                order: if garbled { Err("unreadable".into()) } else { Ok(order) },
+            }],
+            ..Turnsheet::default()
+        };
+        let mut one = BTreeMap::new();
+        one.insert(empire(who), sheet);
+        let t = adjudicate(&m, &st, &one).unwrap();
+        let failed = t.events.iter().any(|ev| matches!(&ev.what,
+            What::Action { outcome, .. } if !outcome.succeeded()));
+        if failed {
+            let mut none = BTreeMap::new();
+            none.insert(empire(who), Turnsheet::default());
+            let u = adjudicate(&m, &st, &none).unwrap();
+            prop_assert_eq!(
+                serde_json::to_string(&t.state).unwrap(),
+                serde_json::to_string(&u.state).unwrap()
+            );
+        }
     }
 
     /// An empire that gave no orders gains armies only from its own leftover BPs.
