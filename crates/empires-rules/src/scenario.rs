@@ -6,7 +6,7 @@
 use crate::codes::{AreaCode, EmpireCode};
 use crate::map::Map;
 use crate::rng::GameRng;
-use crate::setup::{default_supply_capacity, start_balances};
+use crate::setup::{default_supply_capacity, populate_unowned, start_balances};
 use crate::state::{
     AreaState, DefenceMode, EmpireState, Fleet, GameState, NavalBase, STATE_FORMAT, Spy,
 };
@@ -117,7 +117,9 @@ pub struct ScenarioFleet {
     pub ships: u32,
     #[serde(default)]
     pub armies: u32,
-    pub base: AreaCode,
+    /// Leave out for a fleet cut off from any base.
+    #[serde(default)]
+    pub base: Option<AreaCode>,
 }
 
 /// A scenario problem, naming the file and line.
@@ -149,14 +151,7 @@ impl Scenario {
         };
         let variant = self.variant.or(map.variant).unwrap_or(Variant::World);
         let mut rng = GameRng::from_game_seed(self.seed);
-        let mut areas: Vec<AreaState> = map
-            .areas()
-            .iter()
-            .map(|a| AreaState {
-                code: a.code,
-                ..AreaState::default()
-            })
-            .collect();
+        let mut areas = GameState::blank_areas(map);
         let mut empires = Vec::new();
         for (i, e) in self.empires.iter().enumerate() {
             if empires.iter().any(|x: &EmpireState| x.code == e.code) {
@@ -246,14 +241,8 @@ impl Scenario {
             });
         }
         if self.random_unowned {
-            for (id, st) in map.ids().zip(areas.iter_mut()) {
-                let def = map.area(id);
-                let listed = self.areas.iter().any(|a| a.code == def.code);
-                if def.is_land() && !listed {
-                    st.population = rng.range(def.population.0, def.population.1);
-                    st.armies = rng.range(0, st.population);
-                }
-            }
+            let unlisted = |id| !self.areas.iter().any(|a| map.id(a.code) == Some(id));
+            populate_unowned(map, &mut areas, &mut rng, unlisted);
         }
         let order_of_play = if self.order_of_play.is_empty() {
             empires.iter().map(|e| e.code).collect()

@@ -2,7 +2,7 @@
 //! distribution of the unowned areas, all drawn from the game's seeded generator.
 
 use crate::codes::EmpireCode;
-use crate::engine::supply_cost;
+use crate::engine::settle_balance;
 use crate::map::{AreaId, Map};
 use crate::rng::GameRng;
 use crate::state::{AreaState, EmpireState, GameState, NavalBase, STATE_FORMAT};
@@ -54,14 +54,7 @@ pub fn new_game(map: &Map, g: &NewGame) -> Result<GameState, SetupError> {
         }
     }
     let mut rng = GameRng::from_game_seed(g.seed);
-    let mut areas: Vec<AreaState> = map
-        .areas()
-        .iter()
-        .map(|a| AreaState {
-            code: a.code,
-            ..AreaState::default()
-        })
-        .collect();
+    let mut areas = GameState::blank_areas(map);
     let homes: Vec<AreaId> = map.empires.iter().map(|e| e.home).collect();
     let mut empires = Vec::new();
     for def in &map.empires {
@@ -131,15 +124,7 @@ pub fn new_game(map: &Map, g: &NewGame) -> Result<GameState, SetupError> {
         }
         empires.push(emp);
     }
-    // 12.9: unowned areas get a random population, and armies up to that population.
-    for id in map.ids() {
-        let a = map.area(id);
-        let st = &mut areas[id.index()];
-        if a.is_land() && st.owner.is_none() {
-            st.population = rng.range(a.population.0, a.population.1);
-            st.armies = rng.range(0, st.population);
-        }
-    }
+    populate_unowned(map, &mut areas, &mut rng, |_| true);
     // 6.1: the first order of play is random.
     let mut order: Vec<EmpireCode> = empires.iter().map(|e| e.code).collect();
     rng.shuffle(&mut order);
@@ -164,21 +149,27 @@ pub fn new_game(map: &Map, g: &NewGame) -> Result<GameState, SetupError> {
     Ok(state)
 }
 
+/// 12.9: unowned land areas (those `pick` accepts) get a random population from the
+/// area's range, and armies from none up to that population.
+pub fn populate_unowned(
+    map: &Map,
+    areas: &mut [AreaState],
+    rng: &mut GameRng,
+    pick: impl Fn(AreaId) -> bool,
+) {
+    for (id, st) in map.ids().zip(areas.iter_mut()) {
+        let a = map.area(id);
+        if a.is_land() && st.owner.is_none() && pick(id) {
+            st.population = rng.range(a.population.0, a.population.1);
+            st.armies = rng.range(0, st.population);
+        }
+    }
+}
+
 /// Sets every empire's income, supply cost and BPs from the map as it stands.
 pub fn start_balances(map: &Map, state: &mut GameState) {
     for i in 0..state.empires.len() {
-        let code = state.empires[i].code;
-        let income: u32 = state
-            .areas
-            .iter()
-            .filter(|a| a.owner == Some(code))
-            .map(|a| a.population)
-            .sum();
-        let supply = supply_cost(map, state, code);
-        let e = &mut state.empires[i];
-        e.income = income;
-        e.supply_cost = supply;
-        e.bps = income.saturating_sub(supply);
+        settle_balance(map, state, i);
     }
 }
 

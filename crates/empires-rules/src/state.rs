@@ -211,8 +211,10 @@ pub struct Fleet {
     pub ships: u32,
     #[serde(default)]
     pub armies: u32,
-    /// The naval base these ships belong to (7.12).
-    pub base: AreaCode,
+    /// The naval base these ships belong to (7.12); `None` once that base was captured,
+    /// closed or disowned: such a fleet has no route to base for good (decision 16).
+    #[serde(default)]
+    pub base: Option<AreaCode>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -224,6 +226,17 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
 }
 
 impl GameState {
+    /// One empty, unowned record per map area, in map order.
+    pub fn blank_areas(map: &Map) -> Vec<AreaState> {
+        map.areas()
+            .iter()
+            .map(|a| AreaState {
+                code: a.code,
+                ..AreaState::default()
+            })
+            .collect()
+    }
+
     pub fn empire(&self, code: EmpireCode) -> Option<&EmpireState> {
         self.empires.iter().find(|e| e.code == code)
     }
@@ -321,8 +334,10 @@ impl GameState {
                 if !known(&f.owner) {
                     return Err(format!("{}.fleet.owner: unknown empire {}", at(), f.owner));
                 }
-                if !area_ok(&f.base) {
-                    return Err(format!("{}.fleet.base: unknown area {}", at(), f.base));
+                if let Some(b) = &f.base
+                    && !area_ok(b)
+                {
+                    return Err(format!("{}.fleet.base: unknown area {b}", at()));
                 }
                 // 8.1: armies at sea need ships to carry them.
                 if f.armies > f.ships {

@@ -189,9 +189,29 @@ fn rule_8_5_8_6_sea_phase_with_anti_aircraft_fire() {
     assert_eq!(sea.attacker_lost, 1);
     // 8.6: the defending ships shoot down 3/3 = 1 aircraft (no more than the 2 carried).
     assert_eq!(r.attacker_air_lost, 1);
-    // Spare hits (3 + 2 carried - 3 ships) carry into the land phase: all defenders gone.
+    // Spare hits (3 + 2 + 2 carried - 3 ships = 4) carry into the land phase: all
+    // defenders gone.
     assert_eq!(r.defender_lost, 2);
     assert!(r.captured);
+}
+
+#[test]
+fn rule_8_5_sea_hits_beyond_the_ships_carry_into_the_land_phase() {
+    // 9 ships against a base with 1: 3 + 2 = 5 hits, 4 beyond the ship carry over.
+    // 4 armies attack 6 defenders on plains: without the carried hits the defenders would
+    // lose 4/3 = 1; with them 1 + 4 = 5.
+    let mut i = input(4, 6, 0, 0, Terrain::Plains);
+    i.from_sea = true;
+    i.attacker_ships = 9;
+    i.defender_ships = 1;
+    let r = land_battle(&i);
+    assert_eq!(r.sea.clone().unwrap().defender_lost, 1);
+    assert_eq!(r.defender_lost, 5);
+    i.defender_ships = 0;
+    // No ships on the defending side: no sea phase, nothing carried (8.5).
+    let r = land_battle(&i);
+    assert!(r.sea.is_none());
+    assert_eq!(r.defender_lost, 1);
 }
 
 fn battle(t: &empires_rules::TurnOutcome) -> LandBattle {

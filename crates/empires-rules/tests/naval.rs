@@ -178,7 +178,7 @@ fn rule_7_12_combined_fleets_take_the_movers_base() {
     let t = play(&m, &st, &[("AA", &["SEAMOVE DDD ESE 1"])]);
     let f = area(&m, &t.state, "ESE").fleet.clone().unwrap();
     assert_eq!(f.ships, 4);
-    assert_eq!(f.base.to_string(), "DDD");
+    assert_eq!(f.base.unwrap().to_string(), "DDD");
 }
 
 #[test]
@@ -217,7 +217,7 @@ fn rule_8_1_winning_attacker_moves_in_and_excess_armies_drown() {
     // 9 v 3: AA loses 3 + 2 = all; BB loses 1 and moves in with 8.
     let f = area(&m, &t.state, "ESE").fleet.clone().unwrap();
     assert_eq!(
-        (f.owner, f.ships, f.base.to_string()),
+        (f.owner, f.ships, f.base.unwrap().to_string()),
         (e("BB"), 8, "GGG".into())
     );
 }
@@ -248,4 +248,33 @@ fn rule_6_5_7_2_fleet_with_no_route_disperses_on_moving() {
     // the end of the turn.
     let f = area(&m, &t.state, "SSE").fleet.clone().unwrap();
     assert_eq!((f.ships, f.armies), (1, 0));
+}
+
+#[test]
+fn decision_16_a_fleet_cut_off_from_its_base_stays_cut_off() {
+    let (m, st) = with_fleet();
+    // Closing the base cuts the fleet off; building a new base there does not restore it.
+    let t = play(&m, &st, &[("AA", &["CLOSE AAA", "BASE AAA NSE"])]);
+    assert_eq!(area(&m, &t.state, "ESE").fleet.as_ref().unwrap().base, None);
+    let t2 = play(&m, &t.state, &[("AA", &["TAX"])]);
+    // Still no route: another ship and army dispersed at the end of the next turn.
+    let disp = events_of(&t2, |w| matches!(w, What::Dispersal { ships: 1, .. }));
+    assert_eq!(disp.len(), 1);
+}
+
+#[test]
+fn decision_16_capturing_a_base_sinks_its_ships_and_cuts_off_its_fleets() {
+    let (m, mut st) = with_fleet();
+    // BB takes AAA, the home of AA's fleet in ESE, with a big army from... give BB DDD.
+    let d = m.find("DDD").unwrap().index();
+    st.areas[d].owner = Some(e("BB"));
+    st.areas[d].armies = 20;
+    let a = m.find("AAA").unwrap().index();
+    st.areas[a].armies = 1;
+    let t = play(&m, &st, &[("BB", &["ATTACK DDD AAA 20"])]);
+    let aaa = area(&m, &t.state, "AAA");
+    assert_eq!(aaa.owner, Some(e("BB")));
+    let b = aaa.base.clone().unwrap();
+    assert_eq!((b.ships, b.laid_up), (0, 0));
+    assert_eq!(area(&m, &t.state, "ESE").fleet.as_ref().unwrap().base, None);
 }

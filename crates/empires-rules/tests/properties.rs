@@ -363,7 +363,7 @@ fn build(w: &World) -> (Map, GameState) {
             owner: empire(owner),
             ships,
             armies: armies.min(ships),
-            base: code(base),
+            base: Some(code(base)),
         });
     }
     for (i, g) in w.empires.iter().enumerate() {

@@ -20,7 +20,7 @@ fn fleets_carry_no_more_armies_than_ships() {
                 owner: e("AA"),
                 ships: 1,
                 armies: 2,
-                base: "AAA".parse().unwrap(),
+                base: Some("AAA".parse().unwrap()),
             })
         },
         "areas[11] (ESE).fleet.armies",

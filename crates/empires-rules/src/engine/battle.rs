@@ -8,13 +8,20 @@ use crate::terrain::Terrain;
 /// the other's number, and the weaker also a third of the difference. Capped at what each
 /// side has.
 pub fn sea_losses(attacker: u32, defender: u32) -> (u32, u32) {
+    let (a, d) = sea_hits(attacker, defender);
+    (a.min(attacker), d.min(defender))
+}
+
+/// 8.1, 8.5: the hits each side takes at sea, before capping at the ships present; in a
+/// land battle what the ships cannot absorb carries over to the land phase.
+fn sea_hits(attacker: u32, defender: u32) -> (u32, u32) {
     let (mut a, mut d) = (defender / 3, attacker / 3);
     if attacker < defender {
         a += (defender - attacker) / 3;
     } else if defender < attacker {
         d += (attacker - defender) / 3;
     }
-    (a.min(attacker), d.min(defender))
+    (a, d)
 }
 
 /// Entrenchment of the defender relative to the attack (8.10).
@@ -178,7 +185,7 @@ pub fn land_battle(i: &LandInput) -> LandResult {
     let mut sea = None;
     if i.from_sea && i.attacker_ships > 0 && i.defender_ships > 0 {
         // 8.5: ships on both sides fight as in 8.1, with air hits carried over added (8.6).
-        let (a_lost, d_lost) = sea_losses(i.attacker_ships, i.defender_ships);
+        let (a_lost, d_lost) = sea_hits(i.attacker_ships, i.defender_ships);
         let (a_hits, d_hits) = (d_lost + carry_def, a_lost + carry_att);
         // What the ships cannot absorb carries over to the land phase.
         let a_total = (d_hits).min(i.attacker_ships);

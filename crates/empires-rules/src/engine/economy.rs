@@ -91,6 +91,24 @@ impl Turn<'_> {
     }
 }
 
+/// 3.2, 3.3: works out an empire's income (the population it owns) and supply cost, and
+/// sets its balance for the coming turn to the difference. Returns the three figures.
+pub fn settle_balance(map: &Map, st: &mut GameState, empire: usize) -> (u32, u32, u32) {
+    let code = st.empires[empire].code;
+    let income: u32 = st
+        .areas
+        .iter()
+        .filter(|a| a.owner == Some(code))
+        .map(|a| a.population)
+        .sum();
+    let supply = supply_cost(map, st, code);
+    let e = &mut st.empires[empire];
+    e.income = income;
+    e.supply_cost = supply;
+    e.bps = income.saturating_sub(supply);
+    (income, supply, e.bps)
+}
+
 /// 3.3: an empire's supply cost for the coming turn: each land area's forces beyond its
 /// population, each fleet at sea, and the reserves. Counts an empire's areas only.
 pub fn supply_cost(map: &Map, st: &GameState, empire: EmpireCode) -> u32 {
@@ -127,7 +145,7 @@ pub(crate) fn fleet_distance(
     at: crate::map::AreaId,
     fleet: &crate::state::Fleet,
 ) -> Option<u32> {
-    let base_id = map.id(fleet.base)?;
+    let base_id = map.id(fleet.base?)?;
     let base_area = st.area(base_id);
     if base_area.owner != Some(fleet.owner) {
         return None;

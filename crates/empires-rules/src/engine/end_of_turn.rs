@@ -3,7 +3,7 @@
 //! victory (11.6) and the next order of play (6.2).
 
 use super::Turn;
-use super::economy::{fleet_distance, supply_cost};
+use super::economy::{fleet_distance, settle_balance};
 use crate::codes::EmpireCode;
 use crate::event::What;
 use crate::state::{VictoryClaim, VictoryCondition};
@@ -160,19 +160,7 @@ impl Turn<'_> {
     fn income(&mut self) {
         for e in self.alive() {
             let code = self.st.empires[e].code;
-            let income: u32 = self
-                .st
-                .areas
-                .iter()
-                .filter(|a| a.owner == Some(code))
-                .map(|a| a.population)
-                .sum();
-            let supply = supply_cost(self.map, &self.st, code);
-            let emp = &mut self.st.empires[e];
-            emp.income = income;
-            emp.supply_cost = supply;
-            emp.bps = income.saturating_sub(supply);
-            let bps = emp.bps;
+            let (income, supply, bps) = settle_balance(self.map, &mut self.st, e);
             self.push(
                 vec![code],
                 What::Economy {

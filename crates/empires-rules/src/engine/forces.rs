@@ -237,9 +237,16 @@ impl Turn<'_> {
         let a = self.own_land(e, &o.from, "where")?;
         let code = self.map.code(a);
         self.st.area_mut(a).owner = None;
+        if self.st.area(a).base.is_some() {
+            self.cut_off_fleets(code);
+        }
         let emp = &mut self.st.empires[e];
         if emp.capital == Some(code) {
             emp.capital = None;
+        }
+        // 9.5: a spy can wait only in its own empire's areas.
+        if let Some(s) = emp.spy.as_mut().filter(|s| s.area == code) {
+            s.waiting_for = None;
         }
         Ok(Done::new(format!("disowned {code}")))
     }

@@ -354,10 +354,15 @@ impl Turn<'_> {
         area.defence = DefenceMode::Retreat;
         area.defence_against = None;
         area.retreat_to = None;
-        // Decision 16: ships in a captured base are lost; the base passes to the captor.
+        // Decision 16: ships in a captured base are lost; the base passes to the captor, and
+        // the old owner's fleets from it are cut off.
+        let had_base = area.base.is_some();
         if let Some(b) = area.base.as_mut() {
             b.ships = 0;
             b.laid_up = 0;
+        }
+        if had_base {
+            self.cut_off_fleets(self.map.code(to));
         }
         self.arrived_on_land(origin, to);
         // 7.5: an area captured from the sea is sticky whatever its terrain.

@@ -252,6 +252,7 @@ impl Turn<'_> {
             .base
             .take()
             .expect("checked by own_base");
+        self.cut_off_fleets(self.map.code(a));
         let ships = b.ships + b.laid_up;
         self.st.empires[e].navy_reserve += ships;
         Ok(Done::new(format!(
@@ -307,7 +308,11 @@ impl Turn<'_> {
                     return Err(format!("the armies in {fc} are stuck this turn (7.5)"));
                 }
                 let area = self.st.area(a);
-                (area.base.as_ref().map_or(0, |b| b.ships), area.armies, fc)
+                (
+                    area.base.as_ref().map_or(0, |b| b.ships),
+                    area.armies,
+                    Some(fc),
+                )
             }
         };
         let ships = take(o.number, ships_here, "ships", fc.as_str())?;
@@ -393,10 +398,6 @@ impl Turn<'_> {
                 ships_ship = count(ships, "ship")
             )));
         }
-        let home = match berth {
-            Berth::Base(_) => fc,
-            Berth::Sea(_) => home,
-        };
         let defender = self.st.area(to).fleet.as_ref().map(|f| f.owner);
         match defender {
             Some(d) if d != me => {
@@ -435,9 +436,26 @@ impl Turn<'_> {
         }
     }
 
+    /// Decision 16: fleets belonging to a base that is captured, closed or disowned have no
+    /// route to base from then on, even if the area is later won back or a base rebuilt.
+    pub(super) fn cut_off_fleets(&mut self, base: AreaCode) {
+        for a in &mut self.st.areas {
+            if let Some(f) = a.fleet.as_mut().filter(|f| f.base == Some(base)) {
+                f.base = None;
+            }
+        }
+    }
+
     /// Ships arriving in a sea area: they join any fleet of ours there, and the combined
     /// fleet belongs to the movers' base (7.12).
-    fn arrive(&mut self, to: AreaId, owner: EmpireCode, ships: u32, armies: u32, home: AreaCode) {
+    fn arrive(
+        &mut self,
+        to: AreaId,
+        owner: EmpireCode,
+        ships: u32,
+        armies: u32,
+        home: Option<AreaCode>,
+    ) {
         let area = self.st.area_mut(to);
         match area.fleet.as_mut() {
             Some(f) if f.owner == owner => {
@@ -464,7 +482,7 @@ impl Turn<'_> {
         owner: EmpireCode,
         ships: u32,
         armies: u32,
-        home: AreaCode,
+        home: Option<AreaCode>,
     ) {
         match berth {
             Berth::Base(a) => {
@@ -505,7 +523,7 @@ impl Turn<'_> {
         at: AreaId,
         ships: u32,
         armies: u32,
-        home: AreaCode,
+        home: Option<AreaCode>,
     ) -> bool {
         let def = self.st.area(at).fleet.clone().expect("a defender is there");
         let (al, dl) = sea_losses(ships, def.ships);
