@@ -217,6 +217,21 @@ pub struct Fleet {
     pub base: Option<AreaCode>,
 }
 
+/// The largest count a saved state may hold. Far beyond any real game, it keeps every sum
+/// the rules make (a turn's income, a battle's strengths) clear of overflow.
+pub const MAX_COUNT: u32 = 1_000_000;
+
+fn too_big(n: u32, field: impl FnOnce() -> String) -> Result<(), String> {
+    if n > MAX_COUNT {
+        Err(format!(
+            "{}: {n} is more than the largest count allowed ({MAX_COUNT})",
+            field()
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -268,6 +283,31 @@ impl GameState {
         for (i, e) in self.empires.iter().enumerate() {
             if self.empires[..i].iter().any(|x| x.code == e.code) {
                 return Err(format!("empires[{i}] ({}): empire listed twice", e.code));
+            }
+            for (field, n) in [
+                ("bps", e.bps),
+                ("treasury", e.treasury),
+                ("army_reserve", e.army_reserve),
+                ("navy_reserve", e.navy_reserve),
+                ("air_force", e.air_force),
+            ] {
+                too_big(n, || format!("empires[{i}] ({}).{field}", e.code))?;
+            }
+        }
+        for (i, a) in self.areas.iter().enumerate() {
+            let f = a.fleet.as_ref();
+            let b = a.base.as_ref();
+            for (field, n) in [
+                ("population", a.population),
+                ("armies", a.armies),
+                ("forts", a.forts),
+                ("trains", a.trains),
+                ("base.ships", b.map_or(0, |b| b.ships)),
+                ("base.laid_up", b.map_or(0, |b| b.laid_up)),
+                ("fleet.ships", f.map_or(0, |f| f.ships)),
+                ("fleet.armies", f.map_or(0, |f| f.armies)),
+            ] {
+                too_big(n, || format!("areas[{i}] ({}).{field}", a.code))?;
             }
         }
         if self.areas.len() != map.areas().len() {

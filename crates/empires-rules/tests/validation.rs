@@ -62,3 +62,12 @@ fn duplicate_empires_owners_and_the_rng_are_checked() {
         "the state has 12 areas but the map has 13",
     );
 }
+
+#[test]
+fn absurd_counts_are_refused_before_they_can_overflow() {
+    check(|st| st.areas[0].armies = u32::MAX, "areas[0] (AAA).armies");
+    check(
+        |st| st.empires[2].treasury = 2_000_000,
+        "empires[2] (CC).treasury",
+    );
+}
