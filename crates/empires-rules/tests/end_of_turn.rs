@@ -449,6 +449,33 @@ fn rule_6_5_a_fleet_whose_base_is_captured_loses_a_ship_and_an_army_each_turn() 
 }
 
 #[test]
+fn decision_16_a_fleet_cut_off_from_its_base_stays_cut_off_after_a_recapture() {
+    let (m, mut st) = scenario(SEAS);
+    {
+        let d = st.area_mut(m.find("DDD").unwrap());
+        d.armies = 8;
+        d.forts = 8;
+    }
+    let t1 = play(&m, &st, &[("BB", &["ATTACK BBB AAA 6"])]);
+    assert_eq!(area(&m, &t1.state, "AAA").owner, Some(e("BB")));
+    assert_eq!(
+        area(&m, &t1.state, "ESE").fleet.as_ref().unwrap().base,
+        None
+    );
+    // AA takes AAA back (2 of BB's armies are left there after dispersal).
+    let mut st2 = t1.state.clone();
+    emp_mut(&mut st2, "AA").bps = 20;
+    let t2 = play(&m, &st2, &[("AA", &["ATTACK DDD AAA 8"])]);
+    done(&t2, "AA", 0);
+    assert_eq!(area(&m, &t2.state, "AAA").owner, Some(e("AA")));
+    assert!(area(&m, &t2.state, "AAA").base.is_some());
+    // The fleet has no route to base from the capture on: it disperses again.
+    let f = area(&m, &t2.state, "ESE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (1, 0));
+    assert!(dispersals(&t2).contains(&(Some("AA".into()), "ESE".into(), 1, 1)));
+}
+
+#[test]
 fn rule_6_5_a_fleet_whose_base_is_closed_disperses() {
     let (m, st) = scenario(SEAS);
     let t = play(&m, &st, &[("AA", &["CLOSE AAA"])]);

@@ -237,11 +237,14 @@ fn empire_gen() -> impl Strategy<Value = EmpireGen> {
         )
 }
 
+/// A fleet: owner, ships, armies (cut to the ships) and base, if any.
+type FleetGen = (usize, u32, u32, Option<usize>);
+
 #[derive(Debug, Clone)]
 struct World {
     seed: u64,
     lands: Vec<LandGen>,
-    fleets: Vec<Option<(usize, u32, u32, usize)>>,
+    fleets: Vec<Option<FleetGen>>,
     empires: Vec<EmpireGen>,
     order: Vec<usize>,
     world: bool,
@@ -256,7 +259,15 @@ fn world() -> impl Strategy<Value = World> {
         any::<u64>(),
         prop::collection::vec(land(), 10),
         prop::collection::vec(
-            prop::option::weighted(0.5, (0usize..3, 1u32..6, 0u32..6, 0usize..13)),
+            prop::option::weighted(
+                0.5,
+                (
+                    0usize..3,
+                    1u32..6,
+                    0u32..6,
+                    prop::option::weighted(0.9, 0usize..13),
+                ),
+            ),
             3,
         ),
         prop::collection::vec(empire_gen(), 3),
@@ -363,7 +374,7 @@ fn build(w: &World) -> (Map, GameState) {
             owner: empire(owner),
             ships,
             armies: armies.min(ships),
-            base: Some(code(base)),
+            base: base.map(code),
         });
     }
     for (i, g) in w.empires.iter().enumerate() {

@@ -726,3 +726,22 @@ fn rule_9_7_watch_needs_a_spy() {
     assert!(matches!(outcomes(&t, "AA")[0], Outcome::Failed { .. }));
     assert!(t.state.areas.iter().all(|a| a.watcher.is_none()));
 }
+
+#[test]
+fn rule_9_5_wait_ends_when_the_area_is_no_longer_owned() {
+    // The spy must wait in an area its empire owns: disowning the area ends the wait.
+    let (m, mut st) = basic();
+    set_spy(&mut st, "AA", "DDD");
+    set_spy(&mut st, "BB", "EEE");
+    let t = play(
+        &m,
+        &st,
+        &[
+            ("AA", &["WAIT - BB", "DISOWN DDD"]),
+            ("BB", &["TAX", "TAX", "SPY - DDD"]),
+        ],
+    );
+    done(&t, "AA", 1);
+    assert_eq!(emp(&t.state, "AA").spy.as_ref().unwrap().waiting_for, None);
+    assert_eq!(spy_at(&t.state, "BB").as_deref(), Some("DDD"));
+}
