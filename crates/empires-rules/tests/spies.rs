@@ -745,3 +745,48 @@ fn rule_9_5_wait_ends_when_the_area_is_no_longer_owned() {
     assert_eq!(emp(&t.state, "AA").spy.as_ref().unwrap().waiting_for, None);
     assert_eq!(spy_at(&t.state, "BB").as_deref(), Some("DDD"));
 }
+
+/// The areas an empire's n-th action showed it.
+fn seen(t: &TurnOutcome, empire: &str, n: usize) -> Vec<String> {
+    t.events
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            What::Action {
+                empire: x, seen, ..
+            } if x.as_str() == empire => Some(seen.iter().map(|a| a.to_string()).collect()),
+            _ => None,
+        })
+        .nth(n)
+        .unwrap()
+}
+
+#[test]
+fn rule_9_2_the_report_covers_where_the_spy_starts_and_finishes() {
+    let (m, mut st) = basic();
+    set_spy(&mut st, "AA", "DDD");
+    let t = play(&m, &st, &[("AA", &["SPY - EEE", "SKIP AAA III"])]);
+    let mut a = seen(&t, "AA", 0);
+    a.sort();
+    assert_eq!(a, vec!["DDD", "EEE"]);
+    // An existing spy ignores the "from" box: from EEE (inland) there is no sea route to
+    // III, so this SKIP fails.
+    failure(&t, "AA", 1);
+    let (m, mut st) = basic();
+    set_spy(&mut st, "AA", "AAA");
+    let t = play(&m, &st, &[("AA", &["SKIP - III"])]);
+    let mut a = seen(&t, "AA", 0);
+    a.sort();
+    assert_eq!(a, vec!["AAA", "III"]);
+}
+
+#[test]
+fn rule_9_6_sabotage_without_a_bp_fails_and_keeps_the_spy() {
+    let (m, mut st) = basic();
+    set_spy(&mut st, "CC", "EEE");
+    let i = st.empire_index(e("CC")).unwrap();
+    st.empires[i].bps = 0;
+    let t = play(&m, &st, &[("CC", &["SABOTAGE"])]);
+    failure(&t, "CC", 0);
+    assert_eq!(spy_at(&t.state, "CC").as_deref(), Some("EEE"));
+    assert_eq!(area(&m, &t.state, "EEE").armies, 3);
+}
