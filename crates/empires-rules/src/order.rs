@@ -133,7 +133,9 @@ impl Order {
 impl fmt::Display for Order {
     /// The canonical turnsheet line: `VERB FROM TO NUMBER`, blanks written as `-`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let blank = |o: &Option<String>| o.clone().unwrap_or_else(|| "-".into());
+        fn blank(o: &Option<String>) -> &str {
+            o.as_deref().unwrap_or("-")
+        }
         write!(
             f,
             "{} {} {} {}",

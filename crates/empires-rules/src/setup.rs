@@ -2,7 +2,7 @@
 //! distribution of the unowned areas, all drawn from the game's seeded generator.
 
 use crate::codes::EmpireCode;
-use crate::engine::settle_balance;
+use crate::engine::settle_balances;
 use crate::map::{AreaId, Map};
 use crate::rng::GameRng;
 use crate::state::{AreaState, EmpireState, GameState, NavalBase, STATE_FORMAT};
@@ -168,9 +168,7 @@ pub fn populate_unowned(
 
 /// Sets every empire's income, supply cost and BPs from the map as it stands.
 pub fn start_balances(map: &Map, state: &mut GameState) {
-    for i in 0..state.empires.len() {
-        settle_balance(map, state, i);
-    }
+    settle_balances(map, state);
 }
 
 /// 12.6: the home area first, then the areas the map names or, failing that, areas drawn

@@ -91,50 +91,75 @@ impl Turn<'_> {
     }
 }
 
-/// 3.2, 3.3: works out an empire's income (the population it owns) and supply cost, and
-/// sets its balance for the coming turn to the difference. Returns the three figures.
-pub fn settle_balance(map: &Map, st: &mut GameState, empire: usize) -> (u32, u32, u32) {
-    let code = st.empires[empire].code;
-    let income: u32 = st
-        .areas
-        .iter()
-        .filter(|a| a.owner == Some(code))
-        .map(|a| a.population)
-        .sum();
-    let supply = supply_cost(map, st, code);
-    let e = &mut st.empires[empire];
-    e.income = income;
-    e.supply_cost = supply;
-    e.bps = income.saturating_sub(supply);
-    (income, supply, e.bps)
+/// The income and supply cost of one empire (3.2, 3.3).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Balance {
+    pub income: u32,
+    pub supply: u32,
+}
+
+/// 3.2, 3.3: every empire's income (the population it owns) and supply cost, in one pass
+/// over the map; indexed like `st.empires`.
+pub fn balances(map: &Map, st: &GameState) -> Vec<Balance> {
+    let mut out = vec![Balance::default(); st.empires.len()];
+    for (id, a) in map.ids().zip(&st.areas) {
+        let owner = match (&a.fleet, a.owner) {
+            (Some(f), _) => f.owner,
+            (None, Some(o)) => o,
+            (None, None) => continue,
+        };
+        let Some(i) = st.empire_index(owner) else {
+            continue;
+        };
+        out[i].income += a.population;
+        out[i].supply += area_supply(map, st, id);
+    }
+    for (b, emp) in out.iter_mut().zip(&st.empires) {
+        // 3.3 RESERVES (decision 7): each reserve counted separately, fractions ignored.
+        b.supply += emp.army_reserve / 4 + emp.navy_reserve / 4 + emp.air_force / 4;
+    }
+    out
+}
+
+/// 3.2, 3.3: sets every surviving empire's income, supply cost and balance for the coming
+/// turn, the balance being income less supply (never below zero).
+pub fn settle_balances(map: &Map, st: &mut GameState) {
+    let all = balances(map, st);
+    for (e, b) in st.empires.iter_mut().zip(all) {
+        if e.alive() {
+            e.income = b.income;
+            e.supply_cost = b.supply;
+            e.bps = b.income.saturating_sub(b.supply);
+        }
+    }
 }
 
 /// 3.3: an empire's supply cost for the coming turn: each land area's forces beyond its
-/// population, each fleet at sea, and the reserves. Counts an empire's areas only.
+/// population, each fleet at sea, and the reserves.
 pub fn supply_cost(map: &Map, st: &GameState, empire: EmpireCode) -> u32 {
-    let mut total = 0;
-    for (id, a) in map.ids().zip(&st.areas) {
-        let def = map.area(id);
-        if def.is_land() && a.owner == Some(empire) {
-            // 3.3 ON-LAND (decision 5): laid-up ships do not count.
-            let ships = a.base.as_ref().map_or(0, |b| b.ships);
-            let forces = a.armies + ships + a.forts;
-            total += forces.saturating_sub(a.population) / 2;
-        } else if let Some(f) = a.fleet.as_ref().filter(|f| f.owner == empire) {
-            // 3.3 AT-SEA / 13.3 (decision 6): the distance to base, plus half the forces
-            // under the default option. A fleet with no route pays no distance.
-            let distance = fleet_distance(map, st, id, f).unwrap_or(0);
-            total += distance;
-            if st.options.sea_supply == SeaSupply::DistancePlusHalf {
-                total += (f.armies + f.ships) / 2;
-            }
+    let i = st.empire_index(empire);
+    i.map_or(0, |i| balances(map, st)[i].supply)
+}
+
+/// The supply cost of one area for whoever holds it (3.3).
+fn area_supply(map: &Map, st: &GameState, id: crate::map::AreaId) -> u32 {
+    let a = st.area(id);
+    if map.area(id).is_land() {
+        // 3.3 ON-LAND (decision 5): laid-up ships do not count.
+        let ships = a.base.as_ref().map_or(0, |b| b.ships);
+        let forces = a.armies + ships + a.forts;
+        forces.saturating_sub(a.population) / 2
+    } else if let Some(f) = &a.fleet {
+        // 3.3 AT-SEA / 13.3 (decision 6): the distance to base, plus half the forces under
+        // the default option. A fleet with no route pays no distance.
+        let distance = fleet_distance(map, st, id, f).unwrap_or(0);
+        match st.options.sea_supply {
+            SeaSupply::DistancePlusHalf => distance + (f.armies + f.ships) / 2,
+            SeaSupply::DistanceOnly => distance,
         }
+    } else {
+        0
     }
-    if let Some(emp) = st.empire(empire) {
-        // 3.3 RESERVES (decision 7): each reserve counted separately, fractions ignored.
-        total += emp.army_reserve / 4 + emp.navy_reserve / 4 + emp.air_force / 4;
-    }
-    total
 }
 
 /// 4.5 / decision 6: the fleet's distance from its base, counted from the base's entrance;

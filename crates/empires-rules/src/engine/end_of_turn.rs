@@ -3,7 +3,7 @@
 //! victory (11.6) and the next order of play (6.2).
 
 use super::Turn;
-use super::economy::{fleet_distance, settle_balance};
+use super::economy::{fleet_distance, settle_balances};
 use crate::codes::EmpireCode;
 use crate::event::What;
 use crate::state::{VictoryClaim, VictoryCondition};
@@ -158,13 +158,14 @@ impl Turn<'_> {
 
     /// 3.2, 3.3: income is the population owned; supply costs come off at once.
     fn income(&mut self) {
+        settle_balances(self.map, &mut self.st);
         for e in self.alive() {
-            let code = self.st.empires[e].code;
-            let (income, supply, bps) = settle_balance(self.map, &mut self.st, e);
+            let emp = &self.st.empires[e];
+            let (empire, income, supply, bps) = (emp.code, emp.income, emp.supply_cost, emp.bps);
             self.push(
-                vec![code],
+                vec![empire],
                 What::Economy {
-                    empire: code,
+                    empire,
                     income,
                     supply,
                     bps,

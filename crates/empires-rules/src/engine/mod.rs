@@ -11,7 +11,7 @@ mod spies;
 mod unowned;
 
 pub use battle::{Entrenched, LandInput, LandResult, land_battle, sea_losses};
-pub use economy::{settle_balance, supply_cost};
+pub use economy::{Balance, balances, settle_balances, supply_cost};
 
 use crate::codes::EmpireCode;
 use crate::event::{Event, Outcome, Phase, What};
