@@ -36,6 +36,9 @@ pub struct MapFileArea {
     /// `[longitude, latitude]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<[f64; 2]>,
+    /// 4.4: a small island lying inside this sea area, reached only through it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inside: Option<AreaCode>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -138,7 +141,28 @@ impl Map {
                 },
                 position: a.position.map(|p| (p[0], p[1])),
                 coastal,
+                inside: None,
             });
+        }
+        // 4.4: an island inside a sea area touches that sea area and nothing else.
+        for (i, a) in f.areas.iter().enumerate() {
+            let Some(sea) = a.inside else { continue };
+            let s = *index
+                .get(&sea)
+                .ok_or_else(|| invalid(format!("area {}: inside unknown area {sea}", a.code)))?;
+            if a.terrain.is_sea() || !areas[s.index()].is_sea() {
+                return Err(invalid(format!(
+                    "area {}: only a land area can lie inside a sea area, and {sea} must be one",
+                    a.code
+                )));
+            }
+            if areas[i].neighbours != [s] {
+                return Err(invalid(format!(
+                    "area {} lies inside {sea}, so {sea} must be its only neighbour",
+                    a.code
+                )));
+            }
+            areas[i].inside = Some(s);
         }
         let mut empires: Vec<EmpireDef> = Vec::new();
         for e in &f.empires {
@@ -243,6 +267,20 @@ terrain = "islands"
         // From AAA by sea to CCC crosses SEA, SEB and SEC.
         assert_eq!(m.sea_crossing(s("AAA"), s("CCC")), Some(3));
         assert_eq!(m.sea_crossing(s("AAA"), s("BBB")), None);
+    }
+
+    #[test]
+    fn rule_4_4_islands_inside_a_sea_touch_only_that_sea() {
+        let ok = SMALL.replace(
+            "code = \"CCC\"\nterrain = \"islands\"",
+            "code = \"CCC\"\nterrain = \"islands\"\ninside = \"SEC\"",
+        );
+        let m = Map::from_toml(&ok, "m.toml").unwrap();
+        let c = m.find("CCC").unwrap();
+        assert_eq!(m.area(c).inside, m.find("SEC"));
+        let bad = ok.replace("inside = \"SEC\"", "inside = \"SEB\"");
+        let e = Map::from_toml(&bad, "m.toml").unwrap_err().to_string();
+        assert!(e.contains("SEB must be its only neighbour"), "{e}");
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub fn grid(width: usize, height: usize, empires: usize) -> MapFile {
                 adjacent,
                 population: Some([1, 4]),
                 position: Some([x as f64, y as f64]),
+                inside: None,
             });
         }
     }
@@ -55,6 +56,7 @@ pub fn grid(width: usize, height: usize, empires: usize) -> MapFile {
             adjacent: vec![land(x, y), next],
             population: None,
             position: Some([x as f64, y as f64]),
+            inside: None,
         });
     }
     // Homes on a coarse lattice so that empires start apart.

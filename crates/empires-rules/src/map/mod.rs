@@ -39,6 +39,8 @@ pub struct Area {
     pub position: Option<(f64, f64)>,
     /// Land areas touching at least one sea area.
     pub coastal: bool,
+    /// 4.4: the sea area a small island lies inside, if it is not on a sea's edge.
+    pub inside: Option<AreaId>,
 }
 
 impl Area {
