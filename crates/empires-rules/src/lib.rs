@@ -8,6 +8,7 @@
 pub mod codes;
 pub mod engine;
 pub mod event;
+pub mod knowledge;
 pub mod map;
 pub mod order;
 pub mod rng;

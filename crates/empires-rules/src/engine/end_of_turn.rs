@@ -27,7 +27,7 @@ impl Turn<'_> {
     }
 
     /// 3.6: BPs left unspent, up to what was cashed, go back to the treasury.
-    fn return_cash(&mut self) {
+    pub(super) fn return_cash(&mut self) {
         for e in self.alive() {
             let back = self.st.empires[e].bps.min(self.emp[e].cashed);
             if back > 0 {
@@ -47,7 +47,7 @@ impl Turn<'_> {
     }
 
     /// 3.7: the rest builds reserve armies at 3 BPs; the last 1 or 2 BPs are an ORDER bid.
-    fn spend_leftovers(&mut self) {
+    pub(super) fn spend_leftovers(&mut self) {
         for e in self.alive() {
             let emp = &mut self.st.empires[e];
             let armies = emp.bps / 3;

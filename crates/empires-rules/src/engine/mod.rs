@@ -5,6 +5,7 @@ mod battle;
 mod economy;
 mod end_of_turn;
 mod forces;
+mod forecast;
 mod movement;
 mod naval;
 mod spies;
@@ -12,11 +13,12 @@ mod unowned;
 
 pub use battle::{Entrenched, LandInput, LandResult, land_battle, sea_losses};
 pub use economy::{Balance, balances, settle_balances, supply_cost};
+pub use forecast::{Forecast, ForecastStep, forecast};
 
 use crate::codes::EmpireCode;
 use crate::event::{Event, Outcome, Phase, What};
 use crate::map::{AreaId, Map};
-use crate::order::{Order, Quantity, Turnsheet, Verb};
+use crate::order::{Order, OrderLine, Quantity, Turnsheet, Verb};
 use crate::rng::GameRng;
 use crate::state::GameState;
 use std::collections::BTreeMap;
@@ -179,65 +181,65 @@ impl<'m> Turn<'m> {
                     continue;
                 }
                 let code = self.st.empires[e].code;
-                let Some(line) = orders
+                if let Some(line) = orders
                     .get(&code)
                     .and_then(|s| s.actions.get(round as usize - 1))
-                else {
-                    continue;
-                };
-                if round > limits[k] {
-                    self.push_action(
-                        e,
-                        round,
-                        line.line,
-                        line.text.clone(),
-                        Outcome::Ignored {
-                            reason: format!(
-                                "beyond the limit of {} actions a turn (2.6)",
-                                limits[k]
-                            ),
-                        },
-                        Done::new(""),
-                    );
-                    continue;
+                {
+                    self.process(e, round, line, limits[k]);
                 }
-                let (outcome, done, text) = match &line.order {
-                    Ok(order) => {
-                        let last = round == limits[k];
-                        self.spent = 0;
-                        match self.act(e, order, last) {
-                            Ok(done) => {
-                                let outcome = match &done.cut {
-                                    Some(r) => Outcome::CutDown { reason: r.clone() },
-                                    None => Outcome::Done,
-                                };
-                                (outcome, done, order.to_string())
-                            }
-                            Err(reason) if reason.starts_with(IGNORED) => (
-                                Outcome::Ignored {
-                                    reason: reason[IGNORED.len()..].to_string(),
-                                },
-                                Done::new(""),
-                                order.to_string(),
-                            ),
-                            Err(reason) => {
-                                (Outcome::Failed { reason }, Done::new(""), order.to_string())
-                            }
-                        }
-                    }
-                    Err(msg) => (
-                        Outcome::Failed {
-                            reason: format!("not understood: {msg}"),
-                        },
-                        Done::new(""),
-                        line.text.clone(),
-                    ),
-                };
-                self.push_action(e, round, line.line, text, outcome, done);
             }
         }
         self.phase = Phase::End;
         self.end_of_turn();
+    }
+
+    /// Processes one turnsheet line of empire `e` in round `round`, recording its event.
+    fn process(&mut self, e: usize, round: u32, line: &OrderLine, limit: u32) {
+        if round > limit {
+            let reason = format!("beyond the limit of {limit} actions a turn (2.6)");
+            let text = line.text.clone();
+            self.push_action(
+                e,
+                round,
+                line.line,
+                text,
+                Outcome::Ignored { reason },
+                Done::new(""),
+            );
+            return;
+        }
+        let (outcome, done, text) = match &line.order {
+            Ok(order) => {
+                self.spent = 0;
+                let outcome = match self.act(e, order, round == limit) {
+                    Ok(done) => {
+                        let outcome = match &done.cut {
+                            Some(r) => Outcome::CutDown { reason: r.clone() },
+                            None => Outcome::Done,
+                        };
+                        (outcome, done)
+                    }
+                    Err(reason) => match reason.strip_prefix(IGNORED) {
+                        Some(r) => (
+                            Outcome::Ignored {
+                                reason: r.to_string(),
+                            },
+                            Done::new(""),
+                        ),
+                        None => (Outcome::Failed { reason }, Done::new("")),
+                    },
+                };
+                (outcome.0, outcome.1, order.to_string())
+            }
+            Err(msg) => (
+                Outcome::Failed {
+                    reason: format!("not understood: {msg}"),
+                },
+                Done::new(""),
+                line.text.clone(),
+            ),
+        };
+        self.push_action(e, round, line.line, text, outcome, done);
     }
 
     /// Records an action's event before the events it caused (battles and the like).
@@ -293,6 +295,12 @@ impl<'m> Turn<'m> {
     }
 
     fn start_of_turn(&mut self, orders: &BTreeMap<EmpireCode, Turnsheet>) {
+        self.sheets_arrive(orders);
+        self.unowned_actions();
+    }
+
+    /// Missed turns, PHONE and EMAIL lines, and player messages (2.5, 2.9).
+    fn sheets_arrive(&mut self, orders: &BTreeMap<EmpireCode, Turnsheet>) {
         for e in 0..self.st.empires.len() {
             if !self.st.empires[e].alive() {
                 continue;
@@ -324,7 +332,6 @@ impl<'m> Turn<'m> {
                 }
             }
         }
-        self.unowned_actions();
     }
 
     /// Dispatches one action to the rule that handles it.
