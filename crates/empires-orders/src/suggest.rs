@@ -1,0 +1,122 @@
+//! "Did you mean" suggestions for misspelt actions, area codes and empire codes.
+
+use empires_rules::map::{AreaId, Map};
+use empires_rules::order::Verb;
+use empires_rules::state::GameState;
+
+/// Edit distance with adjacent transpositions (optimal string alignment), case-insensitive.
+pub fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_ascii_uppercase().chars().collect();
+    let b: Vec<char> = b.to_ascii_uppercase().chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// Actions close to a misspelt word, best first.
+pub fn verbs(word: &str) -> Vec<String> {
+    let up = word.to_ascii_uppercase();
+    let limit = if up.len() <= 4 { 1 } else { 2 };
+    let mut found: Vec<(usize, &str)> = Verb::ALL
+        .iter()
+        .map(|v| v.name())
+        .filter_map(|n| {
+            let d = distance(&up, n);
+            let prefix = up.len() >= 3 && n.starts_with(&up);
+            (d <= limit || prefix).then_some((if prefix { 0 } else { d }, n))
+        })
+        .collect();
+    found.sort();
+    found
+        .into_iter()
+        .take(3)
+        .map(|(_, n)| n.to_string())
+        .collect()
+}
+
+/// Area codes close to a misspelt one: the neighbours of `near` first, then the rest of the
+/// map, each with its name; a word matching an area's name also finds it.
+pub fn areas(map: &Map, word: &str, near: Option<AreaId>) -> Vec<String> {
+    let up = word.to_ascii_uppercase();
+    let mut found: Vec<(usize, usize, AreaId)> = Vec::new();
+    for id in map.ids() {
+        let a = map.area(id);
+        let by_code = distance(&up, a.code.as_str());
+        let by_name = a.name.to_ascii_uppercase().starts_with(&up) && up.len() >= 3;
+        let d = if by_name { 0 } else { by_code };
+        if d <= 1 || by_name {
+            let neighbour = near.is_some_and(|n| map.adjacent(n, id));
+            found.push((usize::from(!neighbour), d, id));
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .take(3)
+        .map(|(far, _, id)| {
+            let a = map.area(id);
+            match (far, near) {
+                (0, Some(n)) => format!("{} ({}, next to {})", a.code, a.name, map.code(n)),
+                _ => format!("{} ({})", a.code, a.name),
+            }
+        })
+        .collect()
+}
+
+/// Empire codes close to a misspelt one, or whose name starts with the word.
+pub fn empires(st: &GameState, word: &str) -> Vec<String> {
+    let up = word.to_ascii_uppercase();
+    let mut found: Vec<(usize, String)> = st
+        .empires
+        .iter()
+        .filter_map(|e| {
+            let by_name = up.len() >= 3 && e.name.to_ascii_uppercase().starts_with(&up);
+            let d = if by_name {
+                0
+            } else {
+                distance(&up, e.code.as_str())
+            };
+            (d <= 1).then(|| (d, format!("{} ({})", e.code, e.name)))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().take(3).map(|(_, s)| s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_count_swaps_as_one() {
+        assert_eq!(distance("ATTACK", "ATACK"), 1);
+        assert_eq!(distance("MOVE", "MVOE"), 1);
+        assert_eq!(distance("par", "PAR"), 0);
+        assert_eq!(distance("ABC", "XYZ"), 3);
+    }
+
+    #[test]
+    fn misspelt_verbs_find_their_action() {
+        assert_eq!(verbs("ATACK"), vec!["ATTACK"]);
+        assert_eq!(verbs("fortfy"), vec!["FORTIFY"]);
+        assert_eq!(verbs("MOBILIZ")[0], "MOBILISE");
+        assert!(verbs("XYZZY").is_empty());
+    }
+}
