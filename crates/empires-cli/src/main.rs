@@ -50,6 +50,19 @@ enum Command {
         /// The game directory.
         dir: PathBuf,
     },
+    /// Check a turnsheet and forecast the turn as if no other empire acted.
+    Check {
+        /// The game directory.
+        dir: PathBuf,
+        /// The empire whose orders these are.
+        #[arg(long)]
+        empire: EmpireCode,
+        /// The turnsheet file.
+        orders: PathBuf,
+        /// text for people and email, json for the web.
+        #[arg(long, value_enum, default_value = "text")]
+        format: commands::check::Format,
+    },
     /// Show the current turn, the empires and whose orders are waiting.
     Status {
         /// The game directory.
@@ -86,6 +99,19 @@ fn main() -> ExitCode {
             commands::new::run(&dir, &source).map(|r| show(&r, &[]))
         }
         Command::Turn { dir } => commands::turn::run(&dir).map(|r| show(&r, &r.warnings)),
+        Command::Check {
+            dir,
+            empire,
+            orders,
+            format,
+        } => match commands::check::run(&dir, empire, &orders, format) {
+            // A turnsheet with errors exits with status 1 after its report.
+            Ok(r) if r.has_errors() => {
+                show(&r, &[]);
+                return ExitCode::FAILURE;
+            }
+            other => other.map(|r| show(&r, &[])),
+        },
         Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
     };
     match result {

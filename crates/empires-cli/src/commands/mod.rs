@@ -1,6 +1,7 @@
 //! One module per subcommand. Each `run` returns a report to print; warnings inside it go
 //! to standard error.
 
+pub mod check;
 pub mod new;
 pub mod status;
 pub mod turn;

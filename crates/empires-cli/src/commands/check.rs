@@ -1,0 +1,151 @@
+//! `empires check`: reads a turnsheet, points at every mistake, and forecasts the turn as if
+//! no other empire acted, on what the empire can see of the game.
+
+use crate::error::{Error, Result};
+use crate::gamedir::{self, Game};
+use empires_orders::{Context, Diagnostic, check, parse_sheet, render};
+use empires_rules::EmpireCode;
+use empires_rules::engine::{Forecast, forecast};
+use empires_rules::event::Outcome;
+use serde::Serialize;
+use std::fmt;
+use std::path::Path;
+
+/// How the report is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Plain text, for people and email.
+    Text,
+    /// JSON, for the web form.
+    Json,
+}
+
+/// What `empires check` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckReport {
+    pub file: String,
+    pub empire: EmpireCode,
+    pub errors: usize,
+    pub warnings: usize,
+    pub diagnostics: Vec<Diagnostic>,
+    pub forecast: Forecast,
+    #[serde(skip)]
+    pub source: String,
+    #[serde(skip)]
+    pub format: Format,
+}
+
+impl CheckReport {
+    pub fn has_errors(&self) -> bool {
+        self.errors > 0
+    }
+}
+
+/// Checks `orders` for `empire` against the game in `dir`.
+pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Result<CheckReport> {
+    let game = Game::load(dir)?;
+    if game.state.empire(empire).is_none() {
+        return Err(Error::new(format!(
+            "{empire} is not an empire of this game"
+        )));
+    }
+    let source = gamedir::read_text(orders)?;
+    let sheet = parse_sheet(&source);
+    let cx = Context {
+        map: &game.map,
+        state: &game.state,
+        empire,
+    };
+    let diagnostics = check(&sheet, &cx);
+    let forecast = forecast(&game.map, &game.state, empire, &sheet.turnsheet())
+        .map_err(|e| Error::new(e.to_string()))?;
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    Ok(CheckReport {
+        file: orders.display().to_string(),
+        empire,
+        errors,
+        warnings: diagnostics.len() - errors,
+        diagnostics,
+        forecast,
+        source,
+        format,
+    })
+}
+
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.format == Format::Json {
+            let json = serde_json::to_string_pretty(self).map_err(|_| fmt::Error)?;
+            return write!(f, "{json}");
+        }
+        write!(f, "{}", render(&self.file, &self.source, &self.diagnostics))?;
+        let plural = |n: usize, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        writeln!(
+            f,
+            "{}, {}",
+            plural(self.errors, "error"),
+            plural(self.warnings, "warning")
+        )?;
+        writeln!(f)?;
+        write_forecast(f, &self.forecast)
+    }
+}
+
+fn write_forecast(f: &mut fmt::Formatter<'_>, fc: &Forecast) -> fmt::Result {
+    writeln!(
+        f,
+        "Forecast of turn {} for {}, as if no other empire acted:",
+        fc.turn, fc.empire
+    )?;
+    writeln!(
+        f,
+        "start: {} BPs, treasury {}",
+        fc.start_bps, fc.start_treasury
+    )?;
+    writeln!(f, "  #  line  action                 BPs  treasury  result")?;
+    for s in &fc.steps {
+        let result = match &s.outcome {
+            Outcome::Done => s.result.clone(),
+            Outcome::CutDown { reason } => format!("CUT DOWN: {} ({reason})", s.result),
+            Outcome::Failed { reason } => format!("FAILS: {reason}"),
+            Outcome::Ignored { reason } => format!("IGNORED: {reason}"),
+        };
+        writeln!(
+            f,
+            " {:>2}  {:>4}  {:<20} {:>5}  {:>8}  {result}",
+            s.slot,
+            s.line,
+            truncate(&s.order, 20),
+            s.bps,
+            s.treasury
+        )?;
+        if let Some(c) = &s.caveat {
+            writeln!(f, "{:38}note: {c}", "")?;
+        }
+    }
+    if fc.cash_returned > 0 {
+        writeln!(
+            f,
+            "end: {} unused BPs go back to the treasury (3.6)",
+            fc.cash_returned
+        )?;
+    }
+    let n = |k: u32, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    writeln!(
+        f,
+        "expected surplus: {} left over, building {} and bidding {} for the order of play (3.7); treasury {}",
+        n(fc.leftover_bps, "BP", "BPs"),
+        n(fc.leftover_armies, "reserve army", "reserve armies"),
+        n(fc.leftover_order_bid, "BP", "BPs"),
+        fc.end_treasury
+    )
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let cut: String = s.chars().take(n - 1).collect();
+        format!("{cut}…")
+    }
+}

@@ -1,0 +1,112 @@
+//! `empires check`: diagnostics and the forecast, through the real binary.
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use std::fs;
+
+fn game(tmp: &tempfile::TempDir) -> std::path::PathBuf {
+    let dir = tmp.path().join("game");
+    ok(&["new", s(&dir), "--map", s(&tutorial_map()), "--seed", "3"]);
+    dir
+}
+
+#[test]
+fn clean_orders_pass_with_a_forecast() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(&tmp);
+    let orders = tmp.path().join("EN.txt");
+    fs::write(&orders, "TURN 1\nEMPIRE EN\nTAX\nGROW LON\n").unwrap();
+    let o = ok(&["check", s(&dir), "--empire", "EN", s(&orders)]);
+    let out = stdout(&o);
+    assert!(out.contains("0 errors, 0 warnings"), "{out}");
+    assert!(
+        out.contains("Forecast of turn 1 for EN, as if no other empire acted:"),
+        "{out}"
+    );
+    assert!(out.contains("taxed 2 BPs"), "{out}");
+    assert!(out.contains("expected surplus:"), "{out}");
+}
+
+#[test]
+fn errors_exit_non_zero_with_compiler_style_messages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(&tmp);
+    let orders = tmp.path().join("EN.txt");
+    fs::write(&orders, "TAX\nATACK LON KEN 3\n").unwrap();
+    let o = empires(&["check", s(&dir), "--empire", "EN", s(&orders)]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("EN.txt:2:1: error[E001]: `ATACK` is not an action"),
+        "{out}"
+    );
+    assert!(out.contains("did you mean ATTACK?"), "{out}");
+    assert!(out.contains("1 error, 0 warnings"), "{out}");
+    // The forecast still shows the rest of the turn.
+    assert!(out.contains("FAILS: not understood"), "{out}");
+}
+
+#[test]
+fn json_for_the_web() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(&tmp);
+    let orders = tmp.path().join("EN.txt");
+    fs::write(&orders, "TAX\nMOVE LON XYZ 1\nCASH 5\n").unwrap();
+    let o = empires(&[
+        "check",
+        s(&dir),
+        "--empire",
+        "EN",
+        s(&orders),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["errors"], 1);
+    assert_eq!(v["diagnostics"][0]["code"], "E010");
+    assert_eq!(v["diagnostics"][0]["line"], 2);
+    let steps = v["forecast"]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    assert_eq!(steps[1]["status"], "failed");
+    // CASH 5: the treasury drops by 5 in the forecast, and the unused BPs come back.
+    let t0 = v["forecast"]["start_treasury"].as_u64().unwrap();
+    assert_eq!(steps[2]["treasury"].as_u64().unwrap(), t0 - 5);
+    assert_eq!(v["forecast"]["cash_returned"], 5);
+}
+
+#[test]
+fn unknown_empire_and_missing_file_are_clean_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(&tmp);
+    let e = fails(&[
+        "check",
+        s(&dir),
+        "--empire",
+        "ZZ",
+        s(&tmp.path().join("x.txt")),
+    ]);
+    assert!(e.contains("ZZ is not an empire"), "{e}");
+    let e = fails(&[
+        "check",
+        s(&dir),
+        "--empire",
+        "EN",
+        s(&tmp.path().join("none.txt")),
+    ]);
+    assert!(e.contains("none.txt"), "{e}");
+}
+
+#[test]
+fn checking_changes_nothing_in_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(&tmp);
+    let before = fs::read(dir.join("turns/0000/state.json")).unwrap();
+    let orders = tmp.path().join("EN.txt");
+    fs::write(&orders, "ATTACK LON KEN\n").unwrap();
+    empires(&["check", s(&dir), "--empire", "EN", s(&orders)]);
+    assert_eq!(fs::read(dir.join("turns/0000/state.json")).unwrap(), before);
+    assert!(!dir.join("turns/0001").exists());
+}
