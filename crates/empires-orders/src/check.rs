@@ -272,7 +272,7 @@ fn field(
                         format!("`{}` is not an area on this map", t.text),
                     )
                     .expected("a three-character area code")
-                    .suggest(suggest::areas(cx.map, &t.text, near)),
+                    .suggest(suggest::areas(cx.map, &t.text, near, |a| cx.owns(a))),
                 );
                 return Resolved::Bad;
             };

@@ -52,8 +52,14 @@ pub fn verbs(word: &str) -> Vec<String> {
 }
 
 /// Area codes close to a misspelt one: the neighbours of `near` first, then the rest of the
-/// map, each with its name; a word matching an area's name also finds it.
-pub fn areas(map: &Map, word: &str, near: Option<AreaId>) -> Vec<String> {
+/// map, each with its name; a word matching an area's name also finds it. Among the areas
+/// `likely` accepts (the empire's own, say) a code two letters off is close enough.
+pub fn areas(
+    map: &Map,
+    word: &str,
+    near: Option<AreaId>,
+    likely: impl Fn(AreaId) -> bool,
+) -> Vec<String> {
     let up = word.to_ascii_uppercase();
     let mut found: Vec<(usize, usize, AreaId)> = Vec::new();
     for id in map.ids() {
@@ -61,12 +67,13 @@ pub fn areas(map: &Map, word: &str, near: Option<AreaId>) -> Vec<String> {
         let by_code = distance(&up, a.code.as_str());
         let by_name = a.name.to_ascii_uppercase().starts_with(&up) && up.len() >= 3;
         let d = if by_name { 0 } else { by_code };
-        if d <= 1 || by_name {
-            let neighbour = near.is_some_and(|n| map.adjacent(n, id));
+        let neighbour = near.is_some_and(|n| map.adjacent(n, id));
+        let reach = if neighbour || likely(id) { 2 } else { 1 };
+        if d <= reach {
             found.push((usize::from(!neighbour), d, id));
         }
     }
-    found.sort();
+    found.sort_by_key(|&(far, d, id)| (d, far, id));
     found
         .into_iter()
         .take(3)

@@ -263,7 +263,7 @@ fn text_and_json_forms() {
         rendered,
         "AA.txt:2:10: error[E010]: `AAB` is not an area on this map\n \
          2 | MOVE DDD AAB 2\n   |          ^^^ expected a three-character area code\n    \
-         = did you mean AAA (AAA, next to DDD)?\n"
+         = did you mean AAA (AAA, next to DDD), or BBB (BBB)?\n"
     );
     let json = serde_json::to_value(&d).unwrap();
     assert_eq!(json[0]["code"], "E010");
