@@ -63,10 +63,27 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: commands::check::Format,
     },
+    /// Tools for map designers.
+    Map {
+        #[command(subcommand)]
+        command: MapCommand,
+    },
     /// Show the current turn, the empires and whose orders are waiting.
     Status {
         /// The game directory.
         dir: PathBuf,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum MapCommand {
+    /// Check a map file (or a standard map by name) for everything a designer wants caught.
+    Check {
+        /// A map file, or a standard map: world, medieval, european, australian, tutorial.
+        map: PathBuf,
+        /// Check the start areas for this variant instead of the map's own.
+        #[arg(long, value_parser = commands::new::parse_variant)]
+        variant: Option<Variant>,
     },
 }
 
@@ -107,6 +124,16 @@ fn main() -> ExitCode {
         } => match commands::check::run(&dir, empire, &orders, format) {
             // A turnsheet with errors exits with status 1 after its report.
             Ok(r) if r.has_errors() => {
+                show(&r, &[]);
+                return ExitCode::FAILURE;
+            }
+            other => other.map(|r| show(&r, &[])),
+        },
+        Command::Map {
+            command: MapCommand::Check { map, variant },
+        } => match commands::map::check(&map, variant) {
+            // A map with errors exits with status 1 after its report.
+            Ok(r) if r.errors() > 0 => {
                 show(&r, &[]);
                 return ExitCode::FAILURE;
             }

@@ -2,6 +2,7 @@
 //! to standard error.
 
 pub mod check;
+pub mod map;
 pub mod new;
 pub mod status;
 pub mod turn;

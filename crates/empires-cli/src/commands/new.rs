@@ -124,9 +124,26 @@ fn check_target(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The text of a map given on the command line: a file, or else a standard map's name.
+pub fn map_text(path: &Path) -> Result<(String, String)> {
+    if !path.exists()
+        && let Some(std) = path.to_str().and_then(empires_maps::standard::find)
+    {
+        return Ok((std.text.to_string(), std.file.to_string()));
+    }
+    if !path.exists() && path.extension().is_none() {
+        return Err(Error::new(format!(
+            "{}: no such map file, nor a standard map (standard maps: {})",
+            path.display(),
+            empires_maps::standard::names().join(", ")
+        )));
+    }
+    Ok((gamedir::read_text(path)?, path.display().to_string()))
+}
+
 fn from_map(m: &MapStart) -> Result<(String, GameState)> {
-    let map_text = gamedir::read_text(&m.map)?;
-    let map = gamedir::parse_map(&map_text, &m.map.display().to_string())?;
+    let (map_text, file) = map_text(&m.map)?;
+    let map = gamedir::parse_map(&map_text, &file)?;
     let mut players = BTreeMap::new();
     for (code, name) in &m.players {
         if players.insert(*code, name.clone()).is_some() {
@@ -144,8 +161,7 @@ fn from_map(m: &MapStart) -> Result<(String, GameState)> {
         players,
         options,
     };
-    let state =
-        new_game(&map, &setup).map_err(|e| Error::new(format!("{}: {e}", m.map.display())))?;
+    let state = new_game(&map, &setup).map_err(|e| Error::new(format!("{file}: {e}")))?;
     Ok((map_text, state))
 }
 
