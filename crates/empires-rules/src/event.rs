@@ -193,6 +193,9 @@ pub enum What {
     /// 3.7: leftover BPs becoming reserve armies and an ORDER bid.
     Leftover {
         empire: EmpireCode,
+        /// European Empires: trains built in the capital first (S.12).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        trains: u32,
         armies: u32,
         order_bps: u32,
     },

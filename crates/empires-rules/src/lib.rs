@@ -15,6 +15,7 @@ pub mod rng;
 pub mod scenario;
 pub mod setup;
 pub mod state;
+pub mod supply;
 pub mod terrain;
 pub mod variant;
 

@@ -145,10 +145,13 @@ pub fn supply_cost(map: &Map, st: &GameState, empire: EmpireCode) -> u32 {
 fn area_supply(map: &Map, st: &GameState, id: crate::map::AreaId) -> u32 {
     let a = st.area(id);
     if map.area(id).is_land() {
-        // 3.3 ON-LAND (decision 5): laid-up ships do not count.
-        let ships = a.base.as_ref().map_or(0, |b| b.ships);
-        let forces = a.armies + ships + a.forts;
-        forces.saturating_sub(a.population) / 2
+        let cost = land_supply(st, id);
+        // S.9 (decision 29): more than one train cuts a cost over 1 BP by their number.
+        if trains_cut_supply(map, st, id) {
+            cost.saturating_sub(a.trains)
+        } else {
+            cost
+        }
     } else if let Some(f) = &a.fleet {
         // 3.3 AT-SEA / 13.3 (decision 6): the distance to base, plus half the forces under
         // the default option. A fleet with no route pays no distance.
@@ -160,6 +163,23 @@ fn area_supply(map: &Map, st: &GameState, id: crate::map::AreaId) -> u32 {
     } else {
         0
     }
+}
+
+/// 3.3 ON-LAND (decision 5): half the armies, commissioned ships and forts beyond the
+/// population; laid-up ships do not count.
+fn land_supply(st: &GameState, id: crate::map::AreaId) -> u32 {
+    let a = st.area(id);
+    let ships = a.base.as_ref().map_or(0, |b| b.ships);
+    (a.armies + ships + a.forts).saturating_sub(a.population) / 2
+}
+
+/// S.9: whether supply trains reduce this land area's supply cost (and so one is used).
+pub(crate) fn trains_cut_supply(map: &Map, st: &GameState, id: crate::map::AreaId) -> bool {
+    st.variant.has_supply()
+        && map.area(id).is_land()
+        && st.area(id).owner.is_some()
+        && land_supply(st, id) > 1
+        && st.area(id).trains > 1
 }
 
 /// 4.5 / decision 6: the fleet's distance from its base, counted from the base's entrance;

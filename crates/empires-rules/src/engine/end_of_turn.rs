@@ -3,7 +3,7 @@
 //! victory (11.6) and the next order of play (6.2).
 
 use super::Turn;
-use super::economy::{fleet_distance, settle_balances};
+use super::economy::{fleet_distance, settle_balances, trains_cut_supply};
 use crate::codes::EmpireCode;
 use crate::event::What;
 use crate::state::{VictoryClaim, VictoryCondition};
@@ -49,18 +49,24 @@ impl Turn<'_> {
     /// 3.7: the rest builds reserve armies at 3 BPs; the last 1 or 2 BPs are an ORDER bid.
     pub(super) fn spend_leftovers(&mut self) {
         for e in self.alive() {
+            let trains = if self.supply_rules() {
+                self.leftover_trains(e)
+            } else {
+                0
+            };
             let emp = &mut self.st.empires[e];
             let armies = emp.bps / 3;
             let order_bps = emp.bps % 3;
             emp.army_reserve += armies;
             emp.bps = 0;
             self.emp[e].bid += order_bps;
-            if armies + order_bps > 0 {
+            if trains + armies + order_bps > 0 {
                 let code = emp.code;
                 self.push(
                     vec![code],
                     What::Leftover {
                         empire: code,
+                        trains,
                         armies,
                         order_bps,
                     },
@@ -80,15 +86,20 @@ impl Turn<'_> {
                 if a.armies <= hold {
                     continue;
                 }
-                let n = if hold < 2 {
+                let mut n = if hold < 2 {
                     a.armies / 2
                 } else {
                     a.armies / hold
                 };
+                // S.8: trains present cut the dispersal by their number, and one is used up.
+                let (trains, owner) = (a.trains, a.owner);
+                if self.supply_rules() && n > 0 && trains > 0 {
+                    n = n.saturating_sub(trains);
+                    self.st.area_mut(id).trains -= 1;
+                }
                 if n == 0 {
                     continue;
                 }
-                let owner = a.owner;
                 self.st.area_mut(id).armies -= n;
                 // Unowned areas have no reserve: their dispersed armies are simply gone.
                 if let Some(i) = owner.and_then(|o| self.st.empire_index(o)) {
@@ -159,6 +170,14 @@ impl Turn<'_> {
     /// 3.2, 3.3: income is the population owned; supply costs come off at once.
     fn income(&mut self) {
         settle_balances(self.map, &mut self.st);
+        if self.supply_rules() {
+            // S.9 (decision 29): where trains cut an area's supply cost, one is used up.
+            for id in self.map.ids() {
+                if trains_cut_supply(self.map, &self.st, id) {
+                    self.st.area_mut(id).trains -= 1;
+                }
+            }
+        }
         for e in self.alive() {
             let emp = &self.st.empires[e];
             let (empire, income, supply, bps) = (emp.code, emp.income, emp.supply_cost, emp.bps);

@@ -9,6 +9,7 @@ mod forecast;
 mod movement;
 mod naval;
 mod spies;
+mod trains;
 mod unowned;
 
 pub use battle::{Entrenched, LandInput, LandResult, land_battle, sea_losses};
@@ -373,12 +374,19 @@ impl<'m> Turn<'m> {
             Verb::Wait => self.wait(e, o),
             Verb::Sabotage => self.sabotage(e),
             Verb::Watch => self.watch(e),
-            Verb::Capital | Verb::Gather | Verb::Wagons | Verb::Send | Verb::Unload => {
+            Verb::Capital | Verb::Gather | Verb::Wagons | Verb::Send | Verb::Unload
+                if !self.supply_rules() =>
+            {
                 Err(format!(
                     "{} is a European Empires supply action, not available in this game",
                     o.verb
                 ))
             }
+            Verb::Capital => self.capital(e, o),
+            Verb::Gather => self.gather(e, o),
+            Verb::Wagons => self.wagons(e, o),
+            Verb::Send => self.send(e, o),
+            Verb::Unload => self.unload(e, o),
         }
     }
 

@@ -103,6 +103,10 @@ impl Turn<'_> {
         } else if self.st.area(to).owner != Some(me) {
             return Err(format!("you do not own {tc}; use ATTACK to go there (7.1)"));
         }
+        let land_move = matches!(origin, Origin::Land(_)) && self.map.area(to).is_land();
+        if self.supply_rules() && land_move {
+            return self.supplied_move(e, from, to, k);
+        }
         self.pay(e, 1)?;
         self.remove_armies(origin, k);
         if let Some(f) = self.st.area_mut(to).fleet.as_mut() {
@@ -114,6 +118,33 @@ impl Turn<'_> {
         Ok(Done::new(format!(
             "moved {k_army} from {fc} to {tc}",
             k_army = count(k, "army")
+        ))
+        .seeing(&[to]))
+    }
+
+    /// S.5, S.7 (decision 23): a land move in European Empires costs 1 BP an army less one
+    /// per train, and uses a train; with no train it costs the full price and an army is
+    /// dispersed. The trains left go along with the armies.
+    fn supplied_move(&mut self, e: usize, from: AreaId, to: AreaId, k: u32) -> Act {
+        let (fc, tc) = (self.map.code(from), self.map.code(to));
+        let supplied = self.st.area(from).trains > 0;
+        self.pay(e, self.train_cost(from, k))?;
+        self.st.area_mut(from).armies -= k;
+        let mut moving = k;
+        let note = if supplied {
+            self.st.area_mut(from).trains -= 1;
+            "using a supply train".to_string()
+        } else {
+            moving -= 1;
+            self.st.empires[e].army_reserve += 1;
+            "without supply: 1 army dispersed (S.5)".to_string()
+        };
+        self.st.area_mut(to).armies += moving;
+        self.arrived_on_land(Origin::Land(from), to);
+        self.trains_follow(from, to);
+        Ok(Done::new(format!(
+            "moved {} from {fc} to {tc}, {note}",
+            count(moving, "army")
         ))
         .seeing(&[to]))
     }
@@ -148,29 +179,54 @@ impl Turn<'_> {
             return Err(format!("you already own {tc}; use MOVE (7.1)"));
         }
         let (origin, available) = self.origin(e, from)?;
+        // S.6: in European Empires a land attack needs a supply train, which takes one BP
+        // off the price of each army it supplies.
+        let supplied = self.supply_rules() && matches!(origin, Origin::Land(_));
+        let trains = if supplied {
+            self.st.area(from).trains
+        } else {
+            0
+        };
+        if supplied && trains == 0 {
+            return Err(format!(
+                "there are no supply trains in {fc}: land attacks need one (S.6)"
+            ));
+        }
+        let price = |k: u32| {
+            if supplied {
+                k.saturating_sub(trains).max(1)
+            } else {
+                k
+            }
+        };
         // Decision 9: a definite number must be paid in full; ALL and ALL BUT take as many
         // as the BPs allow.
         let wanted = take(o.number, available, "armies", fc.as_str())?;
         let bps = self.bps(e);
+        let affordable = if supplied { bps + trains } else { bps };
         let (k, cut) = match o.number {
-            Quantity::Exactly(_) if wanted > bps => {
+            Quantity::Exactly(_) if price(wanted) > bps => {
                 return Err(format!(
-                    "{wanted_army} cost {wanted} BPs and you have {bps}",
-                    wanted_army = count(wanted, "army")
+                    "{} cost {} BPs and you have {bps}",
+                    count(wanted, "army"),
+                    price(wanted)
                 ));
             }
             Quantity::Exactly(_) => (wanted, None),
-            _ if bps == 0 => return Err("attacking costs 1 BP an army and you have none".into()),
-            _ if wanted > bps => (
-                bps,
+            _ if bps == 0 => return Err("attacking costs BPs and you have none".into()),
+            _ if wanted > affordable => (
+                affordable,
                 Some(format!(
-                    "only {bps_army} could be paid for",
-                    bps_army = count(bps, "army")
+                    "only {} could be paid for",
+                    count(affordable, "army")
                 )),
             ),
             _ => (wanted, None),
         };
-        self.pay(e, k)?;
+        self.pay(e, price(k))?;
+        if supplied {
+            self.st.area_mut(from).trains -= 1;
+        }
         self.remove_armies(origin, k);
         let battle = self.fight(e, origin, to, k);
         let defender = battle.defender;
@@ -304,7 +360,14 @@ impl Turn<'_> {
         if r.captured {
             att_vps = 1 + pop_after as i32;
             def_vps = -(1 + r.population_lost as i32 + pop_after as i32);
-            returned = r.survivors / 2;
+            // S.6 (decision 26): one more train, if there is one, moves the whole force.
+            let whole = self.supply_rules()
+                && matches!(origin, Origin::Land(_))
+                && self.st.area(from).trains > 0;
+            if whole {
+                self.st.area_mut(from).trains -= 1;
+            }
+            returned = if whole { 0 } else { r.survivors / 2 };
             moved_in = r.survivors - returned;
             self.capture(me, origin, to, moved_in);
         } else {
@@ -314,6 +377,10 @@ impl Turn<'_> {
             moved_in = 0;
         }
         let drowned = self.return_armies(origin, returned);
+        if r.captured && self.supply_rules() && matches!(origin, Origin::Land(_)) {
+            // S.7: the remaining trains follow the armies that moved in.
+            self.trains_follow(from, to);
+        }
         self.st.empires[e].vps += att_vps;
         if let Some(d) = def_idx {
             self.st.empires[d].vps += def_vps;
