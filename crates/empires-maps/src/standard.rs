@@ -14,6 +14,16 @@ pub struct Standard {
 /// Every standard map, in the order of section 12.
 pub const MAPS: &[Standard] = &[
     Standard {
+        name: "medieval",
+        file: "maps/medieval.toml",
+        text: include_str!("../../../maps/medieval.toml"),
+    },
+    Standard {
+        name: "european",
+        file: "maps/european.toml",
+        text: include_str!("../../../maps/european.toml"),
+    },
+    Standard {
         name: "australian",
         file: "maps/australian.toml",
         text: include_str!("../../../maps/australian.toml"),

@@ -533,6 +533,7 @@ fn leftover(t: &TurnOutcome, code: &str) -> Option<(u32, u32)> {
             empire,
             armies,
             order_bps,
+            ..
         } if empire.as_str() == code => Some((*armies, *order_bps)),
         _ => None,
     })
