@@ -315,12 +315,18 @@ fn locate(text: &str, message: &str) -> usize {
         .split(['(', ')'])
         .nth(1)
         .filter(|c| c.len() == 3 || c.len() == 2);
-    code.and_then(|c| {
+    let by_code = code.and_then(|c| {
         text.lines()
             .position(|l| l.contains("code") && l.contains(&format!("\"{c}\"")))
             .or_else(|| text.lines().position(|l| l.contains(&format!("\"{c}\""))))
-    })
-    .map_or(0, |n| n + 1)
+    });
+    // Otherwise a top-level field such as `order_of_play`: the line that sets it.
+    let field = message.split([':', '[', '.']).next().unwrap_or("").trim();
+    let by_field = || {
+        text.lines()
+            .position(|l| l.trim_start().starts_with(field) && l.contains('='))
+    };
+    by_code.or_else(by_field).map_or(0, |n| n + 1)
 }
 
 #[cfg(test)]
@@ -333,5 +339,11 @@ mod tests {
         let e = Scenario::parse(text, "s.toml").unwrap_err();
         assert_eq!(e.line, 5, "{e}");
         assert!(e.to_string().starts_with("s.toml:5:"), "{e}");
+    }
+
+    #[test]
+    fn top_level_fields_are_located_by_their_key() {
+        let text = "map = \"m\"\nseed = 1\norder_of_play = [\"ZZ\"]\n";
+        assert_eq!(locate(text, "order_of_play[0]: unknown empire ZZ"), 3);
     }
 }
