@@ -45,6 +45,8 @@ struct SoFar {
     grown: BTreeSet<AreaId>,
     built: BTreeSet<AreaId>,
     attacked: BTreeSet<AreaId>,
+    /// Areas that may have received supply trains earlier in the turn.
+    supplied: BTreeSet<AreaId>,
     has_spy: bool,
     spy_at: Option<AreaId>,
 }
@@ -449,6 +451,12 @@ fn warnings(
     let warn =
         |code: Code, t: &Token, msg: String| Diagnostic::new(code, a.line, t.column, &t.text, msg);
     let vt = &a.verb_token;
+    if verb == Verb::Move
+        && let Some(t) = to
+    {
+        // Armies moving in bring trains along (S.7).
+        so_far.supplied.insert(t);
+    }
     match verb {
         Verb::Move => {
             if let (Some(t), Some(tok)) = (to, &a.to)
@@ -477,7 +485,31 @@ fn warnings(
                 );
             }
         }
+        Verb::Gather | Verb::Send | Verb::Wagons | Verb::Unload => {
+            if let Some(a) = if verb == Verb::Gather { from } else { to } {
+                so_far.supplied.insert(a);
+            }
+        }
         Verb::Attack => {
+            if let Some(f) = from
+                && cx.state.variant.has_supply()
+                && cx.map.area(f).is_land()
+                && cx.state.area(f).trains == 0
+                && !so_far.supplied.contains(&f)
+                && let Some(tok) = &a.from
+            {
+                out.push(
+                    warn(
+                        Code::AttackWithoutTrains,
+                        tok,
+                        format!(
+                            "there are no supply trains in {}: a land attack needs one (S.6)",
+                            cx.map.code(f)
+                        ),
+                    )
+                    .expected("GATHER, SEND, WAGONS or UNLOAD trains there first"),
+                );
+            }
             if let Some(t) = to {
                 so_far.attacked.insert(t);
                 if cx.owns(t)

@@ -91,6 +91,9 @@ pub enum Code {
     /// A PHONE or EMAIL line too long for the roundup.
     #[serde(rename = "W112")]
     LongContact,
+    /// European Empires: a land attack from an area with no supply trains.
+    #[serde(rename = "W113")]
+    AttackWithoutTrains,
 }
 
 impl Code {
@@ -121,6 +124,7 @@ impl Code {
             Code::OrderIgnored => "W110",
             Code::OncePerTurn => "W111",
             Code::LongContact => "W112",
+            Code::AttackWithoutTrains => "W113",
         }
     }
 

@@ -271,3 +271,26 @@ fn text_and_json_forms() {
     assert_eq!(json[0]["line"], 2);
     assert_eq!(json[0]["suggestions"][0], "AAA (AAA, next to DDD)");
 }
+
+#[test]
+fn w113_land_attack_without_supply_trains_in_european_games() {
+    use empires_orders::{Context, check, parse_sheet};
+    let (map, mut st) = game();
+    st.variant = empires_rules::Variant::European;
+    let cx = Context {
+        map: &map,
+        state: &st,
+        empire: empires_rules::EmpireCode::parse("AA").unwrap(),
+    };
+    let d = check(&parse_sheet("ATTACK DDD EEE 2"), &cx);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, Code::AttackWithoutTrains);
+    assert_eq!(
+        d[0].message,
+        "there are no supply trains in DDD: a land attack needs one (S.6)"
+    );
+    // Not once trains were sent there earlier in the turn.
+    assert!(check(&parse_sheet("WAGONS AAA DDD 1\nATTACK DDD EEE 2"), &cx).is_empty());
+    // Never outside European Empires.
+    assert!(diagnose("ATTACK DDD EEE 2").is_empty());
+}

@@ -7,6 +7,7 @@ use empires_orders::{Context, Diagnostic, check, parse_sheet, render};
 use empires_rules::EmpireCode;
 use empires_rules::engine::{Forecast, forecast};
 use empires_rules::event::Outcome;
+use empires_rules::supply;
 use serde::Serialize;
 use std::fmt;
 use std::path::Path;
@@ -29,10 +30,50 @@ pub struct CheckReport {
     pub warnings: usize,
     pub diagnostics: Vec<Diagnostic>,
     pub forecast: Forecast,
+    /// European Empires: supply capacity and each owned area's trains and supply source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub supply: Option<Supply>,
     #[serde(skip)]
     pub source: String,
     #[serde(skip)]
     pub format: Format,
+}
+
+/// The supply position of a European empire at the start of the turn (S.4, S.10).
+#[derive(Debug, Clone, Serialize)]
+pub struct Supply {
+    pub capacity: u32,
+    pub capital: Option<String>,
+    pub areas: Vec<SupplyArea>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SupplyArea {
+    pub area: String,
+    pub trains: u32,
+    /// The supply centre the area draws on, if its line reaches one.
+    pub source: Option<String>,
+}
+
+fn supply_of(game: &Game, empire: EmpireCode) -> Option<Supply> {
+    let st = &game.state;
+    if !st.variant.has_supply() {
+        return None;
+    }
+    let e = st.empire(empire)?;
+    let areas = st
+        .owned_by(empire)
+        .map(|a| SupplyArea {
+            area: game.map.code(a).to_string(),
+            trains: st.area(a).trains,
+            source: supply::source(&game.map, st, a).map(|s| game.map.code(s).to_string()),
+        })
+        .collect();
+    Some(Supply {
+        capacity: e.supply_capacity,
+        capital: e.capital.map(|c| c.to_string()),
+        areas,
+    })
 }
 
 impl CheckReport {
@@ -60,7 +101,9 @@ pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Res
     let forecast = forecast(&game.map, &game.state, empire, &sheet.turnsheet())
         .map_err(|e| Error::new(e.to_string()))?;
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let supply = supply_of(&game, empire);
     Ok(CheckReport {
+        supply,
         file: orders.display().to_string(),
         empire,
         errors,
@@ -87,8 +130,30 @@ impl fmt::Display for CheckReport {
             plural(self.warnings, "warning")
         )?;
         writeln!(f)?;
+        if let Some(s) = &self.supply {
+            write_supply(f, s)?;
+        }
         write_forecast(f, &self.forecast)
     }
+}
+
+fn write_supply(f: &mut fmt::Formatter<'_>, s: &Supply) -> fmt::Result {
+    writeln!(
+        f,
+        "Supply: capacity {}, capital {}",
+        s.capacity,
+        s.capital.as_deref().unwrap_or("none")
+    )?;
+    for a in &s.areas {
+        writeln!(
+            f,
+            "  {}  {:>2} trains  supplied from {}",
+            a.area,
+            a.trains,
+            a.source.as_deref().unwrap_or("nowhere: the line is broken")
+        )?;
+    }
+    writeln!(f)
 }
 
 fn write_forecast(f: &mut fmt::Formatter<'_>, fc: &Forecast) -> fmt::Result {

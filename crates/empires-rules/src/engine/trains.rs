@@ -118,7 +118,7 @@ impl Turn<'_> {
             return Err(format!("the base in {code} is blockaded (S.11)"));
         }
         let most = self.capacity(e).min(self.st.area(a).population);
-        let (k, cut) = self.supply_amount(o, most, "trains (supply capacity and population)")?;
+        let (k, cut) = self.supply_amount(o, most, "supply capacity and population")?;
         let (k, bp_cut) = Clamp::new(k)
             .limit(self.bps(e), |m| format!("1 BP a train and you had {m} BPs"))
             .get()?;
@@ -139,7 +139,7 @@ impl Turn<'_> {
             return Err(format!("{tc} is not a land area next to {fc} (S.13.1)"));
         }
         let most = self.capacity(e).min(self.st.area(from).trains);
-        let (k, cut) = self.supply_amount(o, most, "trains (supply capacity and trains there)")?;
+        let (k, cut) = self.supply_amount(o, most, "supply capacity and trains there")?;
         self.st.area_mut(from).trains -= k;
         self.st.area_mut(to).trains += k;
         let owner = self.st.area(to).owner;
@@ -170,7 +170,7 @@ impl Turn<'_> {
             ));
         }
         let most = self.capacity(e).min(self.st.area(from).trains);
-        let (k, cut) = self.supply_amount(o, most, "trains (supply capacity and trains there)")?;
+        let (k, cut) = self.supply_amount(o, most, "supply capacity and trains there")?;
         self.st.area_mut(from).trains -= k;
         self.st.area_mut(to).trains += k;
         Ok(Done::new(format!(
@@ -212,11 +212,8 @@ impl Turn<'_> {
             .capacity(e)
             .min(fleet.ships)
             .min(self.st.area(base).trains);
-        let (k, cut) = self.supply_amount(
-            o,
-            most,
-            "trains (supply capacity, ships and trains in the base)",
-        )?;
+        let (k, cut) =
+            self.supply_amount(o, most, "supply capacity, ships and trains in the base")?;
         self.st.area_mut(base).trains -= k;
         self.st.area_mut(to).trains += k;
         let owner = self.st.area(to).owner;
