@@ -14,6 +14,11 @@ pub struct Standard {
 /// Every standard map, in the order of section 12.
 pub const MAPS: &[Standard] = &[
     Standard {
+        name: "world",
+        file: "maps/world.toml",
+        text: include_str!("../../../maps/world.toml"),
+    },
+    Standard {
         name: "medieval",
         file: "maps/medieval.toml",
         text: include_str!("../../../maps/medieval.toml"),
