@@ -142,7 +142,7 @@ pub fn supply_cost(map: &Map, st: &GameState, empire: EmpireCode) -> u32 {
 }
 
 /// The supply cost of one area for whoever holds it (3.3).
-fn area_supply(map: &Map, st: &GameState, id: crate::map::AreaId) -> u32 {
+pub fn area_supply(map: &Map, st: &GameState, id: crate::map::AreaId) -> u32 {
     let a = st.area(id);
     if map.area(id).is_land() {
         let cost = land_supply(st, id);
@@ -184,7 +184,7 @@ pub(crate) fn trains_cut_supply(map: &Map, st: &GameState, id: crate::map::AreaI
 
 /// 4.5 / decision 6: the fleet's distance from its base, counted from the base's entrance;
 /// `None` when the fleet has no route to its base (captured, closed, or cut off by land).
-pub(crate) fn fleet_distance(
+pub fn fleet_distance(
     map: &Map,
     st: &GameState,
     at: crate::map::AreaId,

@@ -13,7 +13,7 @@ mod trains;
 mod unowned;
 
 pub use battle::{Entrenched, LandInput, LandResult, land_battle, sea_losses};
-pub use economy::{Balance, balances, settle_balances, supply_cost};
+pub use economy::{Balance, area_supply, balances, fleet_distance, settle_balances, supply_cost};
 pub use forecast::{Forecast, ForecastStep, forecast};
 
 use crate::codes::EmpireCode;

@@ -1,0 +1,499 @@
+//! Building one empire's report from the state at the end of a turn and the turn's events,
+//! keeping to what the empire may know (10.1-10.6).
+
+use crate::describe;
+use crate::model::*;
+use empires_rules::engine::{area_supply, fleet_distance};
+use empires_rules::event::{Event, Outcome, Phase, What};
+use empires_rules::knowledge::visible_areas;
+use empires_rules::map::AreaId;
+use empires_rules::order::Verb;
+use empires_rules::state::{DefenceMode, GameState, VictoryClaim};
+use empires_rules::{EmpireCode, Map, supply};
+use std::collections::BTreeMap;
+
+/// What a report is made from.
+pub struct Turn<'a> {
+    pub map: &'a Map,
+    /// The state at the end of the turn.
+    pub state: &'a GameState,
+    /// The turn's events (empty for the starting position).
+    pub events: &'a [Event],
+    /// Empires whose orders the computer wrote this turn.
+    pub computer_written: &'a [EmpireCode],
+    /// Messages from the GM for everyone.
+    pub gm_messages: &'a [String],
+}
+
+fn round(p: Phase) -> u32 {
+    match p {
+        Phase::Round(r) => r,
+        _ => 0,
+    }
+}
+
+fn defence(d: DefenceMode) -> String {
+    match d {
+        DefenceMode::Defend => "defend",
+        DefenceMode::Entrench => "entrench",
+        DefenceMode::Ambush => "ambush",
+        DefenceMode::Retreat => "retreat",
+    }
+    .to_string()
+}
+
+fn claim(c: &VictoryClaim) -> Claim {
+    Claim {
+        empire: c.empire.to_string(),
+        condition: format!("{:?}", c.condition).to_ascii_lowercase(),
+        vps: c.vps,
+        turn: c.turn,
+    }
+}
+
+/// One empire's report.
+pub fn report(t: &Turn, empire: EmpireCode) -> Report {
+    let st = t.state;
+    let me = st.empire(empire).expect("the empire is in the game");
+    let european = st.variant.has_supply();
+    let mut actions = Vec::new();
+    let mut against_you = Vec::new();
+    let mut seen_by_action: Vec<AreaId> = Vec::new();
+    let mut econ = EndOfTurn::default();
+    let mut messages = Vec::new();
+    for ev in t.events {
+        match &ev.what {
+            What::Action {
+                empire: who,
+                slot,
+                line,
+                order,
+                outcome,
+                spent,
+                result,
+                seen,
+            } if *who == empire => {
+                let (status, reason) = match outcome {
+                    Outcome::Done => ("done", None),
+                    Outcome::CutDown { reason } => ("cut_down", Some(reason.clone())),
+                    Outcome::Failed { reason } => ("failed", Some(reason.clone())),
+                    Outcome::Ignored { reason } => ("ignored", Some(reason.clone())),
+                };
+                actions.push(ActionLine {
+                    slot: *slot,
+                    line: *line,
+                    order: order.clone(),
+                    status: status.to_string(),
+                    reason,
+                    result: result.clone(),
+                    spent: *spent,
+                });
+                seen_by_action.extend(seen.iter().filter_map(|c| t.map.id(*c)));
+            }
+            What::Message { from, text } => messages.push(MessageLine {
+                from: from.to_string(),
+                text: text.clone(),
+            }),
+            w if ev.concerns.contains(&empire) && against(w, empire).is_some() => {
+                against_you.push(Happening {
+                    round: round(ev.phase),
+                    by: ev
+                        .concerns
+                        .iter()
+                        .find(|c| **c != empire)
+                        .map(|c| c.to_string()),
+                    text: against(w, empire).unwrap_or_default(),
+                });
+            }
+            What::CashReturned { empire: e, bps } if *e == empire => econ.cash = *bps,
+            What::Leftover {
+                empire: e,
+                trains,
+                armies,
+                order_bps,
+            } if *e == empire => {
+                econ.trains = *trains;
+                econ.armies = *armies;
+                econ.bid = *order_bps;
+            }
+            What::Dispersal {
+                empire: Some(e),
+                area,
+                armies,
+                ships,
+            } if *e == empire => econ.dispersals.push(DispersalLine {
+                area: area.to_string(),
+                armies: *armies,
+                ships: *ships,
+            }),
+            What::Census { empire: e, vps } if *e == empire => econ.census = Some(*vps),
+            _ => {}
+        }
+    }
+    for m in t.gm_messages {
+        messages.push(MessageLine {
+            from: "GM".into(),
+            text: m.clone(),
+        });
+    }
+    let owned: Vec<AreaId> = st.owned_by(empire).collect();
+    let areas = owned.iter().map(|&a| owned_area(t, a, european)).collect();
+    let fleets = t
+        .map
+        .ids()
+        .filter_map(|id| {
+            let f = st.area(id).fleet.as_ref().filter(|f| f.owner == empire)?;
+            Some(FleetLine {
+                area: t.map.code(id).to_string(),
+                ships: f.ships,
+                armies: f.armies,
+                base: f.base.map(|b| b.to_string()),
+                distance: fleet_distance(t.map, st, id, f),
+            })
+        })
+        .collect();
+    let mut supply_by_area: Vec<AreaCost> = t
+        .map
+        .ids()
+        .filter(|&id| {
+            st.area(id).owner == Some(empire)
+                || st
+                    .area(id)
+                    .fleet
+                    .as_ref()
+                    .is_some_and(|f| f.owner == empire)
+        })
+        .map(|id| AreaCost {
+            area: t.map.code(id).to_string(),
+            cost: area_supply(t.map, st, id),
+        })
+        .filter(|c| c.cost > 0)
+        .collect();
+    supply_by_area.sort_by(|a, b| a.area.cmp(&b.area));
+    let economy = Economy {
+        income: me.income,
+        supply_cost: me.supply_cost,
+        supply_by_area,
+        reserves_supply: me.army_reserve / 4 + me.navy_reserve / 4 + me.air_force / 4,
+        bps: me.bps,
+        treasury: me.treasury,
+        vps: me.vps,
+        army_reserve: me.army_reserve,
+        navy_reserve: me.navy_reserve,
+        air_force: st.variant.has_air().then_some(me.air_force),
+        cash_returned: econ.cash,
+        leftover_trains: econ.trains,
+        leftover_armies: econ.armies,
+        order_bid: econ.bid,
+        dispersals: econ.dispersals,
+        census_vps: econ.census,
+    };
+    Report {
+        version: REPORT_VERSION,
+        game: st.game.clone(),
+        variant: st.variant.to_string(),
+        turn: st.turn,
+        next_turn: st.turn + 1,
+        empire: EmpireLine {
+            code: empire.to_string(),
+            name: me.name.clone(),
+            player: me.player.clone(),
+            eliminated: me.eliminated,
+        },
+        computer_written: t.computer_written.contains(&empire),
+        actions,
+        against_you,
+        economy,
+        areas,
+        fleets,
+        spy: me.spy.as_ref().map(|s| s.area.to_string()),
+        watchers: t
+            .map
+            .ids()
+            .filter(|&a| st.area(a).watcher == Some(empire))
+            .map(|a| t.map.code(a).to_string())
+            .collect(),
+        scouting: scouting(t, empire, &seen_by_action),
+        supply: european.then(|| SupplyLine {
+            capacity: me.supply_capacity,
+            capital: me.capital.map(|c| c.to_string()),
+        }),
+        roundup: roundup(t),
+        actions_report: public_events(t),
+        messages,
+    }
+}
+
+/// What the end of the turn did with an empire's BPs, gathered from its events.
+#[derive(Default)]
+struct EndOfTurn {
+    cash: u32,
+    trains: u32,
+    armies: u32,
+    bid: u32,
+    dispersals: Vec<DispersalLine>,
+    census: Option<u32>,
+}
+
+/// What another empire did to this one, in words; `None` for anything else. Attacks show
+/// as their battles.
+fn against(w: &What, empire: EmpireCode) -> Option<String> {
+    match w {
+        What::Action {
+            empire: who,
+            order,
+            result,
+            outcome,
+            ..
+        } if *who != empire && outcome.succeeded() && !order.starts_with("ATTACK") => {
+            Some(format!("{who}: {order}: {result}"))
+        }
+        What::LandBattle(b) if b.defender == Some(empire) => Some(describe::land_battle(b)),
+        What::SeaBattle {
+            area,
+            attacker,
+            defender,
+            fight,
+            attacker_won,
+            ..
+        } if *defender == empire => Some(format!(
+            "{attacker}'s ships attacked yours in {area}: {}; {}",
+            describe::sea(fight),
+            if *attacker_won {
+                "yours were swept away"
+            } else {
+                "yours held"
+            }
+        )),
+        What::SpyKilled {
+            victim, by, area, ..
+        } if *victim == empire => Some(format!("your spy was killed in {area} by {by}")),
+        What::WatcherEliminated { victim, area, .. } if *victim == empire => {
+            Some(format!("your watcher in {area} was found and eliminated"))
+        }
+        _ => None,
+    }
+}
+
+fn owned_area(t: &Turn, a: AreaId, european: bool) -> OwnedArea {
+    let (def, st) = (t.map.area(a), t.state.area(a));
+    OwnedArea {
+        code: def.code.to_string(),
+        name: def.name.clone(),
+        terrain: def.terrain.to_string(),
+        population: st.population,
+        armies: st.armies,
+        forts: st.forts,
+        defence: defence(st.defence),
+        against: st.defence_against.map(|c| c.to_string()),
+        retreat_to: st.retreat_to.map(|c| c.to_string()),
+        base: st.base.as_ref().map(|b| BaseLine {
+            entrance: b.entrance.to_string(),
+            ships: b.ships,
+            laid_up: b.laid_up,
+        }),
+        supply_cost: area_supply(t.map, t.state, a),
+        trains: european.then_some(st.trains),
+        supply_source: if european {
+            supply::source(t.map, t.state, a).map(|s| t.map.code(s).to_string())
+        } else {
+            None
+        },
+    }
+}
+
+/// 10.2: areas in sight at the end of the turn, besides the empire's own.
+fn scouting(t: &Turn, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedArea> {
+    let st = t.state;
+    let seen = visible_areas(t.map, st, empire);
+    let spy = st
+        .empire(empire)
+        .and_then(|e| e.spy.as_ref())
+        .and_then(|s| t.map.id(s.area));
+    let mut out = Vec::new();
+    for id in t.map.ids() {
+        let a = st.area(id);
+        if a.owner == Some(empire) {
+            continue;
+        }
+        let mut why = Vec::new();
+        let borders = |pred: &dyn Fn(AreaId) -> bool| t.map.neighbours(id).iter().any(|&n| pred(n));
+        if borders(&|n| st.area(n).owner == Some(empire)) {
+            why.push("border");
+        }
+        let own_fleet = |n: AreaId| st.area(n).fleet.as_ref().is_some_and(|f| f.owner == empire);
+        if own_fleet(id) || borders(&own_fleet) {
+            why.push("fleet");
+        }
+        if spy == Some(id) {
+            why.push("spy");
+        }
+        if a.watcher == Some(empire) {
+            why.push("watcher");
+        }
+        if by_action.contains(&id) {
+            why.push("action");
+        }
+        if why.is_empty() || !(seen[id.index()] || by_action.contains(&id)) {
+            continue;
+        }
+        let def = t.map.area(id);
+        out.push(ScoutedArea {
+            code: def.code.to_string(),
+            name: def.name.clone(),
+            terrain: def.terrain.to_string(),
+            owner: a.owner.map(|o| o.to_string()),
+            population: a.population,
+            armies: a.armies,
+            forts: a.forts,
+            base_ships: a.base.as_ref().map(|b| b.ships),
+            fleet: a.fleet.as_ref().map(|f| FleetSighting {
+                owner: f.owner.to_string(),
+                ships: f.ships,
+                armies: f.armies,
+            }),
+            trains: st.variant.has_supply().then_some(a.trains),
+            seen_by: why.into_iter().map(String::from).collect(),
+        });
+    }
+    out
+}
+
+/// 10.3: the roundup, the same for everyone.
+pub fn roundup(t: &Turn) -> Roundup {
+    let st = t.state;
+    let mut areas: BTreeMap<EmpireCode, Vec<String>> = BTreeMap::new();
+    let mut populated: BTreeMap<EmpireCode, u32> = BTreeMap::new();
+    for (id, a) in t.map.ids().zip(&st.areas) {
+        if let Some(o) = a.owner {
+            areas.entry(o).or_default().push(t.map.code(id).to_string());
+            if a.population > 0 {
+                *populated.entry(o).or_default() += 1;
+            }
+        }
+    }
+    Roundup {
+        order_of_play: st.order_of_play.iter().map(|c| c.to_string()).collect(),
+        empires: st
+            .empires
+            .iter()
+            .map(|e| RoundupEmpire {
+                code: e.code.to_string(),
+                name: e.name.clone(),
+                player: e.player.clone(),
+                areas: areas.get(&e.code).cloned().unwrap_or_default(),
+                populated_areas: populated.get(&e.code).copied().unwrap_or(0),
+                treasury: e.treasury,
+                army_reserve: e.army_reserve,
+                eliminated: e.eliminated,
+                phone: e.phone.clone(),
+                email: e.email.clone(),
+            })
+            .collect(),
+        leader_score: st
+            .empires
+            .iter()
+            .filter(|e| e.alive())
+            .map(|e| e.vps)
+            .max()
+            .unwrap_or(0),
+        warning: st.victory_warning.as_ref().map(claim),
+        game_over: st.result.as_ref().map(claim),
+    }
+}
+
+/// 10.4: captures, failed attacks, sea battles, new armies deployed and eliminations.
+pub fn public_events(t: &Turn) -> Vec<PublicEvent> {
+    let mut out = Vec::new();
+    for ev in t.events {
+        let r = round(ev.phase);
+        let e = match &ev.what {
+            What::LandBattle(b) => PublicEvent {
+                round: r,
+                kind: if b.captured { "capture" } else { "attack" }.into(),
+                text: describe::land_battle(b),
+                capture: b.captured,
+                major: b.major(),
+                battle: Some(BattleLine {
+                    area: b.area.to_string(),
+                    from: b.from.to_string(),
+                    attacker: b.attacker.to_string(),
+                    defender: b.defender.map(|d| d.to_string()),
+                    attackers: b.attackers,
+                    defenders: b.defenders,
+                    attack_strength: b.attack_strength,
+                    defence_strength: b.defence_strength,
+                    attacker_lost: b.attacker_lost,
+                    defender_lost: b.defender_lost,
+                    phases: describe::phases(b),
+                }),
+            },
+            What::SeaBattle {
+                area,
+                from,
+                attacker,
+                defender,
+                fight,
+                attacker_won,
+                ..
+            } => PublicEvent {
+                round: r,
+                kind: "sea_battle".into(),
+                text: format!(
+                    "{attacker}'s ships from {from} fought {defender}'s in {area} and {}",
+                    if *attacker_won {
+                        "won"
+                    } else {
+                        "were beaten off"
+                    }
+                ),
+                capture: false,
+                major: fight.attacker_ships >= 10 && fight.defender_ships >= 10,
+                battle: Some(BattleLine {
+                    area: area.to_string(),
+                    from: from.to_string(),
+                    attacker: attacker.to_string(),
+                    defender: Some(defender.to_string()),
+                    attackers: fight.attacker_ships,
+                    defenders: fight.defender_ships,
+                    attack_strength: fight.attacker_ships,
+                    defence_strength: fight.defender_ships,
+                    attacker_lost: fight.attacker_lost,
+                    defender_lost: fight.defender_lost,
+                    phases: vec![describe::sea(fight)],
+                }),
+            },
+            What::Action {
+                empire,
+                order,
+                result,
+                outcome,
+                ..
+            } if outcome.succeeded() && deploys(order) => PublicEvent {
+                round: r,
+                kind: "deployed".into(),
+                text: format!("{empire} {result}"),
+                capture: false,
+                major: false,
+                battle: None,
+            },
+            What::Eliminated { empire } => PublicEvent {
+                round: r,
+                kind: "eliminated".into(),
+                text: format!("{empire} is out of the game"),
+                capture: false,
+                major: false,
+                battle: None,
+            },
+            _ => continue,
+        };
+        out.push(e);
+    }
+    out
+}
+
+/// New armies deployed on the map (10.4): placed from the reserve or levied.
+fn deploys(order: &str) -> bool {
+    let verb = order.split_whitespace().next().and_then(Verb::parse);
+    matches!(verb, Some(Verb::Reserve | Verb::Levy | Verb::Mobilise))
+}

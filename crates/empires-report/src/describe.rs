@@ -1,0 +1,91 @@
+//! Events in words, for the report sections that list them.
+
+use empires_rules::event::{LandBattle, SeaFight};
+
+/// A land battle in one sentence.
+pub fn land_battle(b: &LandBattle) -> String {
+    let defender = b
+        .defender
+        .map_or("the neutrals".to_string(), |d| d.to_string());
+    if b.captured {
+        format!(
+            "{} captured {} from {} with {} armies against {} of {defender} ({} v {})",
+            b.attacker,
+            b.area,
+            b.from,
+            b.attackers,
+            b.defenders,
+            b.attack_strength,
+            b.defence_strength
+        )
+    } else {
+        format!(
+            "{} attacked {} from {} with {} armies and was repulsed by {} of {defender} ({} v {})",
+            b.attacker,
+            b.area,
+            b.from,
+            b.attackers,
+            b.defenders,
+            b.attack_strength,
+            b.defence_strength
+        )
+    }
+}
+
+/// The phases of a land battle, one line each (8.2-8.14).
+pub fn phases(b: &LandBattle) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(a) = &b.air {
+        out.push(format!(
+            "air: {} aircraft against {}; losses {} and {}; {} hits carried against the defender, {} against the attacker",
+            a.attacker_air, a.defender_air, a.attacker_lost, a.defender_lost, a.carried_to_defender, a.carried_to_attacker
+        ));
+    }
+    if let Some(s) = &b.sea {
+        out.push(format!("sea: {}", sea(s)));
+    }
+    if let Some(r) = &b.retreated_to {
+        out.push(format!(
+            "the defenders retreated to {r} before the land phase"
+        ));
+    }
+    out.push(format!(
+        "land: strength {} against {}; losses {} and {}{}",
+        b.attack_strength,
+        b.defence_strength,
+        b.attacker_lost,
+        b.defender_lost,
+        if b.ambushed {
+            " (ambushed: one more attacker lost)"
+        } else {
+            ""
+        }
+    ));
+    out.push(format!(
+        "collateral damage: {} population, {} fort levels{}",
+        b.population_lost,
+        b.forts_lost,
+        if b.trains_lost > 0 {
+            format!(", {} supply trains", b.trains_lost)
+        } else {
+            String::new()
+        }
+    ));
+    out.push(if b.captured {
+        format!(
+            "captured: {} moved in, {} went back",
+            b.moved_in, b.returned
+        )
+    } else {
+        format!("repulsed: {} went back", b.returned)
+    });
+    out
+}
+
+/// The numbers of a fight between ships.
+pub fn sea(s: &SeaFight) -> String {
+    format!(
+        "{} ships against {}; losses {} and {}",
+        s.attacker_ships, s.defender_ships, s.attacker_lost, s.defender_lost
+    )
+}

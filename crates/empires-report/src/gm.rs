@@ -1,0 +1,118 @@
+//! The GM's summary of a turn: every empire's position, every event, the computer-written
+//! turns and the warnings, in plain text.
+
+use crate::build::{Turn, public_events, roundup};
+use crate::text::ascii;
+use empires_rules::event::{Outcome, What};
+use std::fmt::Write;
+
+/// Renders the GM summary of a turn.
+pub fn summary(t: &Turn) -> String {
+    let st = t.state;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "GM SUMMARY: {} ({} Empires), turn {}",
+        st.game, st.variant, st.turn
+    );
+    let _ = writeln!(s, "{}", "=".repeat(78));
+    let ru = roundup(t);
+    if let Some(w) = &ru.warning {
+        let _ = writeln!(
+            s,
+            "WARNING: {} meets the {} condition with {} VPs (turn {}).",
+            w.empire, w.condition, w.vps, w.turn
+        );
+    }
+    if let Some(g) = &ru.game_over {
+        let _ = writeln!(
+            s,
+            "GAME OVER: {} wins a {} victory with {} VPs.",
+            g.empire, g.condition, g.vps
+        );
+    }
+    let _ = writeln!(
+        s,
+        "Next census: turn {}. Order of play: {}.",
+        st.next_census,
+        ru.order_of_play.join(" ")
+    );
+    if !t.computer_written.is_empty() {
+        let codes: Vec<String> = t.computer_written.iter().map(|c| c.to_string()).collect();
+        let _ = writeln!(s, "Computer-written turns: {}.", codes.join(" "));
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "Emp Player           Areas Income Supply  BPs Treas  VPs ArmR NavR  Air Missed"
+    );
+    for e in &st.empires {
+        let areas = st.owned_by(e.code).count();
+        let player = match (e.eliminated, &e.player) {
+            (Some(turn), _) => format!("out, turn {turn}"),
+            (None, Some(p)) => p.clone(),
+            (None, None) => "(dummy)".into(),
+        };
+        let _ = writeln!(
+            s,
+            "{:<3} {:<16} {:>5} {:>6} {:>6} {:>4} {:>5} {:>4} {:>4} {:>4} {:>4} {:>6}",
+            e.code.as_str(),
+            ascii(&player).chars().take(16).collect::<String>(),
+            areas,
+            e.income,
+            e.supply_cost,
+            e.bps,
+            e.treasury,
+            e.vps,
+            e.army_reserve,
+            e.navy_reserve,
+            e.air_force,
+            e.missed_turns
+        );
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "EVENTS");
+    for ev in t.events {
+        let line = match &ev.what {
+            What::Action {
+                empire,
+                slot,
+                order,
+                outcome,
+                result,
+                ..
+            } => {
+                let how = match outcome {
+                    Outcome::Done => result.clone(),
+                    Outcome::CutDown { reason } => format!("{result} (cut down: {reason})"),
+                    Outcome::Failed { reason } => format!("FAILED: {reason}"),
+                    Outcome::Ignored { reason } => format!("ignored: {reason}"),
+                };
+                format!("{empire} {slot:>2} {order}: {how}")
+            }
+            What::Unowned { area, growth } => {
+                format!("unowned {area}: +1 {growth:?}").to_lowercase()
+            }
+            What::LandBattle(b) => crate::describe::land_battle(b),
+            What::SeaBattle {
+                area,
+                attacker,
+                defender,
+                fight,
+                ..
+            } => {
+                format!(
+                    "sea battle in {area}: {attacker} v {defender}: {}",
+                    crate::describe::sea(fight)
+                )
+            }
+            other => serde_json::to_string(other).unwrap_or_default(),
+        };
+        let _ = writeln!(s, "  {}", ascii(&line));
+    }
+    let public = public_events(t);
+    let captures = public.iter().filter(|e| e.capture).count();
+    let _ = writeln!(s);
+    let _ = writeln!(s, "{} events, {} captures.", t.events.len(), captures);
+    s
+}

@@ -1,0 +1,433 @@
+//! The HTML report: one self-contained page (inline CSS, the map as inline SVG, no external
+//! assets) that reads well on a phone and prints well, with battle details expandable.
+
+use crate::model::*;
+use std::fmt::Write;
+
+/// Escapes text for HTML.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = r#"
+:root{--ink:#1d232b;--muted:#5b6570;--line:#d8dde3;--accent:#8a2b1d;--bg:#fbfaf6;--card:#fff}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);background:var(--bg)}
+main{max-width:980px;margin:0 auto;padding:12px}
+header{border-bottom:3px double var(--ink);margin-bottom:8px}
+header h1{font-size:1.35em;margin:.2em 0}
+header p{margin:.1em 0;color:var(--muted)}
+section{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:8px 12px;margin:10px 0}
+h2{font-size:1.05em;margin:.2em 0 .5em;text-transform:uppercase;letter-spacing:.04em;color:var(--accent)}
+table{border-collapse:collapse;width:100%;font-size:.92em}
+th,td{text-align:left;padding:3px 6px;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-weight:600;color:var(--muted)}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+.scroll{overflow-x:auto}
+.bad{color:#a01818;font-weight:600}
+.cut{color:#9a5b00;font-weight:600}
+.ok{color:#1e6b2e}
+.you{font-weight:700}
+.capture{font-weight:700}
+.major{text-decoration:underline}
+.warn{background:#fff3cd;border:1px solid #e0c060;padding:6px 10px;border-radius:4px}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:4px 16px}
+.grid div span{color:var(--muted)}
+.map svg{width:100%;height:auto;display:block}
+details summary{cursor:pointer}
+pre.sheet{background:#f4f1e8;padding:8px;border:1px dashed var(--muted);white-space:pre-wrap}
+@media print{body{background:#fff}section{border:none;padding:0;break-inside:avoid}details{display:block}details>*{display:block}.map{break-inside:avoid}}
+"#;
+
+fn opt(o: &Option<String>) -> String {
+    esc(o.as_deref().unwrap_or("–"))
+}
+
+/// Renders a report as a page. `map_svg` is the player's map, drawn beforehand.
+pub fn render(r: &Report, actions_per_turn: u32, map_svg: Option<&str>) -> String {
+    let mut h = String::with_capacity(64 * 1024);
+    let _ = write!(
+        h,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+         <title>{} – {} – turn {}</title><style>{STYLE}</style></head><body><main>",
+        esc(&r.game),
+        esc(&r.empire.name),
+        r.turn
+    );
+    let _ = write!(
+        h,
+        "<header><h1>{} ({}) — turn {} report</h1><p>{} · {} Empires · player {}</p></header>",
+        esc(&r.empire.name),
+        esc(&r.empire.code),
+        r.turn,
+        esc(&r.game),
+        esc(&r.variant),
+        esc(r.empire.player.as_deref().unwrap_or("computer"))
+    );
+    if let Some(t) = r.empire.eliminated {
+        let _ = write!(
+            h,
+            "<p class=\"warn\">{} was eliminated on turn {t}.</p>",
+            esc(&r.empire.name)
+        );
+    }
+    if r.computer_written {
+        h.push_str("<p class=\"warn\">Your orders for this turn were written by the computer (rule 2.5).</p>");
+    }
+    if let Some(w) = &r.roundup.warning {
+        let _ = write!(
+            h,
+            "<p class=\"warn\">Warning: {} has met the {} victory condition with {} VPs. The game may end at the next census.</p>",
+            esc(&w.empire),
+            esc(&w.condition),
+            w.vps
+        );
+    }
+    if let Some(g) = &r.roundup.game_over {
+        let _ = write!(
+            h,
+            "<p class=\"warn\">Game over: {} wins a {} victory with {} VPs on turn {}.</p>",
+            esc(&g.empire),
+            esc(&g.condition),
+            g.vps,
+            g.turn
+        );
+    }
+    actions(&mut h, r);
+    against(&mut h, r);
+    economy(&mut h, r);
+    if let Some(svg) = map_svg {
+        let _ = write!(h, "<section class=\"map\"><h2>Map</h2>{svg}</section>");
+    }
+    areas(&mut h, r);
+    fleets(&mut h, r);
+    scouting(&mut h, r);
+    roundup(&mut h, r);
+    actions_report(&mut h, r);
+    messages(&mut h, r);
+    turnsheet(&mut h, r, actions_per_turn);
+    h.push_str("</main></body></html>\n");
+    h
+}
+
+fn actions(h: &mut String, r: &Report) {
+    h.push_str("<section><h2>Your actions</h2>");
+    if r.actions.is_empty() {
+        h.push_str("<p>No actions.</p></section>");
+        return;
+    }
+    h.push_str("<div class=\"scroll\"><table><tr><th class=\"n\">#</th><th>Action</th><th>Result</th><th class=\"n\">BPs</th></tr>");
+    for a in &r.actions {
+        let (class, label) = match a.status.as_str() {
+            "done" => ("ok", ""),
+            "cut_down" => ("cut", "cut down: "),
+            "failed" => ("bad", "failed: "),
+            _ => ("bad", "ignored: "),
+        };
+        let reason = a
+            .reason
+            .as_ref()
+            .map_or(String::new(), |r| format!(" <em>({})</em>", esc(r)));
+        let _ = write!(
+            h,
+            "<tr><td class=\"n\">{}</td><td><code>{}</code></td><td class=\"{class}\">{label}{}{reason}</td><td class=\"n\">{}</td></tr>",
+            a.slot,
+            esc(&a.order),
+            esc(&a.result),
+            a.spent
+        );
+    }
+    h.push_str("</table></div></section>");
+}
+
+fn against(h: &mut String, r: &Report) {
+    if r.against_you.is_empty() {
+        return;
+    }
+    h.push_str("<section><h2>Done to you</h2><ul>");
+    for x in &r.against_you {
+        let _ = write!(h, "<li class=\"you\">{}</li>", esc(&x.text));
+    }
+    h.push_str("</ul></section>");
+}
+
+fn economy(h: &mut String, r: &Report) {
+    let e = &r.economy;
+    h.push_str("<section><h2>Economy</h2><div class=\"grid\">");
+    let mut cell = |k: &str, v: String| {
+        let _ = write!(h, "<div><span>{k}</span> <b>{v}</b></div>");
+    };
+    cell("Income", e.income.to_string());
+    cell("Supply costs", e.supply_cost.to_string());
+    cell(&format!("BPs for turn {}", r.next_turn), e.bps.to_string());
+    cell("Treasury", e.treasury.to_string());
+    cell("Victory points", e.vps.to_string());
+    cell("Army reserve", e.army_reserve.to_string());
+    cell("Navy reserve", e.navy_reserve.to_string());
+    if let Some(a) = e.air_force {
+        cell("Air force", a.to_string());
+    }
+    if let Some(s) = &r.supply {
+        cell("Supply capacity", s.capacity.to_string());
+        cell(
+            "Capital",
+            s.capital.clone().unwrap_or_else(|| "none".into()),
+        );
+    }
+    h.push_str("</div>");
+    let mut notes = Vec::new();
+    if e.cash_returned > 0 {
+        notes.push(format!("{} BPs went back to the treasury", e.cash_returned));
+    }
+    if e.leftover_trains > 0 {
+        notes.push(format!(
+            "{} supply trains built in the capital",
+            e.leftover_trains
+        ));
+    }
+    if e.leftover_armies > 0 {
+        notes.push(format!(
+            "{} armies built for the reserve",
+            e.leftover_armies
+        ));
+    }
+    if e.order_bid > 0 {
+        notes.push(format!("{} BPs bid for the order of play", e.order_bid));
+    }
+    if !notes.is_empty() {
+        let _ = write!(h, "<p>Unspent BPs: {}.</p>", esc(&notes.join("; ")));
+    }
+    for d in &e.dispersals {
+        let _ = write!(
+            h,
+            "<p class=\"cut\">Dispersal in {}: {} armies and {} ships went back to the reserve.</p>",
+            esc(&d.area),
+            d.armies,
+            d.ships
+        );
+    }
+    if let Some(v) = e.census_vps {
+        let _ = write!(h, "<p class=\"ok\">Census: you scored {v} VPs.</p>");
+    }
+    h.push_str("</section>");
+}
+
+fn areas(h: &mut String, r: &Report) {
+    let euro = r.supply.is_some();
+    h.push_str("<section><h2>Areas owned</h2><div class=\"scroll\"><table><tr><th>Area</th><th>Terrain</th><th class=\"n\">Pop</th><th class=\"n\">Armies</th><th class=\"n\">Forts</th><th>Defence</th><th>Retreat</th><th class=\"n\">Supply</th><th>Base</th>");
+    if euro {
+        h.push_str("<th class=\"n\">Trains</th><th>Supplied from</th>");
+    }
+    h.push_str("</tr>");
+    for a in &r.areas {
+        let defence = match &a.against {
+            Some(t) => format!("{} {}", a.defence, t),
+            None => a.defence.clone(),
+        };
+        let base = a.base.as_ref().map_or("–".to_string(), |b| {
+            format!(
+                "{} in, {} laid up (entrance {})",
+                b.ships, b.laid_up, b.entrance
+            )
+        });
+        let _ = write!(
+            h,
+            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td>",
+            esc(&a.code),
+            esc(&a.name),
+            esc(&a.terrain),
+            a.population,
+            a.armies,
+            a.forts,
+            esc(&defence),
+            opt(&a.retreat_to),
+            a.supply_cost,
+            esc(&base)
+        );
+        if euro {
+            let _ = write!(
+                h,
+                "<td class=\"n\">{}</td><td>{}</td>",
+                a.trains.unwrap_or(0),
+                opt(&a.supply_source)
+            );
+        }
+        h.push_str("</tr>");
+    }
+    h.push_str("</table></div></section>");
+}
+
+fn fleets(h: &mut String, r: &Report) {
+    if r.fleets.is_empty() && r.spy.is_none() && r.watchers.is_empty() {
+        return;
+    }
+    h.push_str("<section><h2>Fleets and spies</h2>");
+    if !r.fleets.is_empty() {
+        h.push_str("<table><tr><th>Sea area</th><th class=\"n\">Ships</th><th class=\"n\">Armies</th><th>Base</th><th class=\"n\">Distance</th></tr>");
+        for f in &r.fleets {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
+                esc(&f.area),
+                f.ships,
+                f.armies,
+                opt(&f.base),
+                f.distance.map_or("no route".to_string(), |d| d.to_string())
+            );
+        }
+        h.push_str("</table>");
+    }
+    if let Some(s) = &r.spy {
+        let _ = write!(h, "<p>Your spy is in {}.</p>", esc(s));
+    }
+    if !r.watchers.is_empty() {
+        let _ = write!(h, "<p>Your watchers: {}.</p>", esc(&r.watchers.join(", ")));
+    }
+    h.push_str("</section>");
+}
+
+fn scouting(h: &mut String, r: &Report) {
+    if r.scouting.is_empty() {
+        return;
+    }
+    h.push_str("<section><h2>Scouting</h2><div class=\"scroll\"><table><tr><th>Area</th><th>Owner</th><th class=\"n\">Pop</th><th class=\"n\">Armies</th><th class=\"n\">Forts</th><th>Ships</th><th>Seen by</th></tr>");
+    for s in &r.scouting {
+        let ships = match (&s.fleet, s.base_ships) {
+            (Some(f), _) => format!("{}: {} ships, {} armies", f.owner, f.ships, f.armies),
+            (None, Some(b)) => format!("{b} in base"),
+            (None, None) => "–".into(),
+        };
+        let _ = write!(
+            h,
+            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&s.code),
+            esc(&s.name),
+            opt(&s.owner),
+            s.population,
+            s.armies,
+            s.forts,
+            esc(&ships),
+            esc(&s.seen_by.join(", "))
+        );
+    }
+    h.push_str("</table></div></section>");
+}
+
+fn roundup(h: &mut String, r: &Report) {
+    let ru = &r.roundup;
+    let _ = write!(
+        h,
+        "<section><h2>Roundup</h2><p>Order of play for turn {}: <b>{}</b>. The leader has <b>{}</b> VPs.</p>",
+        r.next_turn,
+        esc(&ru.order_of_play.join(" ")),
+        ru.leader_score
+    );
+    h.push_str("<div class=\"scroll\"><table><tr><th>Empire</th><th>Player</th><th class=\"n\">Areas</th><th class=\"n\">Treasury</th><th class=\"n\">Reserve</th><th>Contact</th></tr>");
+    for e in &ru.empires {
+        let player = match (e.eliminated, &e.player) {
+            (Some(t), _) => format!("out (turn {t})"),
+            (None, Some(p)) => p.clone(),
+            (None, None) => "dummy".into(),
+        };
+        let contact: Vec<String> = [&e.phone, &e.email]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        let _ = write!(
+            h,
+            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\" title=\"{}\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&e.code),
+            esc(&e.name),
+            esc(&player),
+            esc(&e.areas.join(" ")),
+            e.populated_areas,
+            e.treasury,
+            e.army_reserve,
+            esc(&contact.join(", "))
+        );
+    }
+    h.push_str("</table></div><details><summary>Who owns which areas</summary><ul>");
+    for e in ru.empires.iter().filter(|e| !e.areas.is_empty()) {
+        let _ = write!(
+            h,
+            "<li><b>{}</b>: {}</li>",
+            esc(&e.code),
+            esc(&e.areas.join(" "))
+        );
+    }
+    h.push_str("</ul></details></section>");
+}
+
+fn actions_report(h: &mut String, r: &Report) {
+    h.push_str("<section><h2>Actions report</h2>");
+    if r.actions_report.is_empty() {
+        h.push_str("<p>A quiet turn.</p></section>");
+        return;
+    }
+    h.push_str("<ul>");
+    for e in &r.actions_report {
+        let mut class = Vec::new();
+        if e.capture {
+            class.push("capture");
+        }
+        if e.major {
+            class.push("major");
+        }
+        let _ = write!(
+            h,
+            "<li><span class=\"{}\">{}</span>",
+            class.join(" "),
+            esc(&e.text)
+        );
+        if let Some(b) = &e.battle {
+            h.push_str("<details><summary>battle details</summary><ul>");
+            for p in &b.phases {
+                let _ = write!(h, "<li>{}</li>", esc(p));
+            }
+            h.push_str("</ul></details>");
+        }
+        h.push_str("</li>");
+    }
+    h.push_str("</ul></section>");
+}
+
+fn messages(h: &mut String, r: &Report) {
+    if r.messages.is_empty() {
+        return;
+    }
+    h.push_str("<section><h2>Messages</h2>");
+    for m in &r.messages {
+        let _ = write!(h, "<p><b>{}:</b> {}</p>", esc(&m.from), esc(&m.text));
+    }
+    h.push_str("</section>");
+}
+
+fn turnsheet(h: &mut String, r: &Report, actions: u32) {
+    let mut sheet = format!(
+        "GAME {}\nTURN {}\nEMPIRE {}\n\n",
+        r.game, r.next_turn, r.empire.code
+    );
+    for i in 1..=actions {
+        let _ = writeln!(sheet, "{i}.");
+    }
+    sheet.push_str("\nMESSAGES\n");
+    let _ = write!(
+        h,
+        "<section><h2>Turnsheet for turn {}</h2><pre class=\"sheet\">{}</pre></section>",
+        r.next_turn,
+        esc(&sheet)
+    );
+}

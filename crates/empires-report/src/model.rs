@@ -1,0 +1,263 @@
+//! The report a player receives after a turn (section 10), as plain data. This is the
+//! canonical form: the JSON is this structure, and the text and HTML forms are rendered from
+//! it. Codes are plain strings so the JSON schema is simple for other programs.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// The version of the report format; bumped whenever a field changes meaning or goes away.
+pub const REPORT_VERSION: u32 = 1;
+
+/// One empire's report of one turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Report {
+    pub version: u32,
+    pub game: String,
+    pub variant: String,
+    /// The turn just played (0 for the starting position).
+    pub turn: u32,
+    /// The turn the attached turnsheet is for (2.7).
+    pub next_turn: u32,
+    pub empire: EmpireLine,
+    /// The computer wrote this empire's orders for the turn (2.5).
+    pub computer_written: bool,
+    /// 10.1: the empire's own actions, in order, with what became of them.
+    pub actions: Vec<ActionLine>,
+    /// 10.1: what other empires did that concerns this one (shown in bold).
+    pub against_you: Vec<Happening>,
+    pub economy: Economy,
+    /// Land areas owned at the end of the turn.
+    pub areas: Vec<OwnedArea>,
+    pub fleets: Vec<FleetLine>,
+    /// Where the empire's spy is, and its watchers (9.x).
+    pub spy: Option<String>,
+    pub watchers: Vec<String>,
+    /// 10.2: other areas in sight at the end of the turn.
+    pub scouting: Vec<ScoutedArea>,
+    /// European Empires: supply capacity and capital (S.3, S.10).
+    pub supply: Option<SupplyLine>,
+    pub roundup: Roundup,
+    /// 10.4: the key events of the turn, in order.
+    pub actions_report: Vec<PublicEvent>,
+    /// 10.6: player and GM messages.
+    pub messages: Vec<MessageLine>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EmpireLine {
+    pub code: String,
+    pub name: String,
+    /// `None` for a dummy empire run by the computer.
+    pub player: Option<String>,
+    /// The turn the empire was eliminated, if it was.
+    pub eliminated: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ActionLine {
+    pub slot: u32,
+    pub line: u32,
+    pub order: String,
+    /// `done`, `cut_down`, `failed` or `ignored`.
+    pub status: String,
+    pub reason: Option<String>,
+    pub result: String,
+    pub spent: u32,
+}
+
+/// Something another empire did that concerns this one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Happening {
+    /// The action round (0 before the first action, and at the end of the turn).
+    pub round: u32,
+    pub by: Option<String>,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Economy {
+    /// 3.2: income earned at the end of the turn.
+    pub income: u32,
+    /// 3.3: supply costs, in total and by area.
+    pub supply_cost: u32,
+    pub supply_by_area: Vec<AreaCost>,
+    pub reserves_supply: u32,
+    /// BPs to spend next turn: income less supply.
+    pub bps: u32,
+    pub treasury: u32,
+    pub vps: i32,
+    pub army_reserve: u32,
+    pub navy_reserve: u32,
+    /// World Empires only.
+    pub air_force: Option<u32>,
+    /// 3.6, 3.7, S.12: what became of unspent BPs.
+    pub cash_returned: u32,
+    pub leftover_trains: u32,
+    pub leftover_armies: u32,
+    pub order_bid: u32,
+    /// 6.5: dispersals at the end of the turn.
+    pub dispersals: Vec<DispersalLine>,
+    /// 11.2: VPs scored at a census this turn.
+    pub census_vps: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AreaCost {
+    pub area: String,
+    pub cost: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct DispersalLine {
+    pub area: String,
+    pub armies: u32,
+    pub ships: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OwnedArea {
+    pub code: String,
+    pub name: String,
+    pub terrain: String,
+    pub population: u32,
+    pub armies: u32,
+    pub forts: u32,
+    /// `defend`, `entrench`, `ambush` or `retreat` (7.6).
+    pub defence: String,
+    /// The area an entrenchment or ambush faces.
+    pub against: Option<String>,
+    pub retreat_to: Option<String>,
+    pub base: Option<BaseLine>,
+    pub supply_cost: u32,
+    /// European Empires: trains here and the supply centre this area draws on (S.4).
+    pub trains: Option<u32>,
+    pub supply_source: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BaseLine {
+    pub entrance: String,
+    pub ships: u32,
+    pub laid_up: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FleetLine {
+    pub area: String,
+    pub ships: u32,
+    pub armies: u32,
+    /// The fleet's naval base; `None` when cut off from any base.
+    pub base: Option<String>,
+    /// Distance from the base (4.5); `None` with no route.
+    pub distance: Option<u32>,
+}
+
+/// An area seen but not owned, as it stands at the end of the turn (10.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ScoutedArea {
+    pub code: String,
+    pub name: String,
+    pub terrain: String,
+    pub owner: Option<String>,
+    pub population: u32,
+    pub armies: u32,
+    pub forts: u32,
+    /// Ships in commission in the area's naval base.
+    pub base_ships: Option<u32>,
+    /// Ships at sea there: owner, ships, armies aboard.
+    pub fleet: Option<FleetSighting>,
+    /// European Empires: trains seen there.
+    pub trains: Option<u32>,
+    /// Why the area is in sight: `border`, `fleet`, `spy`, `watcher`, `action`.
+    pub seen_by: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FleetSighting {
+    pub owner: String,
+    pub ships: u32,
+    pub armies: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SupplyLine {
+    pub capacity: u32,
+    pub capital: Option<String>,
+}
+
+/// 10.3: what everyone may know of everyone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Roundup {
+    /// The order of play for the next turn.
+    pub order_of_play: Vec<String>,
+    pub empires: Vec<RoundupEmpire>,
+    /// The current leader's VPs (11.3).
+    pub leader_score: i32,
+    /// 11.6: a victory condition has been met; the game may end at the next census.
+    pub warning: Option<Claim>,
+    pub game_over: Option<Claim>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RoundupEmpire {
+    pub code: String,
+    pub name: String,
+    pub player: Option<String>,
+    /// Land areas owned.
+    pub areas: Vec<String>,
+    /// 10.1: owned land areas that contain population.
+    pub populated_areas: u32,
+    pub treasury: u32,
+    pub army_reserve: u32,
+    pub eliminated: Option<u32>,
+    /// 2.9: PHONE and EMAIL lines.
+    pub phone: Option<String>,
+    pub email: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Claim {
+    pub empire: String,
+    /// `runaway`, `knockout` or `points`.
+    pub condition: String,
+    pub vps: i32,
+    pub turn: u32,
+}
+
+/// 10.4: one entry of the actions report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PublicEvent {
+    pub round: u32,
+    /// `capture`, `attack` (a failed one), `sea_battle`, `deployed`, `eliminated`.
+    pub kind: String,
+    pub text: String,
+    /// Captures stand out (shown in bold).
+    pub capture: bool,
+    /// A major battle: double figures on both sides (underlined).
+    pub major: bool,
+    pub battle: Option<BattleLine>,
+}
+
+/// The numbers of a land or sea battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BattleLine {
+    pub area: String,
+    pub from: String,
+    pub attacker: String,
+    pub defender: Option<String>,
+    pub attackers: u32,
+    pub defenders: u32,
+    pub attack_strength: u32,
+    pub defence_strength: u32,
+    pub attacker_lost: u32,
+    pub defender_lost: u32,
+    /// Phase by phase, in words (air, sea, retreat, land, collateral damage).
+    pub phases: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MessageLine {
+    /// An empire's code, or `GM`.
+    pub from: String,
+    pub text: String,
+}
