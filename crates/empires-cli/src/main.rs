@@ -85,6 +85,27 @@ enum MapCommand {
         #[arg(long, value_parser = commands::new::parse_variant)]
         variant: Option<Variant>,
     },
+    /// Draw a map, or a game on its map, as SVG (and PNG).
+    Draw {
+        /// A map file or standard map name; left out with --game, which brings its own map.
+        #[arg(required_unless_present = "game", conflicts_with = "game")]
+        map: Option<PathBuf>,
+        /// Draw the current turn of this game directory: owners and forces.
+        #[arg(long)]
+        game: Option<PathBuf>,
+        /// With --game: draw only what this empire knows (fog of war).
+        #[arg(long, requires = "game")]
+        empire: Option<EmpireCode>,
+        /// The SVG file to write; default: named after the map, or the game and turn.
+        #[arg(long, value_name = "FILE.svg")]
+        out: Option<PathBuf>,
+        /// Also write a PNG, to FILE or next to the SVG.
+        #[arg(long, value_name = "FILE.png", num_args = 0..=1)]
+        png: Option<Option<PathBuf>>,
+        /// Width of the picture in pixels.
+        #[arg(long, default_value_t = 1600, value_parser = clap::value_parser!(u32).range(200..=8000))]
+        width: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -139,6 +160,25 @@ fn main() -> ExitCode {
             }
             other => other.map(|r| show(&r, &[])),
         },
+        Command::Map {
+            command:
+                MapCommand::Draw {
+                    map,
+                    game,
+                    empire,
+                    out,
+                    png,
+                    width,
+                },
+        } => commands::map::draw(&commands::map::DrawArgs {
+            map,
+            game,
+            empire,
+            out,
+            png,
+            width,
+        })
+        .map(|r| show(&r, &[])),
         Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
     };
     match result {

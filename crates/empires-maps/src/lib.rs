@@ -2,4 +2,5 @@
 //! map designer wants before a game starts, and drawing maps and games.
 
 pub mod check;
+pub mod draw;
 pub mod standard;

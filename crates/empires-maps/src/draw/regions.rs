@@ -1,0 +1,508 @@
+//! The region of each area: the land mask is rasterised from the coastlines, every land
+//! pixel goes to the nearest land area reachable over land and every sea pixel to the
+//! nearest sea area reachable by sea. Pixels out of every area's reach stay off the map.
+//! Borders between areas are given natural wiggles by measuring distances from slightly
+//! displaced pixels (a smooth noise field), the same for every area so borders stay sharp.
+
+use super::coast;
+use super::projection::Projection;
+use empires_rules::Map;
+use std::collections::{BTreeMap, VecDeque};
+use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Transform};
+
+/// Land not in any area.
+pub const OFF_LAND: u16 = 0xFFF0;
+/// Sea not in any area.
+pub const OFF_SEA: u16 = 0xFFF1;
+/// Beyond the edge of the globe (world maps).
+pub const OUTSIDE: u16 = 0xFFF2;
+/// Beyond the frame, for tracing.
+pub const FRAME: u16 = 0xFFFF;
+const UNSET: u16 = 0xFFFE;
+
+const GLOBE: u8 = 0;
+const SEA: u8 = 1;
+const LAND: u8 = 2;
+
+/// The pixels of every area.
+pub struct Regions {
+    pub w: usize,
+    pub h: usize,
+    /// Per pixel, row by row: the area index, or one of the special labels.
+    pub labels: Vec<u16>,
+    /// Each area's position in pixels, if it has one.
+    pub anchors: Vec<Option<(f64, f64)>>,
+    /// Each area's size in pixels.
+    pub pixels: Vec<u32>,
+    /// Typical distance between neighbouring positions, in pixels.
+    pub spacing: f64,
+    /// Things a map designer may want to look at.
+    pub notes: Vec<String>,
+}
+
+impl Regions {
+    pub fn at(&self, x: i64, y: i64) -> u16 {
+        if x < 0 || y < 0 || x >= self.w as i64 || y >= self.h as i64 {
+            FRAME
+        } else {
+            self.labels[y as usize * self.w + x as usize]
+        }
+    }
+}
+
+/// Fills rings (pixel coordinates) with the even-odd rule, without anti-aliasing.
+fn rasterise(rings: &[Vec<(f64, f64)>], w: usize, h: usize) -> Vec<bool> {
+    let mut pb = PathBuilder::new();
+    for r in rings.iter().filter(|r| r.len() >= 3) {
+        pb.move_to(r[0].0 as f32, r[0].1 as f32);
+        for p in &r[1..] {
+            pb.line_to(p.0 as f32, p.1 as f32);
+        }
+        pb.close();
+    }
+    let (Some(path), Some(mut pm)) = (pb.finish(), Pixmap::new(w as u32, h as u32)) else {
+        return vec![false; w * h];
+    };
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(0, 0, 0, 255);
+    paint.anti_alias = false;
+    pm.fill_path(
+        &path,
+        &paint,
+        FillRule::EvenOdd,
+        Transform::identity(),
+        None,
+    );
+    pm.pixels().iter().map(|p| p.alpha() >= 128).collect()
+}
+
+fn hash(ix: i64, iy: i64, seed: u32) -> f64 {
+    let mut h = (ix as u32).wrapping_mul(0x8da6_b343)
+        ^ (iy as u32).wrapping_mul(0xd816_3841)
+        ^ seed.wrapping_mul(0xcb1a_b31f);
+    h ^= h >> 13;
+    h = h.wrapping_mul(0x5bd1_e995);
+    h ^= h >> 15;
+    f64::from(h) / f64::from(u32::MAX) * 2.0 - 1.0
+}
+
+/// Smooth value noise in [-1, 1] with features about one unit apart.
+fn noise(x: f64, y: f64, seed: u32) -> f64 {
+    let (fx, fy) = (x.floor(), y.floor());
+    let (ix, iy) = (fx as i64, fy as i64);
+    let s = |t: f64| t * t * (3.0 - 2.0 * t);
+    let (tx, ty) = (s(x - fx), s(y - fy));
+    let a = hash(ix, iy, seed) + tx * (hash(ix + 1, iy, seed) - hash(ix, iy, seed));
+    let b = hash(ix, iy + 1, seed) + tx * (hash(ix + 1, iy + 1, seed) - hash(ix, iy + 1, seed));
+    a + ty * (b - a)
+}
+
+/// The nearest pixel of a class within `r` of `(x, y)`.
+fn nearest(class: &[u8], w: usize, h: usize, at: (f64, f64), r: f64, want: u8) -> Option<usize> {
+    let (cx, cy) = (at.0.floor() as i64, at.1.floor() as i64);
+    let ri = r.ceil() as i64;
+    let mut best: Option<(f64, usize)> = None;
+    for y in (cy - ri).max(0)..=(cy + ri).min(h as i64 - 1) {
+        for x in (cx - ri).max(0)..=(cx + ri).min(w as i64 - 1) {
+            let i = y as usize * w + x as usize;
+            if class[i] != want {
+                continue;
+            }
+            let d = ((x as f64 + 0.5 - at.0).powi(2) + (y as f64 + 0.5 - at.1).powi(2)).sqrt();
+            if d <= r && best.is_none_or(|b| d < b.0) {
+                best = Some((d, i));
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// The regions of a map's areas in a frame of the projection's size. `px` is the size of
+/// one output pixel in frame pixels.
+pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
+    let (w, h) = (proj.width as usize, proj.height as usize);
+    let land = rasterise(&coast::projected(proj), w, h);
+    let globe = rasterise(&[proj.outline()], w, h);
+    let mut class: Vec<u8> = (0..w * h)
+        .map(|i| match (globe[i], land[i]) {
+            (false, _) => GLOBE,
+            (true, false) => SEA,
+            (true, true) => LAND,
+        })
+        .collect();
+    let n = map.areas().len();
+    let mut notes = Vec::new();
+    let anchors: Vec<Option<(f64, f64)>> = map
+        .areas()
+        .iter()
+        .map(|a| {
+            a.position
+                .map(|(lon, lat)| proj.project(proj.wrap(lon), lat))
+        })
+        .collect();
+    let spacing = typical_spacing(map, &anchors).max(8.0 * px);
+
+    // Seeds: land areas on land (a small island where the coastlines have none), sea areas
+    // at sea.
+    let mut seeds: Vec<Option<usize>> = vec![None; n];
+    for (i, a) in map.areas().iter().enumerate() {
+        let Some(at) = anchors[i] else {
+            notes.push(format!(
+                "{} ({}) has no position and is not drawn",
+                a.code, a.name
+            ));
+            continue;
+        };
+        if a.is_sea() {
+            continue;
+        }
+        if let Some(p) = nearest(&class, w, h, at, 3.0 * px, LAND) {
+            seeds[i] = Some(p);
+            continue;
+        }
+        let r = (4.0 * px).min(spacing * 0.3);
+        let (cx, cy) = (at.0, at.1);
+        for y in
+            ((cy - r).floor().max(0.0) as usize)..=((cy + r).ceil().max(0.0) as usize).min(h - 1)
+        {
+            for x in ((cx - r).floor().max(0.0) as usize)
+                ..=((cx + r).ceil().max(0.0) as usize).min(w - 1)
+            {
+                let d = ((x as f64 + 0.5 - cx).powi(2) + (y as f64 + 0.5 - cy).powi(2)).sqrt();
+                if d <= r && class[y * w + x] != GLOBE {
+                    class[y * w + x] = LAND;
+                }
+            }
+        }
+        seeds[i] = nearest(&class, w, h, at, r + 1.0, LAND);
+        notes.push(format!(
+            "{} ({}): no land at its position in the coastline data; drawn as a small island",
+            a.code, a.name
+        ));
+    }
+    for (i, a) in map.areas().iter().enumerate() {
+        let Some(at) = anchors[i] else { continue };
+        if !a.is_sea() {
+            continue;
+        }
+        seeds[i] = nearest(&class, w, h, at, 3.0 * px, SEA);
+        if seeds[i].is_none() {
+            seeds[i] = nearest(&class, w, h, at, spacing.max(20.0 * px), SEA);
+            notes.push(format!(
+                "{} ({}): its position is on land; the sea area is drawn from the nearest sea",
+                a.code, a.name
+            ));
+        }
+    }
+
+    // How far each area may reach: a land area a little beyond the midpoints to its land
+    // neighbours, a sea area a little beyond its farthest neighbour.
+    let reach: Vec<f64> = (0..n)
+        .map(|i| {
+            let Some(a) = anchors[i] else { return 0.0 };
+            let area = &map.areas()[i];
+            let far = |land_only: bool| {
+                area.neighbours
+                    .iter()
+                    .filter(|b| !land_only || map.area(**b).is_land())
+                    .filter_map(|b| anchors[b.index()])
+                    .map(|b| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt())
+                    .fold(0.0, f64::max)
+            };
+            let r = if area.is_sea() {
+                far(false) * 1.1
+            } else if far(true) > 0.0 {
+                far(true) * 0.75
+            } else {
+                far(false) * 0.6
+            };
+            if r == 0.0 {
+                spacing * 1.5
+            } else {
+                r.max(6.0 * px)
+            }
+        })
+        .collect();
+
+    // The displacement field that makes borders wiggle.
+    let wave = spacing * 0.7;
+    let amp = spacing * 0.12;
+    let mut warp = vec![(0f32, 0f32); w * h];
+    for y in 0..h {
+        for x in 0..w {
+            let (u, v) = (x as f64 / wave, y as f64 / wave);
+            let dx = noise(u, v, 1) + 0.45 * noise(u * 2.7, v * 2.7, 3);
+            let dy = noise(u, v, 2) + 0.45 * noise(u * 2.7, v * 2.7, 4);
+            warp[y * w + x] = ((dx * amp) as f32, (dy * amp) as f32);
+        }
+    }
+
+    let labels = grow(&class, w, h, &seeds, &anchors, &reach, &warp, px, map);
+    let mut labels = labels;
+    claim_islands(&class, w, h, &mut labels, map, &anchors, &reach);
+    for (l, c) in labels.iter_mut().zip(&class) {
+        if *l == UNSET {
+            *l = match *c {
+                LAND => OFF_LAND,
+                SEA => OFF_SEA,
+                _ => OUTSIDE,
+            };
+        }
+    }
+    let mut pixels = vec![0u32; n];
+    for &l in &labels {
+        if (l as usize) < n {
+            pixels[l as usize] += 1;
+        }
+    }
+    let mut r = Regions {
+        w,
+        h,
+        labels,
+        anchors,
+        pixels,
+        spacing,
+        notes,
+    };
+    border_notes(map, &mut r, px);
+    r
+}
+
+/// The median distance from each position to the nearest other one.
+fn typical_spacing(map: &Map, anchors: &[Option<(f64, f64)>]) -> f64 {
+    let pts: Vec<(f64, f64)> = anchors.iter().flatten().copied().collect();
+    let mut near: Vec<f64> = pts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            pts.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, b)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt())
+                .filter(|d| *d > 0.0)
+                .min_by(f64::total_cmp)
+        })
+        .collect();
+    let _ = map;
+    if near.is_empty() {
+        return 50.0;
+    }
+    near.sort_by(f64::total_cmp);
+    near[near.len() / 2]
+}
+
+/// Grows every area from its seed over pixels of its own kind (land or sea), nearest
+/// first, as far as its reach.
+#[allow(clippy::too_many_arguments)]
+fn grow(
+    class: &[u8],
+    w: usize,
+    h: usize,
+    seeds: &[Option<usize>],
+    anchors: &[Option<(f64, f64)>],
+    reach: &[f64],
+    warp: &[(f32, f32)],
+    px: f64,
+    map: &Map,
+) -> Vec<u16> {
+    let n = w * h;
+    let mut label = vec![UNSET; n];
+    let mut tent = vec![UNSET; n];
+    let mut best = vec![f32::INFINITY; n];
+    let step = 0.5 * px as f32;
+    let mut buckets: Vec<Vec<(u32, u16)>> = vec![Vec::new()];
+    let kind: Vec<u8> = map
+        .areas()
+        .iter()
+        .map(|a| if a.is_sea() { SEA } else { LAND })
+        .collect();
+    for (i, s) in seeds.iter().enumerate() {
+        if let Some(p) = *s
+            && tent[p] == UNSET
+        {
+            tent[p] = i as u16;
+            best[p] = 0.0;
+            buckets[0].push((p as u32, i as u16));
+        }
+    }
+    let mut cur = 0;
+    while cur < buckets.len() {
+        while let Some((q, s)) = buckets[cur].pop() {
+            let q = q as usize;
+            if label[q] != UNSET || tent[q] != s {
+                continue;
+            }
+            label[q] = s;
+            let (qx, qy) = ((q % w) as i64, (q / w) as i64);
+            let Some(at) = anchors[s as usize] else {
+                continue;
+            };
+            let k = kind[s as usize];
+            for (dx, dy) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (x, y) = (qx + dx, qy + dy);
+                if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
+                    continue;
+                }
+                let r = y as usize * w + x as usize;
+                if label[r] != UNSET || class[r] != k {
+                    continue;
+                }
+                let (wx, wy) = warp[r];
+                let ex = x as f64 + 0.5 + f64::from(wx) - at.0;
+                let ey = y as f64 + 0.5 + f64::from(wy) - at.1;
+                let d = (ex * ex + ey * ey).sqrt();
+                if d > reach[s as usize] {
+                    continue;
+                }
+                let d = d as f32;
+                if d < best[r] {
+                    best[r] = d;
+                    tent[r] = s;
+                    let b = ((d / step) as usize).max(cur);
+                    if b >= buckets.len() {
+                        buckets.resize_with(b + 1, Vec::new);
+                    }
+                    buckets[b].push((r as u32, s));
+                }
+            }
+        }
+        cur += 1;
+    }
+    label
+}
+
+/// Islands no area grew into go to the nearest land area, if it is near enough.
+fn claim_islands(
+    class: &[u8],
+    w: usize,
+    h: usize,
+    labels: &mut [u16],
+    map: &Map,
+    anchors: &[Option<(f64, f64)>],
+    reach: &[f64],
+) {
+    let mut seen = vec![false; w * h];
+    let land_areas: Vec<(usize, (f64, f64))> = map
+        .areas()
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.is_land())
+        .filter_map(|(i, _)| anchors[i].map(|p| (i, p)))
+        .collect();
+    for start in 0..w * h {
+        if seen[start] || class[start] != LAND || labels[start] != UNSET {
+            continue;
+        }
+        let mut comp = Vec::new();
+        let mut touches = false;
+        let mut queue = VecDeque::from([start]);
+        seen[start] = true;
+        while let Some(q) = queue.pop_front() {
+            comp.push(q);
+            let (qx, qy) = ((q % w) as i64, (q / w) as i64);
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (x, y) = (qx + dx, qy + dy);
+                if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
+                    continue;
+                }
+                let r = y as usize * w + x as usize;
+                if class[r] != LAND {
+                    continue;
+                }
+                if labels[r] != UNSET {
+                    touches = true;
+                } else if !seen[r] {
+                    seen[r] = true;
+                    queue.push_back(r);
+                }
+            }
+        }
+        if touches {
+            continue;
+        }
+        let (mut x0, mut x1, mut y0, mut y1) = (w, 0, h, 0);
+        for &q in &comp {
+            x0 = x0.min(q % w);
+            x1 = x1.max(q % w);
+            y0 = y0.min(q / w);
+            y1 = y1.max(q / w);
+        }
+        let mut best: Option<(f64, usize)> = None;
+        for &(i, (ax, ay)) in &land_areas {
+            // A lower bound from the island's bounding box first.
+            let bx = (x0 as f64 - ax).max(ax - (x1 + 1) as f64).max(0.0);
+            let by = (y0 as f64 - ay).max(ay - (y1 + 1) as f64).max(0.0);
+            let lower = (bx * bx + by * by).sqrt();
+            if lower > reach[i] * 0.6 || best.is_some_and(|b| lower >= b.0) {
+                continue;
+            }
+            let d = comp
+                .iter()
+                .map(|&q| {
+                    let (x, y) = ((q % w) as f64 + 0.5, (q / w) as f64 + 0.5);
+                    ((x - ax).powi(2) + (y - ay).powi(2)).sqrt()
+                })
+                .fold(f64::MAX, f64::min);
+            if d <= reach[i] * 0.6 && best.is_none_or(|b| d < b.0) {
+                best = Some((d, i));
+            }
+        }
+        if let Some((_, i)) = best {
+            for &q in &comp {
+                labels[q] = i as u16;
+            }
+        }
+    }
+}
+
+/// Notes where the drawing's borders differ from the map's: neighbours whose regions do
+/// not touch, and regions that touch along a border but are not neighbours. Both usually
+/// mean a position is off.
+fn border_notes(map: &Map, r: &mut Regions, px: f64) {
+    let n = map.areas().len();
+    let mut touch: BTreeMap<(u16, u16), u32> = BTreeMap::new();
+    for y in 0..r.h {
+        for x in 0..r.w {
+            let a = r.labels[y * r.w + x];
+            for b in [r.at(x as i64 + 1, y as i64), r.at(x as i64, y as i64 + 1)] {
+                if a != b && (a as usize) < n && (b as usize) < n {
+                    *touch.entry((a.min(b), a.max(b))).or_default() += 1;
+                }
+            }
+        }
+    }
+    for id in map.ids() {
+        for &b in map.neighbours(id) {
+            if id < b
+                && r.anchors[id.index()].is_some()
+                && r.anchors[b.index()].is_some()
+                && !touch.contains_key(&(id.0, b.0))
+            {
+                r.notes.push(format!(
+                    "{} and {} are neighbours on the map but their regions do not touch",
+                    map.code(id),
+                    map.code(b)
+                ));
+            }
+        }
+    }
+    for (&(a, b), &len) in &touch {
+        let (ia, ib) = (empires_rules::map::AreaId(a), empires_rules::map::AreaId(b));
+        if !map.adjacent(ia, ib) && f64::from(len) >= 4.0 * px {
+            r.notes.push(format!(
+                "{} and {} share a border in the drawing but are not neighbours on the map",
+                map.code(ia),
+                map.code(ib)
+            ));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! Drawing maps and games: every area is drawn and labelled, the output is the same every
+//! time, the PNG is a PNG, games show owners and forces, and fog of war hides what an
+//! empire cannot see. Drawings are small here so that the tests stay fast.
+
+use empires_maps::draw::{self, DrawOptions, style};
+use empires_maps::standard::{MAPS, load};
+use empires_rules::knowledge::visible_areas;
+use empires_rules::setup::{NewGame, new_game};
+use empires_rules::state::Fleet;
+use empires_rules::{EmpireCode, GameState, Map, Options, Variant};
+use std::collections::BTreeMap;
+
+fn small() -> DrawOptions {
+    DrawOptions {
+        width: 360,
+        ..DrawOptions::default()
+    }
+}
+
+fn tutorial() -> Map {
+    load("tutorial").unwrap().unwrap()
+}
+
+fn game(map: &Map) -> GameState {
+    new_game(
+        map,
+        &NewGame {
+            name: "Test game".into(),
+            variant: map.variant.unwrap_or(Variant::World),
+            seed: 5,
+            players: BTreeMap::new(),
+            options: Options::default(),
+        },
+    )
+    .unwrap()
+}
+
+/// The `<path>` element of an area.
+fn area_path<'a>(svg: &'a str, code: &str) -> &'a str {
+    let start = svg
+        .find(&format!("<path id=\"{code}\""))
+        .unwrap_or_else(|| panic!("no path for {code}"));
+    let end = svg[start..].find('>').unwrap();
+    &svg[start..start + end]
+}
+
+#[test]
+fn every_area_of_every_standard_map_is_drawn_and_labelled() {
+    for m in MAPS {
+        let map = load(m.name).unwrap().unwrap();
+        let svg = draw::svg(&map, None, &small()).unwrap();
+        assert!(svg.starts_with("<svg "), "{}", m.name);
+        assert!(svg.trim_end().ends_with("</svg>"), "{}", m.name);
+        for a in map.areas() {
+            let path = area_path(&svg, a.code.as_str());
+            assert!(
+                path.contains(" d=\"M"),
+                "{}: {} has no outline",
+                m.name,
+                a.code
+            );
+            assert!(
+                svg.contains(&format!(">{}</text>", a.code)),
+                "{}: {} has no label",
+                m.name,
+                a.code
+            );
+        }
+    }
+}
+
+#[test]
+fn drawings_are_deterministic() {
+    let map = tutorial();
+    let st = game(&map);
+    let a = draw::svg(&map, Some((&st, None)), &small()).unwrap();
+    let b = draw::svg(&map, Some((&st, None)), &small()).unwrap();
+    assert!(a == b, "two drawings of one game differ");
+}
+
+#[test]
+fn the_png_is_a_png_of_the_drawing_size() {
+    let svg = draw::svg(&tutorial(), None, &small()).unwrap();
+    let png = draw::png(&svg).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&png[12..16], b"IHDR");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!(width, 360);
+    let h = svg.split("height=\"").nth(1).unwrap();
+    let h: u32 = h[..h.find('"').unwrap()].parse().unwrap();
+    assert_eq!(height, h);
+}
+
+#[test]
+fn a_game_shows_owners_and_forces() {
+    let map = tutorial();
+    let mut st = game(&map);
+    let cel = map.find("CEL").unwrap();
+    let en = EmpireCode::parse("EN").unwrap();
+    st.area_mut(cel).fleet = Some(Fleet {
+        owner: en,
+        ships: 3,
+        armies: 2,
+        base: None,
+    });
+    let svg = draw::svg(&map, Some((&st, None)), &small()).unwrap();
+    for (i, e) in st.empires.iter().enumerate() {
+        for id in st.owned_by(e.code) {
+            let path = area_path(&svg, map.code(id).as_str());
+            assert!(
+                path.contains(&format!("fill=\"{}\"", style::empire(i))),
+                "{}: {path}",
+                map.code(id)
+            );
+        }
+    }
+    let unowned = map
+        .ids()
+        .find(|&id| map.area(id).is_land() && st.area(id).owner.is_none())
+        .unwrap();
+    assert!(area_path(&svg, map.code(unowned).as_str()).contains(style::UNOWNED));
+    // Home areas start with 4 armies and 2 forts, less one army on the coast (12.7).
+    let lon = map.find("LON").unwrap();
+    let a = st.area(lon);
+    let forces = forces(&svg, "LON").expect("forces in LON");
+    assert!(
+        forces.contains(&format!(">{}</text>", a.armies)),
+        "{forces}"
+    );
+    assert!(
+        forces.contains("#i-army") && forces.contains("#i-fort"),
+        "{forces}"
+    );
+    let fleet = forces_of(&svg, "CEL");
+    assert!(
+        fleet.contains("#i-ship") && fleet.contains(">3</text>"),
+        "{fleet}"
+    );
+    assert!(fleet.contains(">2</text>"), "{fleet}");
+    assert!(svg.contains("England"), "the legend names the empires");
+}
+
+/// The force badges drawn for an area, if any.
+fn forces<'a>(svg: &'a str, code: &str) -> Option<&'a str> {
+    let start = svg.find(&format!("<g id=\"forces-{code}\">"))?;
+    let end = svg[start..].find("</g>").unwrap();
+    Some(&svg[start..start + end])
+}
+
+fn forces_of<'a>(svg: &'a str, code: &str) -> &'a str {
+    forces(svg, code).unwrap_or_else(|| panic!("no forces drawn in {code}"))
+}
+
+#[test]
+fn fog_of_war_hides_forces_an_empire_cannot_see() {
+    let map = tutorial();
+    let st = game(&map);
+    let en = EmpireCode::parse("EN").unwrap();
+    let seen = visible_areas(&map, &st, en);
+    let full = draw::svg(&map, Some((&st, None)), &small()).unwrap();
+    let fog = draw::svg(&map, Some((&st, Some(en))), &small()).unwrap();
+    let mut hidden = 0;
+    for id in map.ids() {
+        let a = st.area(id);
+        let code = map.code(id);
+        let has_forces = a.armies > 0 || a.forts > 0 || a.base.is_some() || a.fleet.is_some();
+        if !has_forces {
+            continue;
+        }
+        assert!(forces(&full, code.as_str()).is_some(), "{code}");
+        if seen[id.index()] {
+            assert!(forces(&fog, code.as_str()).is_some(), "{code} is seen");
+        } else {
+            hidden += 1;
+            assert!(forces(&fog, code.as_str()).is_none(), "{code} is not seen");
+        }
+        // Owners are public: the area keeps its colour.
+        let fill = |svg: &str| {
+            let p = area_path(svg, code.as_str()).to_string();
+            p[p.find("fill=").unwrap()..].to_string()
+        };
+        assert_eq!(fill(&full), fill(&fog), "{code}");
+    }
+    assert!(
+        hidden > 3,
+        "the tutorial start hides most of the map from England"
+    );
+    assert!(fog.contains("id=\"unseen\""));
+    assert!(fog.contains("as England (EN) sees it"));
+    assert!(
+        draw::svg(
+            &map,
+            Some((&st, Some(EmpireCode::parse("ZZ").unwrap()))),
+            &small()
+        )
+        .is_err()
+    );
+}
