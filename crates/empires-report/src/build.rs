@@ -1,6 +1,7 @@
 //! Building one empire's report from the state at the end of a turn and the turn's events,
 //! keeping to what the empire may know (10.1-10.6).
 
+use crate::cached;
 use crate::describe;
 use crate::model::*;
 use empires_rules::engine::{area_supply, fleet_distance};
@@ -51,8 +52,44 @@ fn claim(c: &VictoryClaim) -> Claim {
     }
 }
 
+/// The parts of a turn's reports that are the same for every empire (10.3, 10.4, 10.6).
+pub struct Shared {
+    pub roundup: cached::Shared<Roundup>,
+    pub actions_report: cached::Shared<Vec<PublicEvent>>,
+    pub messages: cached::Shared<Vec<MessageLine>>,
+}
+
+/// Works out the shared parts once, for all the reports of a turn.
+pub fn shared(t: &Turn) -> Shared {
+    let mut messages: Vec<MessageLine> = t
+        .events
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            What::Message { from, text } => Some(MessageLine {
+                from: from.to_string(),
+                text: text.clone(),
+            }),
+            _ => None,
+        })
+        .collect();
+    messages.extend(t.gm_messages.iter().map(|m| MessageLine {
+        from: "GM".into(),
+        text: m.clone(),
+    }));
+    Shared {
+        roundup: cached::Shared::new(roundup(t)),
+        actions_report: cached::Shared::new(public_events(t)),
+        messages: cached::Shared::new(messages),
+    }
+}
+
 /// One empire's report.
 pub fn report(t: &Turn, empire: EmpireCode) -> Report {
+    report_with(t, &shared(t), empire)
+}
+
+/// One empire's report, with the shared parts already worked out.
+pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
     let st = t.state;
     let me = st.empire(empire).expect("the empire is in the game");
     let european = st.variant.has_supply();
@@ -60,7 +97,6 @@ pub fn report(t: &Turn, empire: EmpireCode) -> Report {
     let mut against_you = Vec::new();
     let mut seen_by_action: Vec<AreaId> = Vec::new();
     let mut econ = EndOfTurn::default();
-    let mut messages = Vec::new();
     for ev in t.events {
         match &ev.what {
             What::Action {
@@ -90,21 +126,6 @@ pub fn report(t: &Turn, empire: EmpireCode) -> Report {
                 });
                 seen_by_action.extend(seen.iter().filter_map(|c| t.map.id(*c)));
             }
-            What::Message { from, text } => messages.push(MessageLine {
-                from: from.to_string(),
-                text: text.clone(),
-            }),
-            w if ev.concerns.contains(&empire) && against(w, empire).is_some() => {
-                against_you.push(Happening {
-                    round: round(ev.phase),
-                    by: ev
-                        .concerns
-                        .iter()
-                        .find(|c| **c != empire)
-                        .map(|c| c.to_string()),
-                    text: against(w, empire).unwrap_or_default(),
-                });
-            }
             What::CashReturned { empire: e, bps } if *e == empire => econ.cash = *bps,
             What::Leftover {
                 empire: e,
@@ -127,14 +148,18 @@ pub fn report(t: &Turn, empire: EmpireCode) -> Report {
                 ships: *ships,
             }),
             What::Census { empire: e, vps } if *e == empire => econ.census = Some(*vps),
+            w if ev.concerns.contains(&empire) => {
+                if let Some(text) = against(w, empire) {
+                    let by = ev.concerns.iter().find(|c| **c != empire);
+                    against_you.push(Happening {
+                        round: round(ev.phase),
+                        by: by.map(|c| c.to_string()),
+                        text,
+                    });
+                }
+            }
             _ => {}
         }
-    }
-    for m in t.gm_messages {
-        messages.push(MessageLine {
-            from: "GM".into(),
-            text: m.clone(),
-        });
     }
     let owned: Vec<AreaId> = st.owned_by(empire).collect();
     let areas = owned.iter().map(|&a| owned_area(t, a, european)).collect();
@@ -218,9 +243,9 @@ pub fn report(t: &Turn, empire: EmpireCode) -> Report {
             capacity: me.supply_capacity,
             capital: me.capital.map(|c| c.to_string()),
         }),
-        roundup: roundup(t),
-        actions_report: public_events(t),
-        messages,
+        roundup: sh.roundup.clone(),
+        actions_report: sh.actions_report.clone(),
+        messages: sh.messages.clone(),
     }
 }
 

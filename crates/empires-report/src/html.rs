@@ -6,7 +6,10 @@ use std::fmt::Write;
 
 /// Escapes text for HTML.
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
+    if !s.contains(['&', '<', '>', '"', '\'']) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -56,7 +59,26 @@ fn opt(o: &Option<String>) -> String {
 
 /// Renders a report as a page. `map_svg` is the player's map, drawn beforehand.
 pub fn render(r: &Report, actions_per_turn: u32, map_svg: Option<&str>) -> String {
-    let mut h = String::with_capacity(64 * 1024);
+    render_with(r, actions_per_turn, map_svg, &shared_sections(r))
+}
+
+/// The roundup, actions report and messages: the same HTML in every report of a turn.
+pub fn shared_sections(r: &Report) -> String {
+    let mut h = String::with_capacity(32 * 1024);
+    roundup(&mut h, r);
+    actions_report(&mut h, r);
+    messages(&mut h, r);
+    h
+}
+
+/// Renders a page with its shared sections already rendered by [`shared_sections`].
+pub fn render_with(
+    r: &Report,
+    actions_per_turn: u32,
+    map_svg: Option<&str>,
+    shared: &str,
+) -> String {
+    let mut h = String::with_capacity(16 * 1024 + shared.len() + map_svg.map_or(0, str::len));
     let _ = write!(
         h,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -114,9 +136,7 @@ pub fn render(r: &Report, actions_per_turn: u32, map_svg: Option<&str>) -> Strin
     areas(&mut h, r);
     fleets(&mut h, r);
     scouting(&mut h, r);
-    roundup(&mut h, r);
-    actions_report(&mut h, r);
-    messages(&mut h, r);
+    h.push_str(shared);
     turnsheet(&mut h, r, actions_per_turn);
     h.push_str("</main></body></html>\n");
     h
@@ -378,7 +398,7 @@ fn actions_report(h: &mut String, r: &Report) {
         return;
     }
     h.push_str("<ul>");
-    for e in &r.actions_report {
+    for e in r.actions_report.iter() {
         let mut class = Vec::new();
         if e.capture {
             class.push("capture");
@@ -409,7 +429,7 @@ fn messages(h: &mut String, r: &Report) {
         return;
     }
     h.push_str("<section><h2>Messages</h2>");
-    for m in &r.messages {
+    for m in r.messages.iter() {
         let _ = write!(h, "<p><b>{}:</b> {}</p>", esc(&m.from), esc(&m.text));
     }
     h.push_str("</section>");

@@ -3,13 +3,14 @@
 //! forms are rendered from it, never computed separately.
 
 pub mod build;
+pub mod cached;
 pub mod describe;
 pub mod gm;
 pub mod html;
 pub mod model;
 pub mod text;
 
-pub use build::{Turn, report};
+pub use build::{Shared, Turn, report, report_with, shared};
 pub use model::{REPORT_VERSION, Report};
 
 /// The JSON Schema of the report, for other programs.

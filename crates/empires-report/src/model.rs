@@ -2,6 +2,7 @@
 //! canonical form: the JSON is this structure, and the text and HTML forms are rendered from
 //! it. Codes are plain strings so the JSON schema is simple for other programs.
 
+use crate::cached::Shared;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -36,11 +37,12 @@ pub struct Report {
     pub scouting: Vec<ScoutedArea>,
     /// European Empires: supply capacity and capital (S.3, S.10).
     pub supply: Option<SupplyLine>,
-    pub roundup: Roundup,
+    /// The parts every report of a turn shares are held once, however many reports.
+    pub roundup: Shared<Roundup>,
     /// 10.4: the key events of the turn, in order.
-    pub actions_report: Vec<PublicEvent>,
+    pub actions_report: Shared<Vec<PublicEvent>>,
     /// 10.6: player and GM messages.
-    pub messages: Vec<MessageLine>,
+    pub messages: Shared<Vec<MessageLine>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -8,47 +8,50 @@ const WIDTH: usize = 80;
 
 /// Plain ASCII: accented letters lose their accents, anything else becomes `?`.
 pub fn ascii(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_ascii() {
-                return c.to_string();
-            }
-            let base = match c {
-                'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => "a",
-                'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Ā' => "A",
-                'æ' => "ae",
-                'Æ' => "AE",
-                'ç' | 'ć' | 'č' => "c",
-                'Ç' | 'Ć' | 'Č' => "C",
-                'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
-                'È' | 'É' | 'Ê' | 'Ë' | 'Ē' => "E",
-                'ì' | 'í' | 'î' | 'ï' | 'ı' => "i",
-                'Ì' | 'Í' | 'Î' | 'Ï' | 'İ' => "I",
-                'ñ' | 'ń' => "n",
-                'Ñ' => "N",
-                'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ő' => "o",
-                'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => "O",
-                'œ' => "oe",
-                'ß' => "ss",
-                'ş' | 'ś' | 'š' => "s",
-                'Ş' | 'Ś' | 'Š' => "S",
-                'ù' | 'ú' | 'û' | 'ü' | 'ů' | 'ű' => "u",
-                'Ù' | 'Ú' | 'Û' | 'Ü' => "U",
-                'ý' | 'ÿ' => "y",
-                'ž' | 'ź' | 'ż' => "z",
-                'Ž' | 'Ź' | 'Ż' => "Z",
-                'ł' => "l",
-                'Ł' => "L",
-                'ğ' => "g",
-                '–' | '—' => "-",
-                '‘' | '’' => "'",
-                '“' | '”' => "\"",
-                '…' => "...",
-                _ => "?",
-            };
-            base.to_string()
-        })
-        .collect()
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+            continue;
+        }
+        out.push_str(match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => "a",
+            'À' | 'Á' | 'Â' | 'Ã' | 'Ä' | 'Å' | 'Ā' => "A",
+            'æ' => "ae",
+            'Æ' => "AE",
+            'ç' | 'ć' | 'č' => "c",
+            'Ç' | 'Ć' | 'Č' => "C",
+            'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
+            'È' | 'É' | 'Ê' | 'Ë' | 'Ē' => "E",
+            'ì' | 'í' | 'î' | 'ï' | 'ı' => "i",
+            'Ì' | 'Í' | 'Î' | 'Ï' | 'İ' => "I",
+            'ñ' | 'ń' => "n",
+            'Ñ' => "N",
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ő' => "o",
+            'Ò' | 'Ó' | 'Ô' | 'Õ' | 'Ö' | 'Ø' => "O",
+            'œ' => "oe",
+            'ß' => "ss",
+            'ş' | 'ś' | 'š' => "s",
+            'Ş' | 'Ś' | 'Š' => "S",
+            'ù' | 'ú' | 'û' | 'ü' | 'ů' | 'ű' => "u",
+            'Ù' | 'Ú' | 'Û' | 'Ü' => "U",
+            'ý' | 'ÿ' => "y",
+            'ž' | 'ź' | 'ż' => "z",
+            'Ž' | 'Ź' | 'Ż' => "Z",
+            'ł' => "l",
+            'Ł' => "L",
+            'ğ' => "g",
+            '–' | '—' => "-",
+            '‘' | '’' => "'",
+            '“' | '”' => "\"",
+            '…' => "...",
+            _ => "?",
+        });
+    }
+    out
 }
 
 /// Wraps `text` to `width`: the first line starts with `head` (kept exactly, spacing and
@@ -111,7 +114,21 @@ fn opt(o: &Option<String>) -> &str {
 
 /// Renders a report as text. `actions_per_turn` numbers the blank turnsheet.
 pub fn render(r: &Report, actions_per_turn: u32) -> String {
-    let mut o = Out(String::new());
+    render_with(r, actions_per_turn, &shared_sections(r))
+}
+
+/// The roundup, actions report and messages: the same text in every report of a turn.
+pub fn shared_sections(r: &Report) -> String {
+    let mut o = Out(String::with_capacity(16 * 1024));
+    roundup(&mut o, r);
+    actions_report(&mut o, r);
+    messages(&mut o, r);
+    o.0
+}
+
+/// Renders a report with its shared sections already rendered by [`shared_sections`].
+pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
+    let mut o = Out(String::with_capacity(8 * 1024 + shared.len()));
     let rule = "=".repeat(WIDTH);
     o.raw(&rule);
     let title = format!("Turn {} report", r.turn);
@@ -143,9 +160,7 @@ pub fn render(r: &Report, actions_per_turn: u32) -> String {
     areas(&mut o, r);
     fleets_and_spies(&mut o, r);
     scouting(&mut o, r);
-    roundup(&mut o, r);
-    actions_report(&mut o, r);
-    messages(&mut o, r);
+    o.0.push_str(shared);
     turnsheet(&mut o, r, actions_per_turn);
     o.0
 }
@@ -476,7 +491,7 @@ fn actions_report(o: &mut Out, r: &Report) {
     if r.actions_report.is_empty() {
         o.line("  A quiet turn.");
     }
-    for e in &r.actions_report {
+    for e in r.actions_report.iter() {
         let when = if e.round == 0 {
             "end".to_string()
         } else {
@@ -498,7 +513,7 @@ fn messages(o: &mut Out, r: &Report) {
         return;
     }
     o.heading("MESSAGES");
-    for m in &r.messages {
+    for m in r.messages.iter() {
         o.hang(&format!("  From {}: ", m.from), &m.text, 6);
     }
 }
