@@ -390,6 +390,13 @@ impl GameDir {
             write_synced(&tmp.join(EVENTS_FILE), events.as_bytes())?;
         }
         write_synced(&tmp.join(HASH_FILE), format!("{}\n", files.hash).as_bytes())?;
+        if !files.reports.is_empty() {
+            let dir = tmp.join(crate::commands::report::REPORTS_DIR);
+            fs::create_dir(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+            for (name, contents) in &files.reports {
+                write_synced(&dir.join(name), contents.as_bytes())?;
+            }
+        }
         if with_orders {
             let orders = self.orders_dir();
             let to = tmp.join(ORDERS_DIR);
@@ -412,6 +419,8 @@ pub struct TurnFiles {
     pub events: Option<String>,
     /// Hex SHA-256 of `state`.
     pub hash: String,
+    /// The players' and GM's reports, as (file name, contents), for `reports/`.
+    pub reports: Vec<(String, String)>,
 }
 
 impl TurnFiles {
@@ -425,6 +434,7 @@ impl TurnFiles {
             state,
             events,
             hash,
+            reports: Vec::new(),
         })
     }
 }

@@ -63,6 +63,20 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: commands::check::Format,
     },
+    /// Print an empire's report of a turn (the last one played unless --turn is given).
+    Report {
+        /// The game directory.
+        dir: PathBuf,
+        /// The empire whose report to print.
+        #[arg(long)]
+        empire: EmpireCode,
+        /// The turn; 0 is the starting position.
+        #[arg(long)]
+        turn: Option<u32>,
+        /// json (the canonical form), text (print-ready) or html (a web page).
+        #[arg(long, value_enum, default_value = "text")]
+        format: commands::report::Format,
+    },
     /// Tools for map designers.
     Map {
         #[command(subcommand)]
@@ -179,6 +193,14 @@ fn main() -> ExitCode {
             width,
         })
         .map(|r| show(&r, &[])),
+        Command::Report {
+            dir,
+            empire,
+            turn,
+            format,
+        } => commands::report::run(&dir, empire, turn, format).map(|r| {
+            let _ = write!(std::io::stdout().lock(), "{r}");
+        }),
         Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
     };
     match result {

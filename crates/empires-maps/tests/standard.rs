@@ -58,7 +58,12 @@ fn rules_12_6_to_12_8_on_every_standard_map() {
             // 12.8: treasury and reserves.
             assert_eq!(e.treasury, 20);
             // 3 ships, plus the one for areas split by sea when no area is coastal.
-            assert!((3..=4).contains(&e.navy_reserve), "{}: {}", m.name, def.code);
+            assert!(
+                (3..=4).contains(&e.navy_reserve),
+                "{}: {}",
+                m.name,
+                def.code
+            );
             let (army, air) = if variant == Variant::World {
                 (5, 5)
             } else {

@@ -388,13 +388,9 @@ fn scouting(t: &Turn, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedAr
 pub fn roundup(t: &Turn) -> Roundup {
     let st = t.state;
     let mut areas: BTreeMap<EmpireCode, Vec<String>> = BTreeMap::new();
-    let mut populated: BTreeMap<EmpireCode, u32> = BTreeMap::new();
     for (id, a) in t.map.ids().zip(&st.areas) {
         if let Some(o) = a.owner {
             areas.entry(o).or_default().push(t.map.code(id).to_string());
-            if a.population > 0 {
-                *populated.entry(o).or_default() += 1;
-            }
         }
     }
     Roundup {
@@ -407,7 +403,6 @@ pub fn roundup(t: &Turn) -> Roundup {
                 name: e.name.clone(),
                 player: e.player.clone(),
                 areas: areas.get(&e.code).cloned().unwrap_or_default(),
-                populated_areas: populated.get(&e.code).copied().unwrap_or(0),
                 treasury: e.treasury,
                 army_reserve: e.army_reserve,
                 eliminated: e.eliminated,

@@ -373,7 +373,7 @@ fn roundup(h: &mut String, r: &Report) {
             esc(&e.name),
             esc(&player),
             esc(&e.areas.join(" ")),
-            e.populated_areas,
+            e.areas.len(),
             e.treasury,
             e.army_reserve,
             esc(&contact.join(", "))

@@ -205,10 +205,9 @@ pub struct RoundupEmpire {
     pub code: String,
     pub name: String,
     pub player: Option<String>,
-    /// Land areas owned.
+    /// Land areas owned. (Whether another empire's areas hold population is not public, so
+    /// the roundup gives no count of populated areas.)
     pub areas: Vec<String>,
-    /// 10.1: owned land areas that contain population.
-    pub populated_areas: u32,
     pub treasury: u32,
     pub army_reserve: u32,
     pub eliminated: Option<u32>,

@@ -186,7 +186,7 @@ fn actions(o: &mut Out, r: &Report) {
             }
         }
         let spent = if a.spent > 0 {
-            format!(" [{} BPs]", a.spent)
+            format!(" [{}]", n(a.spent, "BP", "BPs"))
         } else {
             String::new()
         };
@@ -458,7 +458,7 @@ fn roundup(o: &mut Out, r: &Report) {
             e.code,
             truncate(&ascii(&e.name), 20),
             truncate(&ascii(&player), 16),
-            e.populated_areas,
+            e.areas.len(),
             e.treasury,
             e.army_reserve
         ));

@@ -4,5 +4,6 @@
 pub mod check;
 pub mod map;
 pub mod new;
+pub mod report;
 pub mod status;
 pub mod turn;

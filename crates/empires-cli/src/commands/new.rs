@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::gamedir::{self, GameDir, TurnFiles};
 use empires_rules::scenario::Scenario;
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{EmpireCode, GameState, Options, Variant};
+use empires_rules::{EmpireCode, GameState, Map, Options, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::fs;
@@ -89,12 +89,12 @@ pub fn parse_variant(text: &str) -> std::result::Result<Variant, String> {
 /// Creates the game directory `dir`. Refuses a directory that exists and is not empty.
 pub fn run(dir: &Path, source: &Source) -> Result<NewReport> {
     check_target(dir)?;
-    let (map_text, state) = match source {
+    let (map_text, map, state) = match source {
         Source::Map(m) => from_map(m)?,
         Source::Scenario(path) => from_scenario(path)?,
     };
     let created = !dir.exists();
-    let result = write_game(dir, &map_text, &state);
+    let result = write_game(dir, &map_text, &map, &state);
     if result.is_err() {
         clean_up(dir, created);
     }
@@ -141,7 +141,7 @@ pub fn map_text(path: &Path) -> Result<(String, String)> {
     Ok((gamedir::read_text(path)?, path.display().to_string()))
 }
 
-fn from_map(m: &MapStart) -> Result<(String, GameState)> {
+fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
     let (map_text, file) = map_text(&m.map)?;
     let map = gamedir::parse_map(&map_text, &file)?;
     let mut players = BTreeMap::new();
@@ -162,10 +162,10 @@ fn from_map(m: &MapStart) -> Result<(String, GameState)> {
         options,
     };
     let state = new_game(&map, &setup).map_err(|e| Error::new(format!("{file}: {e}")))?;
-    Ok((map_text, state))
+    Ok((map_text, map, state))
 }
 
-fn from_scenario(path: &Path) -> Result<(String, GameState)> {
+fn from_scenario(path: &Path) -> Result<(String, Map, GameState)> {
     let label = path.display().to_string();
     let text = gamedir::read_text(path)?;
     let scenario = Scenario::parse(&text, &label).map_err(|e| Error::new(e.to_string()))?;
@@ -183,17 +183,18 @@ fn from_scenario(path: &Path) -> Result<(String, GameState)> {
             "{label}: the scenario lists no empires ([[empire]] tables)"
         )));
     }
-    Ok((map_text, state))
+    Ok((map_text, map, state))
 }
 
 /// Writes map, starting turn and an empty `orders/`; returns the state's hash.
-fn write_game(dir: &Path, map_text: &str, state: &GameState) -> Result<String> {
+fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
     fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
     let game = GameDir::at(dir);
     gamedir::write_synced(&game.map_path(), map_text.as_bytes())?;
     let turns = game.turns_dir();
     fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
-    let files = TurnFiles::new(state, None)?;
+    let mut files = TurnFiles::new(state, None)?;
+    files.reports = crate::commands::report::render_all(map, state, &[], &[])?;
     game.write_turn(state.turn, &files, false)?;
     let orders = game.orders_dir();
     fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;

@@ -1,5 +1,6 @@
 //! `empires turn`: adjudicate the next turn with the turnsheets waiting in `orders/`.
 
+use crate::commands::report::render_all;
 use crate::error::{Error, Result};
 use crate::gamedir::{Game, TurnFiles};
 use empires_orders::parse_turnsheet;
@@ -106,7 +107,13 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
             outcome.state.turn
         )));
     }
-    let files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
+    let mut files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
+    let computer: Vec<EmpireCode> = sheets
+        .iter()
+        .filter(|(_, s)| s.computer)
+        .map(|(c, _)| *c)
+        .collect();
+    files.reports = render_all(&game.map, &outcome.state, &outcome.events, &computer)?;
     game.dir.write_turn(next, &files, true)?;
 
     let no_orders = game

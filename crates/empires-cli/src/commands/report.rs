@@ -1,0 +1,91 @@
+//! `empires report`, and the reports `empires turn` writes for every empire (section 10).
+
+use crate::error::{Error, Result};
+use crate::gamedir::{self, Game};
+use empires_report::{Turn, gm, html, report_with, shared, text};
+use empires_rules::event::Event;
+use empires_rules::{EmpireCode, GameState, Map};
+use std::path::Path;
+
+/// The folder of a turn directory holding its reports.
+pub const REPORTS_DIR: &str = "reports";
+
+/// The forms of a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Json,
+    Text,
+    Html,
+}
+
+impl Format {
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Text => "txt",
+            Format::Html => "html",
+        }
+    }
+}
+
+/// Every report of a turn, as (file name, contents): `CODE.json`, `CODE.txt` and
+/// `CODE.html` for each empire, and the GM's `gm.txt`.
+pub fn render_all(
+    map: &Map,
+    state: &GameState,
+    events: &[Event],
+    computer_written: &[EmpireCode],
+) -> Result<Vec<(String, String)>> {
+    let turn = Turn {
+        map,
+        state,
+        events,
+        computer_written,
+        gm_messages: &[],
+    };
+    let sh = shared(&turn);
+    let mut files = Vec::new();
+    let (mut text_shared, mut html_shared) = (None, None);
+    for e in &state.empires {
+        let r = report_with(&turn, &sh, e.code);
+        let actions = e.actions_per_turn.unwrap_or(state.options.actions_per_turn);
+        let ts = text_shared.get_or_insert_with(|| text::shared_sections(&r));
+        let hs = html_shared.get_or_insert_with(|| html::shared_sections(&r));
+        let json = gamedir::to_pretty_json(&r, "report")?;
+        files.push((format!("{}.json", e.code), json));
+        files.push((
+            format!("{}.txt", e.code),
+            text::render_with(&r, actions, ts),
+        ));
+        files.push((
+            format!("{}.html", e.code),
+            html::render_with(&r, actions, None, hs),
+        ));
+    }
+    files.push(("gm.txt".to_string(), gm::summary(&turn)));
+    Ok(files)
+}
+
+/// `empires report`: one empire's report of a turn (the current one unless told), in the
+/// form asked for, as written when the turn was played.
+pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) -> Result<String> {
+    let game = Game::load(dir)?;
+    if game.state.empire(empire).is_none() {
+        return Err(Error::new(format!(
+            "{empire} is not an empire of this game"
+        )));
+    }
+    let turn = turn.unwrap_or(game.turn);
+    if turn > game.turn {
+        return Err(Error::new(format!(
+            "turn {turn} has not been played; the last turn played is {}",
+            game.turn
+        )));
+    }
+    let path = game
+        .dir
+        .turn_dir(turn)
+        .join(REPORTS_DIR)
+        .join(format!("{empire}.{}", format.extension()));
+    gamedir::read_text(&path)
+}

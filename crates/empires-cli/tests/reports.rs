@@ -1,0 +1,61 @@
+//! Reports written by `empires turn` and printed by `empires report`.
+
+mod common;
+
+use common::*;
+use std::fs;
+
+#[test]
+fn every_turn_writes_every_report_and_report_prints_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    ok(&["new", s(&dir), "--map", s(&tutorial_map()), "--seed", "5"]);
+    // The starting position has its reports too.
+    assert!(dir.join("turns/0000/reports/EN.txt").exists());
+    for f in fs::read_dir(tutorial_orders()).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, dir.join("orders").join(f.file_name().unwrap())).unwrap();
+    }
+    ok(&["turn", s(&dir)]);
+    let reports = dir.join("turns/0001/reports");
+    for code in ["EN", "SC", "IR", "WA"] {
+        for ext in ["json", "txt", "html"] {
+            assert!(
+                reports.join(format!("{code}.{ext}")).exists(),
+                "{code}.{ext}"
+            );
+        }
+    }
+    assert!(
+        fs::read_to_string(reports.join("gm.txt"))
+            .unwrap()
+            .starts_with("GM SUMMARY")
+    );
+    let text = stdout(&ok(&["report", s(&dir), "--empire", "WA"]));
+    assert!(text.contains("YOUR ACTIONS, TURN 1"), "{text}");
+    assert!(text.contains("TURNSHEET FOR TURN 2"), "{text}");
+    let json = stdout(&ok(&[
+        "report",
+        s(&dir),
+        "--empire",
+        "WA",
+        "--format",
+        "json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["version"], 1);
+    assert_eq!(v["empire"]["code"], "WA");
+    let html = stdout(&ok(&[
+        "report",
+        s(&dir),
+        "--empire",
+        "WA",
+        "--format",
+        "html",
+        "--turn",
+        "0",
+    ]));
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    let e = fails(&["report", s(&dir), "--empire", "WA", "--turn", "9"]);
+    assert!(e.contains("turn 9 has not been played"), "{e}");
+}
