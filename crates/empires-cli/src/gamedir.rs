@@ -405,6 +405,9 @@ impl GameDir {
             } else {
                 fs::create_dir(&to).map_err(|e| Error::io("cannot create", &to, e))?;
             }
+            for (name, text) in &files.computer_orders {
+                write_synced(&to.join(name), text.as_bytes())?;
+            }
         }
         sync_dir(tmp);
         Ok(())
@@ -421,6 +424,8 @@ pub struct TurnFiles {
     pub hash: String,
     /// The players' and GM's reports, as (file name, contents), for `reports/`.
     pub reports: Vec<(String, String)>,
+    /// Turnsheets the computer wrote, as (file name, contents), archived with the others.
+    pub computer_orders: Vec<(String, String)>,
 }
 
 impl TurnFiles {
@@ -435,6 +440,7 @@ impl TurnFiles {
             events,
             hash,
             reports: Vec::new(),
+            computer_orders: Vec::new(),
         })
     }
 }

@@ -51,7 +51,7 @@ fn new_turn_turn_on_the_tutorial_map() {
     assert_eq!(names(&game.join("turns")), ["0000"]);
     assert_eq!(
         names(&game.join("turns/0000")),
-        ["state.json", "state.sha256"]
+        ["reports", "state.json", "state.sha256"]
     );
     // The map is copied byte for byte, so the game stands on its own.
     assert_eq!(read(&game.join("map.toml")), read(&tutorial_map()));
@@ -75,7 +75,13 @@ fn new_turn_turn_on_the_tutorial_map() {
     let t1 = game.join("turns/0001");
     assert_eq!(
         names(&t1),
-        ["events.json", "orders", "state.json", "state.sha256"]
+        [
+            "events.json",
+            "orders",
+            "reports",
+            "state.json",
+            "state.sha256"
+        ]
     );
     assert_eq!(
         names(&t1.join("orders")),
@@ -99,14 +105,18 @@ fn new_turn_turn_on_the_tutorial_map() {
     assert!(actions >= 20, "{actions} actions");
     assert!(out.contains(&format!("{} events", ev.len())), "{out}");
 
-    // Turn 2 without orders: everyone misses the turn, the game goes on.
+    // Turn 2 without orders: everyone misses the turn, the computer writes every turnsheet
+    // (rule 2.5) and keeps them with the turn.
     let o = ok(&["turn", s(&game)]);
     assert!(
-        stdout(&o).contains("no orders from: EN SC IR WA"),
+        stdout(&o).contains("written by the computer for: EN IR SC WA"),
         "{}",
         stdout(&o)
     );
-    assert!(names(&game.join("turns/0002/orders")).is_empty());
+    assert_eq!(
+        names(&game.join("turns/0002/orders")),
+        ["EN.txt", "IR.txt", "SC.txt", "WA.txt"]
+    );
     let state: Value = serde_json::from_str(&read(&game.join("turns/0002/state.json"))).unwrap();
     assert_eq!(state["turn"], 2);
     assert_eq!(state["empires"][0]["missed_turns"], 1);
@@ -525,7 +535,13 @@ fn an_interrupted_turn_is_rolled_back_by_the_next_command() {
     let o = ok(&["turn", s(&game)]);
     assert!(stdout(&o).contains("orders from: EN;"), "{}", stdout(&o));
     assert!(!tmp_turn.exists());
-    assert_eq!(names(&game.join("turns/0001/orders")), ["EN.txt"]);
+    // EN's own turnsheet, and those the computer wrote for the others (2.5).
+    assert_eq!(
+        names(&game.join("turns/0001/orders")),
+        ["EN.txt", "IR.txt", "SC.txt", "WA.txt"]
+    );
+    assert_eq!(read(&game.join("turns/0001/orders/EN.txt")), "TAX\n");
+    assert!(read(&game.join("turns/0001/orders/SC.txt")).starts_with("# written by the computer"));
 
     // A crash before the orders were moved: the tmp directory just goes away.
     let tmp2 = game.join("turns/0002.tmp");

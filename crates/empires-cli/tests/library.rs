@@ -34,7 +34,7 @@ fn commands_can_be_called_as_functions() {
     let report = turn::run(&dir).unwrap();
     assert_eq!(report.turn, 1);
     assert_eq!(report.failed, 0);
-    assert_eq!(report.no_orders.len(), 4);
+    assert_eq!(report.computer_written.len(), 4);
     assert!(report.game_over.is_none());
     let st = status::run(&dir).unwrap();
     assert_eq!(st.state.turn, 1);

@@ -25,7 +25,8 @@ pub struct TurnReport {
     pub hash: String,
     /// Empires whose turnsheet was used, and the living empires that sent none.
     pub orders_from: Vec<EmpireCode>,
-    pub no_orders: Vec<EmpireCode>,
+    /// Empires whose orders the computer wrote (2.5).
+    pub computer_written: Vec<EmpireCode>,
     pub victory_warning: Option<VictoryClaim>,
     pub game_over: Option<VictoryClaim>,
     pub warnings: Vec<String>,
@@ -58,9 +59,9 @@ impl fmt::Display for TurnReport {
         )?;
         writeln!(
             f,
-            "orders from: {}; no orders from: {}",
+            "orders from: {}; written by the computer for: {}",
             list(&self.orders_from),
-            list(&self.no_orders)
+            list(&self.computer_written)
         )?;
         writeln!(f, "state sha256: {}", self.hash)?;
         write!(f, "written to {}", self.dir.display())?;
@@ -93,11 +94,13 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
     let mut warnings = game.warnings.clone();
     let pending = game.dir.read_orders(&game.state)?;
     warnings.extend(pending.warnings.iter().cloned());
-    let sheets: BTreeMap<EmpireCode, Turnsheet> = pending
+    let sent: BTreeMap<EmpireCode, Turnsheet> = pending
         .sheets
         .iter()
         .map(|(code, file)| (*code, parse_turnsheet(&file.text)))
         .collect();
+    // 2.1, 2.5 (decision 21): the computer writes the orders of every empire that sent none.
+    let sheets = empires_ai::sim::complete_orders(&game.map, &game.state, &sent);
     let next = game.turn + 1;
     let outcome = adjudicate(&game.map, &game.state, &sheets)
         .map_err(|e| Error::new(format!("cannot play turn {next}: {e}")))?;
@@ -114,15 +117,22 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
         .map(|(c, _)| *c)
         .collect();
     files.reports = render_all(&game.map, &outcome.state, &outcome.events, &computer)?;
+    files.computer_orders = computer
+        .iter()
+        .map(|c| {
+            let text = sheets[c]
+                .actions
+                .iter()
+                .map(|l| format!("{}\n", l.text))
+                .collect::<String>();
+            (
+                format!("{c}.txt"),
+                format!("# written by the computer (rule 2.5)\n{text}"),
+            )
+        })
+        .collect();
     game.dir.write_turn(next, &files, true)?;
 
-    let no_orders = game
-        .state
-        .empires
-        .iter()
-        .filter(|e| e.alive() && !sheets.contains_key(&e.code))
-        .map(|e| e.code)
-        .collect();
     Ok(TurnReport {
         game: outcome.state.game.clone(),
         turn: next,
@@ -131,8 +141,8 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
         failed: count(&outcome.events, |o| matches!(o, Outcome::Failed { .. })),
         ignored: count(&outcome.events, |o| matches!(o, Outcome::Ignored { .. })),
         hash: files.hash,
-        orders_from: sheets.keys().copied().collect(),
-        no_orders,
+        orders_from: sent.keys().copied().collect(),
+        computer_written: computer,
         victory_warning: outcome.state.victory_warning.clone(),
         game_over: outcome.state.result.clone(),
         warnings,
