@@ -77,6 +77,52 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: commands::report::Format,
     },
+    /// Play a whole game with computer players and print the result.
+    Simulate {
+        /// A map file, or a standard map: world, medieval, european, australian, tutorial.
+        #[arg(long)]
+        map: PathBuf,
+        /// Seed of the game's random generator.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// world, medieval, european or australian; defaults to the map's variant.
+        #[arg(long, value_parser = commands::new::parse_variant)]
+        variant: Option<Variant>,
+        /// Stop after this many turns if nobody has won.
+        #[arg(long, default_value_t = 200)]
+        turns: u32,
+    },
+    /// Play many seeded games on every core and report how each start position fares.
+    Balance {
+        /// A map file, or a standard map.
+        #[arg(long)]
+        map: PathBuf,
+        /// How many games (seeds 1 to n).
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// world, medieval, european or australian; defaults to the map's variant.
+        #[arg(long, value_parser = commands::new::parse_variant)]
+        variant: Option<Variant>,
+        /// Stop each game after this many turns if nobody has won.
+        #[arg(long, default_value_t = 200)]
+        turns: u32,
+        /// Write a chart of the results here (SVG, and a PNG beside it).
+        #[arg(long)]
+        chart: Option<PathBuf>,
+    },
+    /// Create a European Empires game, let the computer play a few turns, and show where to
+    /// look: the quickest way to see the whole system at work.
+    Demo {
+        /// Where to create the game.
+        #[arg(default_value = "empires-demo")]
+        dir: PathBuf,
+        /// Turns to play.
+        #[arg(long, default_value_t = 6)]
+        turns: u32,
+        /// Seed of the game's random generator.
+        #[arg(long, default_value_t = 1805)]
+        seed: u64,
+    },
     /// Tools for map designers.
     Map {
         #[command(subcommand)]
@@ -201,6 +247,23 @@ fn main() -> ExitCode {
         } => commands::report::run(&dir, empire, turn, format).map(|r| {
             let _ = write!(std::io::stdout().lock(), "{r}");
         }),
+        Command::Simulate {
+            map,
+            seed,
+            variant,
+            turns,
+        } => commands::simulate::simulate(&map, seed, variant, turns).map(|r| show(&r, &[])),
+        Command::Balance {
+            map,
+            games,
+            variant,
+            turns,
+            chart,
+        } => commands::simulate::balance(&map, games, variant, turns, chart.as_deref())
+            .map(|r| show(&r, &[])),
+        Command::Demo { dir, turns, seed } => {
+            commands::demo::run(&dir, turns, seed).map(|r| show(&r, &[]))
+        }
         Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
     };
     match result {

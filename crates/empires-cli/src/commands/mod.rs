@@ -2,8 +2,10 @@
 //! to standard error.
 
 pub mod check;
+pub mod demo;
 pub mod map;
 pub mod new;
 pub mod report;
+pub mod simulate;
 pub mod status;
 pub mod turn;
