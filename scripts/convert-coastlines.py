@@ -10,7 +10,9 @@ Usage:
 Output: lines starting with '#' are comments; every other line is one polygon ring,
 written as whole hundredths of a degree: the first point as absolute "lon lat", then
 each further point as the difference "dlon dlat" from the one before. Rings are closed
-implicitly (the last point is not repeated). Outer rings and holes (the Caspian Sea,
+implicitly (the last point is not repeated). Longitudes are continuous along a ring, so a
+ring crossing the antimeridian goes beyond 180 (or below -180); a ring round a pole
+(Antarctica) is closed along the pole. Outer rings and holes (the Caspian Sea,
 lakes) are both plain rings: fill them with the even-odd rule.
 
 Plain Python, no third-party modules.
@@ -62,6 +64,33 @@ def polygons(geometry):
     return []
 
 
+def unwrap(points):
+    """Makes longitudes continuous: world-atlas rings are spherical and cross the
+    antimeridian freely, so a step of more than 180 degrees is a crossing. A ring that goes
+    once round the globe (Antarctica) is closed through its pole."""
+    out = []
+    shift = 0.0
+    for i, (lon, lat) in enumerate(points):
+        if i:
+            step = lon + shift - out[-1][0]
+            if step > 180:
+                shift -= 360
+            elif step < -180:
+                shift += 360
+        out.append((lon + shift, lat))
+    # Shift the whole ring so that the middle of its longitudes lies within +-180.
+    lons = [p[0] for p in out]
+    middle = (min(lons) + max(lons)) / 2
+    turns = round(middle / 360)
+    out = [(lon - 360 * turns, lat) for lon, lat in out]
+    turn = out[-1][0] - out[0][0]
+    if abs(turn) > 180:
+        pole = -90.0 if sum(p[1] for p in out) < 0 else 90.0
+        out.append((out[-1][0], pole))
+        out.append((out[0][0], pole))
+    return out
+
+
 def quantize(points):
     """Rounds to the unit, drops repeated points and the closing point."""
     out = []
@@ -93,7 +122,7 @@ def main():
     for obj in topo["objects"].values():
         for polygon in polygons(obj):
             for ring in polygon:
-                q = quantize(ring_points(ring, arcs))
+                q = quantize(unwrap(ring_points(ring, arcs)))
                 xs = [p[0] for p in q]
                 ys = [p[1] for p in q]
                 if len(q) < 3 or (

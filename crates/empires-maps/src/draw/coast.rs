@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(rings().len(), lines);
         assert!(rings().len() > 1000);
         for r in rings() {
-            assert!(r.lon_min >= -180.0 && r.lon_max <= 180.0);
+            assert!(r.lon_min >= -360.0 && r.lon_max <= 360.0);
         }
     }
 

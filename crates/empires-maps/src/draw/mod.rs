@@ -51,8 +51,10 @@ pub struct Drawing {
 }
 
 /// Frame pixels per output pixel: regions are worked out at twice the resolution they are
-/// drawn at, for smoother borders.
-const SUPERSAMPLE: f64 = 2.0;
+/// drawn at, for smoother borders; small drawings (previews, tests) at their own.
+fn supersample(width: f64) -> f64 {
+    if width >= 1000.0 { 2.0 } else { 1.0 }
+}
 
 /// Draws a map, or a game on it (`game`), or what one empire knows of a game
 /// (`game` with `Some(empire)`).
@@ -91,32 +93,148 @@ pub fn draw(
         }
     };
     let margin = Sizes::new(width, 40.0).margin;
-    let frame = ((width - 2.0 * margin) * SUPERSAMPLE).round() as u32;
+    let ss = supersample(width);
+    let frame = ((width - 2.0 * margin) * ss).round() as u32;
     let proj = Projection::fit(&positions, frame);
-    let regions = regions::build(map, &proj, SUPERSAMPLE);
-    let n = map.areas().len() as u16;
-    let traced = trace::trace(
-        &regions,
-        |l| l < n || l == OFF_LAND || l == OFF_SEA,
-        0.9 * SUPERSAMPLE,
-    );
-    let sizes = Sizes::new(width, regions.spacing / SUPERSAMPLE);
+    let main = panel(map, proj, 0, width);
+    let notes = main.regions.notes.clone();
+    let (inset, inset_box) = match crowded(&main, ss) {
+        Some((ids, bbox)) => match inset_panel(map, &main, &ids, width) {
+            Some(p) => (Some(p), Some(bbox)),
+            None => (None, None),
+        },
+        None => (None, None),
+    };
     let scene = svg::Scene {
         map,
-        regions: &regions,
-        traced: &traced,
-        proj: &proj,
-        ss: SUPERSAMPLE,
+        main,
+        inset,
+        inset_box,
+        ss,
         width,
-        sizes,
+        sizes: Sizes::new(width, 40.0),
         game,
         title: opts.title.clone(),
         graticule: opts.graticule,
     };
     Ok(Drawing {
         svg: svg::write(&scene),
-        notes: regions.notes.clone(),
+        notes,
     })
+}
+
+/// The regions of every area on a projection's canvas, `pad` pixels wider than the frame
+/// on every side, traced.
+fn panel(map: &Map, proj: Projection, pad: u32, width: f64) -> svg::Panel {
+    let proj = proj.padded(pad);
+    let ss = supersample(width);
+    let regions = regions::build(map, &proj, ss);
+    let n = map.areas().len() as u16;
+    let traced = trace::trace(
+        &regions,
+        |l| l < n || l == OFF_LAND || l == OFF_SEA,
+        0.9 * ss,
+    );
+    let sizes = Sizes::new(width, regions.spacing / ss);
+    svg::Panel {
+        regions,
+        traced,
+        proj,
+        pad: f64::from(pad),
+        sizes,
+    }
+}
+
+fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// The largest crowd of areas whose labels are too close together on the main map, and
+/// its box in frame pixels; `None` when labels have room.
+fn crowded(main: &svg::Panel, ss: f64) -> Option<(Vec<usize>, [f64; 4])> {
+    let label = main.sizes.label * ss;
+    let pts: Vec<(usize, (f64, f64))> = main
+        .regions
+        .anchors
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| a.map(|a| (i, a)))
+        .collect();
+    let tight: Vec<(f64, f64)> = pts
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            pts.iter()
+                .enumerate()
+                .any(|(j, q)| j != *i && distance(p.1, q.1) < 2.2 * label)
+        })
+        .map(|(_, p)| p.1)
+        .collect();
+    // Groups of tight labels near each other.
+    fn root(g: &mut [usize], i: usize) -> usize {
+        let mut r = i;
+        while g[r] != r {
+            r = g[r];
+        }
+        g[i] = r;
+        r
+    }
+    let mut group: Vec<usize> = (0..tight.len()).collect();
+    for a in 0..tight.len() {
+        for b in a + 1..tight.len() {
+            if distance(tight[a], tight[b]) < 5.0 * label {
+                let (ra, rb) = (root(&mut group, a), root(&mut group, b));
+                group[ra.max(rb)] = ra.min(rb);
+            }
+        }
+    }
+    let mut count = vec![0usize; tight.len()];
+    for i in 0..tight.len() {
+        count[root(&mut group, i)] += 1;
+    }
+    let (best, &n) = count
+        .iter()
+        .enumerate()
+        .max_by_key(|(i, c)| (**c, std::cmp::Reverse(*i)))?;
+    if n < 12 {
+        return None;
+    }
+    let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+    for (i, &p) in tight.iter().enumerate() {
+        if root(&mut group, i) == best {
+            b = [b[0].min(p.0), b[1].min(p.1), b[2].max(p.0), b[3].max(p.1)];
+        }
+    }
+    let m = label * 1.5;
+    let b = [
+        (b[0] - m).max(0.0),
+        (b[1] - m).max(0.0),
+        (b[2] + m).min(f64::from(main.proj.width)),
+        (b[3] + m).min(f64::from(main.proj.height)),
+    ];
+    // Every area inside the box belongs to the crowd.
+    let ids = pts
+        .iter()
+        .filter(|(_, p)| p.0 >= b[0] && p.0 <= b[2] && p.1 >= b[1] && p.1 <= b[3])
+        .map(|(i, _)| *i)
+        .collect();
+    Some((ids, b))
+}
+
+/// An enlarged view of the crowded areas, half the main map wide, if that enlarges them
+/// enough to be worth it.
+fn inset_panel(map: &Map, main: &svg::Panel, ids: &[usize], width: f64) -> Option<svg::Panel> {
+    let positions: Vec<(f64, f64)> = ids
+        .iter()
+        .filter_map(|&i| map.areas()[i].position)
+        .collect();
+    let inset_w = (f64::from(main.proj.width) * 0.5).round() as u32;
+    let proj = Projection::fit(&positions, inset_w);
+    if proj.pixels_per_degree() < 1.6 * main.proj.pixels_per_degree() {
+        return None;
+    }
+    let pad = (f64::from(proj.width) * 0.15) as u32;
+    Some(panel(map, proj, pad, width))
 }
 
 /// The SVG of a map or game; see [`draw`].

@@ -101,8 +101,8 @@ impl Projection {
                 let (x, y) = p.raw(lon, lat);
                 grow(x, y);
             }
-            // Areas reach beyond their positions: a tenth of the map and half a degree.
-            let m = 0.1 * (x_hi - x_lo).max(y_hi - y_lo) + 0.5f64.to_radians();
+            // Areas reach beyond their positions: a little of the map and a degree.
+            let m = 0.04 * (x_hi - x_lo).max(y_hi - y_lo) + 1.2f64.to_radians();
             x_lo -= m;
             x_hi += m;
             y_lo -= m;
@@ -124,6 +124,18 @@ impl Projection {
         p.y1 = cy + h2 / 2.0;
         p.height = (h2 * p.scale).round().max(1.0) as u32;
         p
+    }
+
+    /// The same projection on a canvas `pad` pixels larger on every side.
+    pub fn padded(&self, pad: u32) -> Projection {
+        let d = f64::from(pad) / self.scale;
+        Projection {
+            x0: self.x0 - d,
+            y1: self.y1 + d,
+            width: self.width + 2 * pad,
+            height: self.height + 2 * pad,
+            ..self.clone()
+        }
     }
 
     /// Whether this is the projection of a whole-world map.

@@ -145,6 +145,9 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
     // Seeds: land areas on land (a small island where the coastlines have none), sea areas
     // at sea.
     let mut seeds: Vec<Option<usize>> = vec![None; n];
+    // Areas off the canvas (of an inset) are not drawn on it.
+    let on_canvas =
+        |at: (f64, f64)| at.0 >= 0.0 && at.1 >= 0.0 && at.0 < w as f64 && at.1 < h as f64;
     for (i, a) in map.areas().iter().enumerate() {
         let Some(at) = anchors[i] else {
             notes.push(format!(
@@ -153,7 +156,7 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
             ));
             continue;
         };
-        if a.is_sea() {
+        if a.is_sea() || !on_canvas(at) {
             continue;
         }
         if let Some(p) = nearest(&class, w, h, at, 3.0 * px, LAND) {
@@ -182,7 +185,7 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
     }
     for (i, a) in map.areas().iter().enumerate() {
         let Some(at) = anchors[i] else { continue };
-        if !a.is_sea() {
+        if !a.is_sea() || !on_canvas(at) {
             continue;
         }
         seeds[i] = nearest(&class, w, h, at, 3.0 * px, SEA);
@@ -237,8 +240,29 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
         }
     }
 
-    let labels = grow(&class, w, h, &seeds, &anchors, &reach, &warp, px, map);
-    let mut labels = labels;
+    // The seas first, then the land: a land area gives up a stretch of coast on a sea it
+    // does not border to a neighbour that does.
+    let mut labels = vec![UNSET; w * h];
+    for kind in [SEA, LAND] {
+        let seeds: Vec<Option<usize>> = seeds
+            .iter()
+            .zip(map.areas())
+            .map(|(s, a)| s.filter(|_| a.is_sea() == (kind == SEA)))
+            .collect();
+        let grown = Grow {
+            spacing,
+            class: &class,
+            w,
+            h,
+            anchors: &anchors,
+            reach: &reach,
+            warp: &warp,
+            px,
+            map,
+        };
+        grown.run(&seeds, &mut labels);
+    }
+    fill_specks(&class, w, h, &mut labels, (6.0 * px * px) as usize, map);
     claim_islands(&class, w, h, &mut labels, map, &anchors, &reach);
     for (l, c) in labels.iter_mut().zip(&class) {
         if *l == UNSET {
@@ -292,92 +316,294 @@ fn typical_spacing(map: &Map, anchors: &[Option<(f64, f64)>]) -> f64 {
 }
 
 /// Grows every area from its seed over pixels of its own kind (land or sea), nearest
-/// first, as far as its reach.
-#[allow(clippy::too_many_arguments)]
-fn grow(
-    class: &[u8],
+/// first, as far as its reach. An area never takes a pixel touching an area that is not
+/// its neighbour on the map, so that the drawing's borders follow the map's; such a pixel
+/// is left to the areas around it that border everything it touches, or to nobody.
+/// What area growth works on.
+struct Grow<'a> {
+    spacing: f64,
+    class: &'a [u8],
     w: usize,
     h: usize,
-    seeds: &[Option<usize>],
-    anchors: &[Option<(f64, f64)>],
-    reach: &[f64],
-    warp: &[(f32, f32)],
+    anchors: &'a [Option<(f64, f64)>],
+    reach: &'a [f64],
+    warp: &'a [(f32, f32)],
     px: f64,
-    map: &Map,
-) -> Vec<u16> {
-    let n = w * h;
-    let mut label = vec![UNSET; n];
-    let mut tent = vec![UNSET; n];
-    let mut best = vec![f32::INFINITY; n];
-    let step = 0.5 * px as f32;
-    let mut buckets: Vec<Vec<(u32, u16)>> = vec![Vec::new()];
-    let kind: Vec<u8> = map
-        .areas()
-        .iter()
-        .map(|a| if a.is_sea() { SEA } else { LAND })
-        .collect();
-    for (i, s) in seeds.iter().enumerate() {
-        if let Some(p) = *s
-            && tent[p] == UNSET
-        {
-            tent[p] = i as u16;
-            best[p] = 0.0;
-            buckets[0].push((p as u32, i as u16));
-        }
-    }
-    let mut cur = 0;
-    while cur < buckets.len() {
-        while let Some((q, s)) = buckets[cur].pop() {
-            let q = q as usize;
-            if label[q] != UNSET || tent[q] != s {
-                continue;
+    map: &'a Map,
+}
+
+impl Grow<'_> {
+    fn run(&self, seeds: &[Option<usize>], label: &mut Vec<u16>) {
+        let Grow {
+            spacing: _,
+            class,
+            w,
+            h,
+            anchors,
+            reach,
+            warp,
+            px,
+            map,
+        } = *self;
+        let n = w * h;
+        let areas = map.areas().len();
+        let mut adjacent = vec![false; areas * areas];
+        for id in map.ids() {
+            adjacent[id.index() * areas + id.index()] = true;
+            for b in map.neighbours(id) {
+                adjacent[id.index() * areas + b.index()] = true;
             }
-            label[q] = s;
-            let (qx, qy) = ((q % w) as i64, (q / w) as i64);
-            let Some(at) = anchors[s as usize] else {
-                continue;
-            };
-            let k = kind[s as usize];
-            for (dx, dy) in [
-                (1, 0),
-                (-1, 0),
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (-1, 1),
-                (-1, -1),
-            ] {
-                let (x, y) = (qx + dx, qy + dy);
-                if x < 0 || y < 0 || x >= w as i64 || y >= h as i64 {
-                    continue;
-                }
-                let r = y as usize * w + x as usize;
-                if label[r] != UNSET || class[r] != k {
-                    continue;
-                }
-                let (wx, wy) = warp[r];
-                let ex = x as f64 + 0.5 + f64::from(wx) - at.0;
-                let ey = y as f64 + 0.5 + f64::from(wy) - at.1;
-                let d = (ex * ex + ey * ey).sqrt();
-                if d > reach[s as usize] {
-                    continue;
-                }
-                let d = d as f32;
-                if d < best[r] {
-                    best[r] = d;
-                    tent[r] = s;
-                    let b = ((d / step) as usize).max(cur);
-                    if b >= buckets.len() {
-                        buckets.resize_with(b + 1, Vec::new);
+        }
+        let kind: Vec<u8> = map
+            .areas()
+            .iter()
+            .map(|a| if a.is_sea() { SEA } else { LAND })
+            .collect();
+        let mut g = Growth {
+            label: std::mem::take(label),
+            tent: vec![UNSET; n],
+            refused: vec![UNSET; n],
+            best: vec![f32::INFINITY; n],
+            buckets: vec![Vec::new()],
+            step: 0.5 * px as f32,
+            cur: 0,
+        };
+        let mut seed_of = vec![UNSET; n];
+        for (i, s) in seeds.iter().enumerate() {
+            if let Some(p) = *s
+                && g.tent[p] == UNSET
+            {
+                g.tent[p] = i as u16;
+                g.best[p] = 0.0;
+                seed_of[p] = i as u16;
+                g.buckets[0].push((p as u32, i as u16));
+            }
+        }
+        // Land pixels near the coast, with the sea area they face: a land area stays off a
+        // coast on a sea it does not border, if a neighbour can take that coast instead.
+        let band = (0.08 * self.spacing).max(2.0 * px) as u32;
+        let coast = coast_seas(class, w, h, &g.label, band);
+        let fits = |label: &[u16], q: usize, s: u16, soft: bool| {
+            let c = coast[q];
+            g4(q, w, h).all(|p| {
+                let t = label[p];
+                t == UNSET || adjacent[s as usize * areas + t as usize]
+            }) && (!soft || c == UNSET || adjacent[s as usize * areas + c as usize])
+        };
+        let distance = |r: usize, s: u16| {
+            let at = anchors[s as usize]?;
+            let (wx, wy) = warp[r];
+            let ex = (r % w) as f64 + 0.5 + f64::from(wx) - at.0;
+            let ey = (r / w) as f64 + 0.5 + f64::from(wy) - at.1;
+            let d = (ex * ex + ey * ey).sqrt();
+            (d <= reach[s as usize]).then_some(d as f32)
+        };
+        for soft in [true, false] {
+            if !soft {
+                // Second round: what is left goes to whoever can take it.
+                g.cur = 0;
+                g.refused.fill(UNSET);
+                for (q, &c) in class.iter().enumerate() {
+                    if g.label[q] != UNSET || c == GLOBE {
+                        continue;
                     }
-                    buckets[b].push((r as u32, s));
+                    for p in g8(q, w, h) {
+                        let u = g.label[p];
+                        if u != UNSET
+                            && kind[u as usize] == c
+                            && let Some(d) = distance(q, u)
+                        {
+                            g.offer(q, u, d);
+                        }
+                    }
+                }
+            }
+            while g.cur < g.buckets.len() {
+                while let Some((q, s)) = g.buckets[g.cur].pop() {
+                    let q = q as usize;
+                    if g.label[q] != UNSET || g.tent[q] != s {
+                        continue;
+                    }
+                    if seed_of[q] != s && !fits(&g.label, q, s, soft) {
+                        // Offer the pixel to the areas around it that border everything it
+                        // touches.
+                        g.refused[q] = s;
+                        g.tent[q] = UNSET;
+                        g.best[q] = f32::INFINITY;
+                        let around: Vec<u16> = g8(q, w, h).map(|p| g.label[p]).collect();
+                        for u in around {
+                            if u != UNSET
+                                && u != s
+                                && kind[u as usize] == class[q]
+                                && g.refused[q] != u
+                                && fits(&g.label, q, u, soft)
+                                && let Some(d) = distance(q, u)
+                            {
+                                g.offer(q, u, d);
+                            }
+                        }
+                        continue;
+                    }
+                    g.label[q] = s;
+                    let k = kind[s as usize];
+                    for r in g8(q, w, h) {
+                        if g.label[r] == UNSET
+                            && class[r] == k
+                            && g.refused[r] != s
+                            && let Some(d) = distance(r, s)
+                        {
+                            g.offer(r, s, d);
+                        }
+                    }
+                }
+                g.cur += 1;
+            }
+        }
+        *label = g.label;
+    }
+}
+
+struct Growth {
+    label: Vec<u16>,
+    /// The area a pixel is promised to, at distance `best`.
+    tent: Vec<u16>,
+    /// The last area refused a pixel.
+    refused: Vec<u16>,
+    best: Vec<f32>,
+    /// A bucket queue by distance.
+    buckets: Vec<Vec<(u32, u16)>>,
+    step: f32,
+    cur: usize,
+}
+
+impl Growth {
+    fn offer(&mut self, r: usize, s: u16, d: f32) {
+        if d < self.best[r] {
+            self.best[r] = d;
+            self.tent[r] = s;
+            let b = ((d / self.step) as usize).max(self.cur);
+            if b >= self.buckets.len() {
+                self.buckets.resize_with(b + 1, Vec::new);
+            }
+            self.buckets[b].push((r as u32, s));
+        }
+    }
+}
+
+/// The eight pixels around pixel `q`.
+fn g8(q: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = ((q % w) as i64, (q / w) as i64);
+    [
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ]
+    .into_iter()
+    .map(move |(dx, dy)| (x + dx, y + dy))
+    .filter(move |&(x, y)| x >= 0 && y >= 0 && x < w as i64 && y < h as i64)
+    .map(move |(x, y)| y as usize * w + x as usize)
+}
+
+/// For land pixels within `band` steps of a sea area's pixels, the nearest such sea area.
+fn coast_seas(class: &[u8], w: usize, h: usize, label: &[u16], band: u32) -> Vec<u16> {
+    let mut coast = vec![UNSET; w * h];
+    let mut depth = vec![u32::MAX; w * h];
+    let mut queue = VecDeque::new();
+    for q in 0..w * h {
+        if class[q] == SEA && label[q] != UNSET {
+            for p in g4(q, w, h) {
+                if class[p] == LAND && depth[p] == u32::MAX {
+                    depth[p] = 1;
+                    coast[p] = label[q];
+                    queue.push_back(p);
                 }
             }
         }
-        cur += 1;
     }
-    label
+    while let Some(q) = queue.pop_front() {
+        if depth[q] >= band {
+            continue;
+        }
+        for p in g4(q, w, h) {
+            if class[p] == LAND && depth[p] == u32::MAX {
+                depth[p] = depth[q] + 1;
+                coast[p] = coast[q];
+                queue.push_back(p);
+            }
+        }
+    }
+    coast
+}
+
+/// The pixels left, right, above and below pixel `q`.
+fn g4(q: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
+    let (x, y) = (q % w, q / w);
+    [
+        (x > 0).then(|| q - 1),
+        (x + 1 < w).then(|| q + 1),
+        (y > 0).then(|| q - w),
+        (y + 1 < h).then(|| q + w),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// Specks of a few pixels that no area could take go to the area around them that borders
+/// every area they touch.
+fn fill_specks(class: &[u8], w: usize, h: usize, labels: &mut [u16], max: usize, map: &Map) {
+    let mut seen = vec![false; w * h];
+    for start in 0..w * h {
+        if seen[start] || labels[start] != UNSET || class[start] == GLOBE {
+            continue;
+        }
+        let mut comp = vec![start];
+        seen[start] = true;
+        let mut i = 0;
+        let mut around: BTreeMap<u16, usize> = BTreeMap::new();
+        while i < comp.len() {
+            let q = comp[i];
+            i += 1;
+            for p in g4(q, w, h) {
+                if labels[p] == UNSET {
+                    if !seen[p] && class[p] == class[start] {
+                        seen[p] = true;
+                        comp.push(p);
+                    }
+                } else {
+                    *around.entry(labels[p]).or_default() += 1;
+                }
+            }
+        }
+        if comp.len() > max {
+            continue;
+        }
+        let kind = |l: u16| {
+            if map.areas()[l as usize].is_sea() {
+                SEA
+            } else {
+                LAND
+            }
+        };
+        let fits = |l: u16| {
+            around.keys().all(|&t| {
+                t == l || map.adjacent(empires_rules::map::AreaId(l), empires_rules::map::AreaId(t))
+            })
+        };
+        let best = around
+            .iter()
+            .filter(|(l, _)| kind(**l) == class[start] && fits(**l))
+            .max_by_key(|(l, c)| (**c, std::cmp::Reverse(**l)));
+        if let Some((&l, _)) = best {
+            for &q in &comp {
+                labels[q] = l;
+            }
+        }
+    }
 }
 
 /// Islands no area grew into go to the nearest land area, if it is near enough.

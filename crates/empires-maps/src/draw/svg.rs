@@ -17,14 +17,27 @@ pub struct Game {
     pub viewer: Option<EmpireCode>,
 }
 
+/// One map frame: the main map, or the enlarged inset of a crowded part of it.
+pub struct Panel {
+    pub regions: Regions,
+    pub traced: Traced,
+    pub proj: Projection,
+    /// Frame pixels of canvas beyond the visible frame on every side.
+    pub pad: f64,
+    /// Label and badge sizes in this frame.
+    pub sizes: Sizes,
+}
+
 pub struct Scene<'a> {
     pub map: &'a Map,
-    pub regions: &'a Regions,
-    pub traced: &'a Traced,
-    pub proj: &'a Projection,
+    pub main: Panel,
+    pub inset: Option<Panel>,
+    /// The part of the main map the inset enlarges, in its frame pixels.
+    pub inset_box: Option<[f64; 4]>,
     /// Frame pixels per output pixel.
     pub ss: f64,
     pub width: f64,
+    /// Sizes of the page: title, legend, margins.
     pub sizes: Sizes,
     pub game: Option<Game>,
     pub title: Option<String>,
@@ -83,49 +96,64 @@ fn fit(s: &str, width: f64, size: f64) -> String {
     format!("{}…", out.trim_end())
 }
 
-struct Layout {
+/// A panel placed on the page.
+struct Frame<'a> {
+    p: &'a Panel,
+    ss: f64,
     fx: f64,
     fy: f64,
     fw: f64,
     fh: f64,
+    /// Prefix of the ids of the elements drawn in this frame.
+    prefix: &'static str,
 }
 
-impl Scene<'_> {
-    fn layout(&self) -> Layout {
-        let s = self.sizes;
-        Layout {
-            fx: s.margin,
-            fy: s.margin + s.title * 1.9,
-            fw: f64::from(self.proj.width) / self.ss,
-            fh: f64::from(self.proj.height) / self.ss,
+impl<'a> Frame<'a> {
+    fn new(p: &'a Panel, ss: f64, fx: f64, fy: f64, prefix: &'static str) -> Frame<'a> {
+        Frame {
+            p,
+            ss,
+            fx,
+            fy,
+            fw: (f64::from(p.proj.width) - 2.0 * p.pad) / ss,
+            fh: (f64::from(p.proj.height) - 2.0 * p.pad) / ss,
+            prefix,
         }
     }
 
-    /// Output coordinates of a frame pixel position.
-    fn out(&self, l: &Layout, p: (f64, f64)) -> (f64, f64) {
-        (l.fx + p.0 / self.ss, l.fy + p.1 / self.ss)
+    /// Output coordinates of a canvas pixel position.
+    fn out(&self, p: (f64, f64)) -> (f64, f64) {
+        (
+            self.fx + (p.0 - self.p.pad) / self.ss,
+            self.fy + (p.1 - self.p.pad) / self.ss,
+        )
     }
 
-    fn path_of_rings(&self, l: &Layout, rings: &[Vec<(f64, f64)>], d: &mut String) {
-        for ring in rings {
-            for (i, &p) in ring.iter().enumerate() {
-                let (x, y) = self.out(l, p);
-                let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { " " }, num(x), num(y));
-            }
-            d.push('Z');
-        }
+    /// The canvas pixel under an output position.
+    fn pixel(&self, x: f64, y: f64) -> (i64, i64) {
+        (
+            ((x - self.fx) * self.ss + self.p.pad).floor() as i64,
+            ((y - self.fy) * self.ss + self.p.pad).floor() as i64,
+        )
     }
 
-    fn region_path(&self, l: &Layout, label: u16) -> String {
+    fn region_path(&self, label: u16) -> String {
         let mut d = String::new();
-        if let Some(rings) = self.traced.rings.get(&label) {
-            let pts: Vec<Vec<(f64, f64)>> =
-                rings.iter().map(|r| self.traced.ring_points(r)).collect();
-            self.path_of_rings(l, &pts, &mut d);
+        let traced = &self.p.traced;
+        if let Some(rings) = traced.rings.get(&label) {
+            for ring in rings {
+                for (i, &p) in traced.ring_points(ring).iter().enumerate() {
+                    let (x, y) = self.out(p);
+                    let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { " " }, num(x), num(y));
+                }
+                d.push('Z');
+            }
         }
         d
     }
+}
 
+impl Scene<'_> {
     fn empire_index(&self, e: EmpireCode) -> usize {
         match &self.game {
             Some(g) => g.state.empire_index(e).unwrap_or(0),
@@ -185,13 +213,27 @@ struct Badge {
 }
 
 pub fn write(s: &Scene) -> String {
-    let map = s.map;
-    let l = s.layout();
     let sz = s.sizes;
-    let n = map.areas().len();
+    let main = Frame::new(&s.main, s.ss, sz.margin, sz.margin + sz.title * 1.9, "");
+    let below = main.fy + main.fh + sz.text * 1.2;
+    let inset = s
+        .inset
+        .as_ref()
+        .map(|p| Frame::new(p, s.ss, sz.margin, below + sz.text * 1.6, "inset-"));
+    let (legend_x, legend_w) = match &inset {
+        Some(f) => (
+            f.fx + f.fw + sz.margin * 1.5,
+            main.fw - f.fw - sz.margin * 1.5,
+        ),
+        None => (main.fx, main.fw),
+    };
     let mut legend = String::new();
-    let legend_h = write_legend(s, &l, &mut legend);
-    let height = l.fy + l.fh + legend_h + sz.margin;
+    let legend_h = write_legend(s, legend_x, below, legend_w, &mut legend);
+    let bottom = match &inset {
+        Some(f) => (f.fy + f.fh).max(below + legend_h),
+        None => below + legend_h,
+    };
+    let height = bottom + sz.margin;
     let mut o = String::with_capacity(1 << 20);
     let _ = writeln!(
         o,
@@ -202,17 +244,20 @@ pub fn write(s: &Scene) -> String {
     let (title, subtitle) = titles(s);
     let _ = writeln!(o, "<title>{}</title>", escape(&title));
     let _ = writeln!(o, "<defs>");
+    for f in std::iter::once(&main).chain(&inset) {
+        let _ = writeln!(
+            o,
+            r#"<clipPath id="{}frame"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
+            f.prefix,
+            num(f.fx),
+            num(f.fy),
+            num(f.fw),
+            num(f.fh)
+        );
+    }
     let _ = writeln!(
         o,
-        r#"<clipPath id="frame"><rect x="{}" y="{}" width="{}" height="{}"/></clipPath>"#,
-        num(l.fx),
-        num(l.fy),
-        num(l.fw),
-        num(l.fh)
-    );
-    let _ = writeln!(
-        o,
-        r##"<pattern id="hidden" patternUnits="userSpaceOnUse" width="7" height="7" patternTransform="rotate(45)"><rect width="7" height="7" fill="#4a4440" fill-opacity="0.16"/><rect width="2.2" height="7" fill="#4a4440" fill-opacity="0.32"/></pattern>"##
+        r##"<pattern id="hidden" patternUnits="userSpaceOnUse" width="7" height="7" patternTransform="rotate(45)"><rect width="7" height="7" fill="#4a4440" fill-opacity="0.12"/><rect width="2" height="7" fill="#4a4440" fill-opacity="0.28"/></pattern>"##
     );
     o.push_str(ICONS);
     let _ = writeln!(o, "</defs>");
@@ -224,7 +269,7 @@ pub fn write(s: &Scene) -> String {
     let _ = writeln!(
         o,
         r#"<text x="{}" y="{}" font-size="{}" fill="{}">{}</text>"#,
-        num(l.fx),
+        num(main.fx),
         num(sz.margin + sz.title * 0.95),
         num(sz.title),
         style::INK,
@@ -233,23 +278,56 @@ pub fn write(s: &Scene) -> String {
     let _ = writeln!(
         o,
         r#"<text x="{}" y="{}" font-size="{}" fill="{}" text-anchor="end">{}</text>"#,
-        num(l.fx + l.fw),
+        num(main.fx + main.fw),
         num(sz.margin + sz.title * 0.95),
         num(sz.text),
         style::MUTED_INK,
         escape(&subtitle)
     );
+    draw_frame(s, &main, &mut o);
+    if let (Some(b), Some(_)) = (s.inset_box, &inset) {
+        let (x0, y0) = main.out((b[0], b[1]));
+        let (x1, y1) = main.out((b[2], b[3]));
+        let _ = writeln!(
+            o,
+            r#"<rect id="inset-area" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="1" stroke-dasharray="4 3"/>"#,
+            num(x0),
+            num(y0),
+            num(x1 - x0),
+            num(y1 - y0),
+            style::FRAME
+        );
+    }
+    if let Some(f) = &inset {
+        let _ = writeln!(
+            o,
+            r#"<text x="{}" y="{}" font-size="{}" fill="{}">Enlarged: the dashed box on the map</text>"#,
+            num(f.fx),
+            num(f.fy - sz.text * 0.5),
+            num(sz.text),
+            style::MUTED_INK
+        );
+        draw_frame(s, f, &mut o);
+    }
+    o.push_str(&legend);
+    o.push_str("</svg>\n");
+    o
+}
 
-    // Fills.
-    let _ = writeln!(o, r#"<g clip-path="url(#frame)">"#);
+/// One frame: fills, hatching, graticule, borders, then labels, markers and forces.
+fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
+    let map = s.map;
+    let sz = f.p.sizes;
+    let pre = f.prefix;
+    let _ = writeln!(o, r#"<g clip-path="url(#{pre}frame)">"#);
     let _ = writeln!(
         o,
         r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
-        num(l.fx),
-        num(l.fy),
-        num(l.fw),
-        num(l.fh),
-        if s.proj.is_world() {
+        num(f.fx),
+        num(f.fy),
+        num(f.fw),
+        num(f.fh),
+        if f.p.proj.is_world() {
             style::PAGE
         } else {
             style::OFF_SEA
@@ -259,23 +337,26 @@ pub fn write(s: &Scene) -> String {
         (OFF_SEA, style::OFF_SEA, "off-map-sea"),
         (OFF_LAND, style::OFF_LAND, "off-map-land"),
     ] {
-        let d = s.region_path(&l, label);
+        let d = f.region_path(label);
         if !d.is_empty() {
             let _ = writeln!(
                 o,
-                r#"<path id="{id}" d="{d}" fill="{colour}" fill-rule="evenodd"/>"#
+                r#"<path id="{pre}{id}" d="{d}" fill="{colour}" fill-rule="evenodd"/>"#
             );
         }
     }
     let shade = shades(map);
-    let _ = writeln!(o, r#"<g id="areas" fill-rule="evenodd">"#);
+    let _ = writeln!(o, r#"<g id="{pre}areas" fill-rule="evenodd">"#);
     for id in map.ids() {
         let a = map.area(id);
+        let d = f.region_path(id.0);
+        if d.is_empty() && !pre.is_empty() {
+            continue;
+        }
         let colour = area_colour(s, id, &shade);
-        let d = s.region_path(&l, id.0);
         let _ = writeln!(
             o,
-            r#"<path id="{}" d="{d}" fill="{colour}"><title>{} {}</title></path>"#,
+            r#"<path id="{pre}{}" d="{d}" fill="{colour}"><title>{} {}</title></path>"#,
             a.code,
             a.code,
             escape(&a.name)
@@ -288,57 +369,48 @@ pub fn write(s: &Scene) -> String {
     {
         let mut d = String::new();
         for id in map.ids().filter(|i| !vis[i.index()]) {
-            d.push_str(&s.region_path(&l, id.0));
+            d.push_str(&f.region_path(id.0));
         }
         if !d.is_empty() {
             let _ = writeln!(
                 o,
-                r#"<path id="unseen" d="{d}" fill="url(#hidden)" fill-rule="evenodd"/>"#
+                r#"<path id="{pre}unseen" d="{d}" fill="url(#hidden)" fill-rule="evenodd"/>"#
             );
         }
     }
     if s.graticule {
-        let d = graticule(s, &l);
+        let d = graticule(s, f);
         if !d.is_empty() {
             let _ = writeln!(
                 o,
-                r#"<path id="graticule" d="{d}" fill="none" stroke="{}" stroke-opacity="0.22" stroke-width="0.6"/>"#,
+                r#"<path id="{pre}graticule" d="{d}" fill="none" stroke="{}" stroke-opacity="0.22" stroke-width="0.6"/>"#,
                 style::GRATICULE
             );
         }
     }
-    borders(s, &l, &mut o);
+    borders(s, f, o);
     let _ = writeln!(o, "</g>");
     let _ = writeln!(
         o,
         r#"<rect x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="1.2"/>"#,
-        num(l.fx),
-        num(l.fy),
-        num(l.fw),
-        num(l.fh),
+        num(f.fx),
+        num(f.fy),
+        num(f.fw),
+        num(f.fh),
         style::FRAME
     );
 
-    // Labels, home markers and forces.
+    // Labels, home markers and forces, placed clear of each other where there is room.
     let mut forces = String::new();
     let _ = writeln!(
         o,
-        r#"<g id="labels" font-size="{}" text-anchor="middle" stroke-width="{}" stroke-linejoin="round" paint-order="stroke">"#,
+        r#"<g id="{pre}labels" font-size="{}" text-anchor="middle" stroke-width="{}" stroke-linejoin="round" paint-order="stroke" clip-path="url(#{pre}frame)">"#,
         num(sz.label),
         num(sz.label * 0.26)
     );
-    for id in map.ids() {
-        let a = map.area(id);
-        let Some(p) = s.regions.anchors[id.index()] else {
-            continue;
-        };
-        let (x, mut y) = s.out(&l, p);
-        // A small island keeps its label beside it, so that it stays visible.
-        let px = f64::from(s.regions.pixels[id.index()]) / (s.ss * s.ss);
-        let lw = text_width(a.code.as_str(), sz.label);
-        if a.is_land() && px < lw * sz.label * 0.8 {
-            y += (px / std::f64::consts::PI).sqrt() + sz.label * 0.75;
-        }
+    for m in &place_labels(s, f) {
+        let a = map.area(m.id);
+        let (x, y) = m.at;
         let (fill, halo) = if a.is_sea() {
             (style::SEA_INK, "#eef5fa")
         } else {
@@ -351,57 +423,180 @@ pub fn write(s: &Scene) -> String {
             num(y + sz.label * 0.36),
             a.code
         );
-        if let Some(e) = map.empires.iter().find(|e| e.home == id) {
-            let shown = match &s.game {
-                Some(g) => g.state.empire(e.code).is_some(),
-                None => true,
-            };
-            if shown {
-                let k = sz.label * 0.95;
-                let _ = writeln!(
-                    o,
-                    r##"<use href="#i-home" xlink:href="#i-home" x="{}" y="{}" width="{k2}" height="{k2}" fill="{}" stroke="none"/>"##,
-                    num(x - lw / 2.0 - k - 1.0),
-                    num(y - k / 2.0),
-                    style::empire(s.empire_index(e.code)),
-                    k2 = num(k)
-                );
-            }
+        if let Some(colour) = m.home {
+            let k = sz.label * 0.95;
+            let _ = writeln!(
+                o,
+                r##"<use href="#i-home" xlink:href="#i-home" x="{}" y="{}" width="{k2}" height="{k2}" fill="{colour}" stroke="none"/>"##,
+                num(x - m.text_w / 2.0 - k - 1.0),
+                num(y - k / 2.0),
+                k2 = num(k)
+            );
         }
-        if let Some(g) = &s.game {
-            let badges = badges(s, g, id);
-            if !badges.is_empty() {
-                write_badges(
-                    s,
-                    &mut forces,
-                    a.code.as_str(),
-                    &badges,
-                    x,
-                    y + sz.label * 1.05,
-                );
-            }
+        if !m.badges.is_empty() {
+            let id = pre.is_empty().then(|| a.code.as_str());
+            write_badges(&sz, &mut forces, id, &m.badges, x, y + sz.label * 0.75);
         }
     }
     let _ = writeln!(o, "</g>");
     if !forces.is_empty() {
         let _ = writeln!(
             o,
-            r#"<g id="forces" font-size="{}" text-anchor="start">"#,
+            r#"<g id="{pre}forces" font-size="{}" text-anchor="start" clip-path="url(#{pre}frame)">"#,
             num(sz.badge)
         );
         o.push_str(&forces);
         let _ = writeln!(o, "</g>");
     }
-    let _ = n;
-    o.push_str(&legend);
-    o.push_str("</svg>\n");
-    o
+}
+
+/// An area's label with its home marker and force badges.
+struct Mark {
+    id: AreaId,
+    at: (f64, f64),
+    text_w: f64,
+    home: Option<&'static str>,
+    badges: Vec<Badge>,
+}
+
+impl Mark {
+    /// The box the mark covers when its label is centred at `(x, y)`.
+    fn bounds(&self, sz: &Sizes, x: f64, y: f64) -> [f64; 4] {
+        let star = if self.home.is_some() { sz.label } else { 0.0 };
+        let mut b = [
+            x - self.text_w / 2.0 - star,
+            y - sz.label * 0.55,
+            x + self.text_w / 2.0,
+            y + sz.label * 0.5,
+        ];
+        if !self.badges.is_empty() {
+            let w = badges_width(sz, &self.badges);
+            b[0] = b[0].min(x - w / 2.0);
+            b[2] = b[2].max(x + w / 2.0);
+            b[3] = y + sz.label * 0.75 + sz.badge * 1.4;
+        }
+        b
+    }
+}
+
+fn overlap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
+    let w = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
+    let h = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
+    w * h
+}
+
+/// Where each area's label goes: at its position, or nudged a little where labels would
+/// overlap, preferring spots inside the area. Small areas are placed first.
+fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
+    let map = s.map;
+    let sz = f.p.sizes;
+    let regions = &f.p.regions;
+    let mut marks: Vec<Mark> = Vec::new();
+    for id in map.ids() {
+        let a = map.area(id);
+        let Some(p) = regions.anchors[id.index()] else {
+            continue;
+        };
+        let (x, mut y) = f.out(p);
+        if x < f.fx - sz.label * 2.0
+            || y < f.fy - sz.label
+            || x > f.fx + f.fw + sz.label * 2.0
+            || y > f.fy + f.fh + sz.label
+        {
+            continue;
+        }
+        // A small island keeps its label beside it, so that it stays visible.
+        let px = f64::from(regions.pixels[id.index()]) / (f.ss * f.ss);
+        let text_w = text_width(a.code.as_str(), sz.label);
+        if a.is_land() && px < text_w * sz.label * 0.8 {
+            y += (px / std::f64::consts::PI).sqrt() + sz.label * 0.75;
+        }
+        let home = map
+            .empires
+            .iter()
+            .find(|e| e.home == id)
+            .filter(|e| match &s.game {
+                Some(g) => g.state.empire(e.code).is_some(),
+                None => true,
+            })
+            .map(|e| match &s.game {
+                Some(_) => "#fffdf6",
+                None => style::empire(s.empire_index(e.code)),
+            });
+        let badges = match &s.game {
+            Some(g) => badges(s, g, id),
+            None => Vec::new(),
+        };
+        marks.push(Mark {
+            id,
+            at: (x, y),
+            text_w,
+            home,
+            badges,
+        });
+    }
+    let mut order: Vec<usize> = (0..marks.len()).collect();
+    order.sort_by_key(|&i| (regions.pixels[marks[i].id.index()], i));
+    let mut placed: Vec<[f64; 4]> = Vec::new();
+    let steps = [
+        (0.0, 0.0),
+        (0.0, -1.0),
+        (0.0, 1.0),
+        (0.6, 0.0),
+        (-0.6, 0.0),
+        (0.5, -1.0),
+        (-0.5, -1.0),
+        (0.5, 1.0),
+        (-0.5, 1.0),
+        (0.0, -2.0),
+        (0.0, 2.0),
+        (1.1, 0.0),
+        (-1.1, 0.0),
+    ];
+    for i in order {
+        let m = &marks[i];
+        let (x0, y0) = m.at;
+        let b0 = m.bounds(&sz, x0, y0);
+        let (bw, bh) = (b0[2] - b0[0], b0[3] - b0[1]);
+        let mut best = (f64::MAX, (x0, y0));
+        for (k, &(dx, dy)) in steps.iter().enumerate() {
+            let (x, y) = (x0 + dx * bw, y0 + dy * bh * 0.8);
+            let b = m.bounds(&sz, x, y);
+            let covered: f64 = placed.iter().map(|p| overlap(p, &b)).sum();
+            let (px, py) = f.pixel(x, y);
+            let outside = if regions.at(px, py) == m.id.0 || k == 0 {
+                0.0
+            } else {
+                bw * bh * 0.3
+            };
+            let score = covered + outside + k as f64 * bw * bh * 0.02;
+            if score < best.0 {
+                best = (score, (x, y));
+            }
+            if covered == 0.0 && outside == 0.0 {
+                break;
+            }
+        }
+        let (x, y) = best.1;
+        placed.push(m.bounds(&sz, x, y));
+        marks[i].at = (x, y);
+    }
+    marks
 }
 
 fn titles(s: &Scene) -> (String, String) {
     let map = s.map;
-    let variant =
-        |v: Option<empires_rules::Variant>| v.map_or(String::new(), |v| format!("{v} Empires · "));
+    let variant = |v: Option<empires_rules::Variant>| {
+        v.map_or(String::new(), |v| {
+            let v = v.to_string();
+            let mut c = v.chars();
+            let first: String = c
+                .next()
+                .map(|f| f.to_uppercase().collect())
+                .unwrap_or_default();
+            format!("{first}{} Empires · ", c.as_str())
+        })
+    };
     match &s.game {
         None => (
             s.title.clone().unwrap_or_else(|| map.name.clone()),
@@ -503,18 +698,41 @@ fn badges(s: &Scene, g: &Game, id: AreaId) -> Vec<Badge> {
     out
 }
 
-fn write_badges(s: &Scene, o: &mut String, code: &str, badges: &[Badge], cx: f64, top: f64) {
-    let k = s.sizes.badge;
+fn badge_widths(sz: &Sizes, badges: &[Badge]) -> Vec<f64> {
+    let k = sz.badge;
     let pad = k * 0.22;
-    let widths: Vec<f64> = badges
+    badges
         .iter()
         .map(|b| pad + k + pad * 0.6 + text_width(&b.count, k) + pad)
-        .collect();
+        .collect()
+}
+
+fn badges_width(sz: &Sizes, badges: &[Badge]) -> f64 {
+    let gap = sz.badge * 0.25;
+    badge_widths(sz, badges).iter().sum::<f64>() + gap * (badges.len() as f64 - 1.0)
+}
+
+fn write_badges(
+    sz: &Sizes,
+    o: &mut String,
+    code: Option<&str>,
+    badges: &[Badge],
+    cx: f64,
+    top: f64,
+) {
+    let k = sz.badge;
+    let pad = k * 0.22;
+    let widths = badge_widths(sz, badges);
     let gap = k * 0.25;
-    let total: f64 = widths.iter().sum::<f64>() + gap * (badges.len() as f64 - 1.0);
+    let total = badges_width(sz, badges);
     let mut x = cx - total / 2.0;
     let h = k * 1.35;
-    let _ = writeln!(o, r#"<g id="forces-{code}">"#);
+    match code {
+        Some(code) => {
+            let _ = writeln!(o, r#"<g id="forces-{code}">"#);
+        }
+        None => o.push_str("<g>\n"),
+    }
     for (b, w) in badges.iter().zip(&widths) {
         let _ = writeln!(
             o,
@@ -549,10 +767,10 @@ enum Line {
     Coast,
 }
 
-fn borders(s: &Scene, l: &Layout, o: &mut String) {
+fn borders(s: &Scene, f: &Frame, o: &mut String) {
     let n = s.map.areas().len();
     let mut paths: Vec<(Line, String)> = Vec::new();
-    for ch in &s.traced.chains {
+    for ch in &f.p.traced.chains {
         let (a, b) = (ch.left.min(ch.right), ch.left.max(ch.right));
         let area = |x: u16| (x as usize) < n;
         let kind = match (s.is_sea(a), s.is_sea(b)) {
@@ -584,7 +802,7 @@ fn borders(s: &Scene, l: &Layout, o: &mut String) {
         };
         let d = &mut paths[i].1;
         for (j, &p) in ch.points.iter().enumerate() {
-            let (x, y) = s.out(l, p);
+            let (x, y) = f.out(p);
             let _ = write!(d, "{}{} {}", if j == 0 { "M" } else { " " }, num(x), num(y));
         }
     }
@@ -610,14 +828,15 @@ fn borders(s: &Scene, l: &Layout, o: &mut String) {
         };
         let _ = writeln!(
             o,
-            r#"<path id="{id}" d="{d}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-linejoin="round" stroke-linecap="round"{extra}/>"#
+            r#"<path id="{}{id}" d="{d}" fill="none" stroke="{colour}" stroke-width="{width}" stroke-linejoin="round" stroke-linecap="round"{extra}/>"#,
+            f.prefix
         );
     }
 }
 
 /// Lines of longitude and latitude across the frame.
-fn graticule(s: &Scene, l: &Layout) -> String {
-    let p = s.proj;
+fn graticule(s: &Scene, f: &Frame) -> String {
+    let p = &f.p.proj;
     let pos: Vec<(f64, f64)> = s
         .map
         .areas()
@@ -660,7 +879,7 @@ fn graticule(s: &Scene, l: &Layout) -> String {
                 pen = false;
                 continue;
             }
-            let (x, y) = s.out(l, q);
+            let (x, y) = f.out(q);
             let _ = write!(d, "{}{} {}", if pen { " " } else { "M" }, num(x), num(y));
             pen = true;
         }
@@ -689,13 +908,13 @@ fn graticule(s: &Scene, l: &Layout) -> String {
 }
 
 /// The legend below the frame; returns its height.
-fn write_legend(s: &Scene, l: &Layout, o: &mut String) -> f64 {
+/// The legend at `(x, top)`, `width` wide; returns its height.
+fn write_legend(s: &Scene, x0: f64, top: f64, width: f64, o: &mut String) -> f64 {
     let sz = s.sizes;
     let t = sz.text;
     let row = t * 1.65;
-    let top = l.fy + l.fh + t * 1.2;
-    let cols = ((l.fw / (t * 21.0)).floor() as usize).max(1);
-    let colw = l.fw / cols as f64;
+    let cols = ((width / (t * 21.0)).floor() as usize).max(1);
+    let colw = width / cols as f64;
     let mut entries: Vec<String> = Vec::new();
     let swatch = |colour: &str| {
         format!(
@@ -795,7 +1014,13 @@ fn write_legend(s: &Scene, l: &Layout, o: &mut String) -> f64 {
                     text(t * 2.0, "supply trains")
                 ));
             }
-            entries.push(format!("{}{}", star(0), text(t * 2.0, "home area")));
+            entries.push(format!(
+                r##"<use href="#i-home" xlink:href="#i-home" x="{}" y="{}" width="{k}" height="{k}" fill="#fffdf6"/>{}"##,
+                num(t * 0.2),
+                num(-t * 0.95),
+                text(t * 2.0, "home area"),
+                k = num(t * 1.1)
+            ));
         }
     }
     let rows = entries.len().div_ceil(cols);
@@ -808,14 +1033,14 @@ fn write_legend(s: &Scene, l: &Layout, o: &mut String) -> f64 {
     let _ = writeln!(
         o,
         r#"<text x="{}" y="{}" fill="{}">{}</text>"#,
-        num(l.fx),
+        num(x0),
         num(top + t * 0.4),
         style::MUTED_INK,
         escape(&heading)
     );
     for (i, e) in entries.iter().enumerate() {
         let (c, r) = (i / rows, i % rows);
-        let x = l.fx + c as f64 * colw;
+        let x = x0 + c as f64 * colw;
         let y = top + t * 0.4 + row * (r as f64 + 1.0);
         let _ = writeln!(
             o,
@@ -825,5 +1050,5 @@ fn write_legend(s: &Scene, l: &Layout, o: &mut String) -> f64 {
         );
     }
     let _ = writeln!(o, "</g>");
-    t * 1.2 + t * 0.4 + row * (rows as f64 + 0.4)
+    t * 0.4 + row * (rows as f64 + 0.4)
 }
