@@ -6,7 +6,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use empires_ai::sim::{complete_orders, play_game};
 use empires_report::{Turn, html, report_with, shared, text};
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{Map, Options, Variant, adjudicate};
+use empires_rules::{Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
@@ -17,17 +17,8 @@ fn world() -> Map {
 
 fn bench(c: &mut Criterion) {
     let map = world();
-    let mut st = new_game(
-        &map,
-        &NewGame {
-            name: "bench".into(),
-            variant: Variant::World,
-            seed: 1,
-            players: BTreeMap::new(),
-            options: Options::default(),
-        },
-    )
-    .expect("new game");
+    let mut st =
+        new_game(&map, &NewGame::without_players("bench", Variant::World, 1)).expect("new game");
     // A game some turns in, with armies on the move.
     for _ in 0..8 {
         st = empires_ai::sim::computer_turn(&map, &st)

@@ -11,13 +11,7 @@ use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
     let map = Map::from_file(generate::grid(16, 14, 28), "grid").expect("grid map");
-    let game = NewGame {
-        name: "bench".into(),
-        variant: Variant::World,
-        seed: 1,
-        players: BTreeMap::new(),
-        options: Options::default(),
-    };
+    let game = NewGame::without_players("bench", Variant::World, 1);
     let st = new_game(&map, &game).expect("new game");
     let empire = st.empires[0].code;
     let own: Vec<String> = st

@@ -5,23 +5,14 @@ use empires_report::{Turn, html, report_with, shared, text};
 use empires_rules::map::generate;
 use empires_rules::order::{Order, Turnsheet, Verb};
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{Map, Options, Variant, adjudicate};
+use empires_rules::{Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
     let map = Map::from_file(generate::grid(16, 14, 28), "grid").expect("grid map");
-    let st = new_game(
-        &map,
-        &NewGame {
-            name: "bench".into(),
-            variant: Variant::World,
-            seed: 1,
-            players: BTreeMap::new(),
-            options: Options::default(),
-        },
-    )
-    .expect("new game");
+    let st =
+        new_game(&map, &NewGame::without_players("bench", Variant::World, 1)).expect("new game");
     let orders: BTreeMap<_, _> = st
         .empires
         .iter()

@@ -53,13 +53,7 @@ fn orders_for(map: &Map, st: &GameState, code: EmpireCode) -> Turnsheet {
 
 fn bench(c: &mut Criterion) {
     let map = Map::from_file(generate::grid(16, 14, 28), "grid").expect("grid map");
-    let game = NewGame {
-        name: "bench".into(),
-        variant: Variant::World,
-        seed: 1,
-        players: BTreeMap::new(),
-        options: Options::default(),
-    };
+    let game = NewGame::without_players("bench", Variant::World, 1);
     let st = new_game(&map, &game).expect("new game");
     let orders: BTreeMap<EmpireCode, Turnsheet> = st
         .empires

@@ -10,13 +10,7 @@ use std::time::Instant;
 
 fn main() {
     let map = Map::from_file(generate::grid(16, 14, 28), "grid").expect("grid map");
-    let game = NewGame {
-        name: "profile".into(),
-        variant: Variant::World,
-        seed: 1,
-        players: BTreeMap::new(),
-        options: Options::default(),
-    };
+    let game = NewGame::without_players("profile", Variant::World, 1);
     let st = new_game(&map, &game).expect("new game");
     let orders: BTreeMap<EmpireCode, Turnsheet> = st
         .empires

@@ -20,6 +20,20 @@ pub struct NewGame {
     pub options: Options,
 }
 
+impl NewGame {
+    /// A game with no players: every empire is a dummy run by the computer (2.1), under the
+    /// default options.
+    pub fn without_players(name: &str, variant: Variant, seed: u64) -> NewGame {
+        NewGame {
+            name: name.to_string(),
+            variant,
+            seed,
+            players: BTreeMap::new(),
+            options: Options::default(),
+        }
+    }
+}
+
 /// Why a game could not be started.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
