@@ -198,8 +198,9 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
         }
     }
 
-    // How far each area may reach: a land area a little beyond the midpoints to its land
-    // neighbours, a sea area a little beyond its farthest neighbour.
+    // How far each area may reach: a land area a little beyond the midpoints to its
+    // neighbours, a sea area a little beyond its farthest neighbour. Land beyond every
+    // area's reach is off the map.
     let reach: Vec<f64> = (0..n)
         .map(|i| {
             let Some(a) = anchors[i] else { return 0.0 };
@@ -214,10 +215,8 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
             };
             let r = if area.is_sea() {
                 far(false) * 1.1
-            } else if far(true) > 0.0 {
-                far(true) * 0.75
             } else {
-                far(false) * 0.6
+                (far(true) * 0.9).max(far(false) * 0.6)
             };
             if r == 0.0 {
                 spacing * 1.5
@@ -240,28 +239,34 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
         }
     }
 
-    // The seas first, then the land: a land area gives up a stretch of coast on a sea it
-    // does not border to a neighbour that does.
-    let mut labels = vec![UNSET; w * h];
-    for kind in [SEA, LAND] {
-        let seeds: Vec<Option<usize>> = seeds
+    // The land is grown once to see where each land area meets the coast; then the seas,
+    // each keeping off a coast it does not border if another sea can take it; then the land
+    // again, each land area giving up a stretch of coast on a sea it does not border to a
+    // neighbour that does.
+    let grown = Grow {
+        spacing,
+        class: &class,
+        w,
+        h,
+        anchors: &anchors,
+        reach: &reach,
+        warp: &warp,
+        px,
+        map,
+    };
+    let of_kind = |kind: u8| -> Vec<Option<usize>> {
+        seeds
             .iter()
             .zip(map.areas())
             .map(|(s, a)| s.filter(|_| a.is_sea() == (kind == SEA)))
-            .collect();
-        let grown = Grow {
-            spacing,
-            class: &class,
-            w,
-            h,
-            anchors: &anchors,
-            reach: &reach,
-            warp: &warp,
-            px,
-            map,
-        };
-        grown.run(&seeds, &mut labels);
-    }
+            .collect()
+    };
+    let mut land = vec![UNSET; w * h];
+    grown.run(&of_kind(LAND), &mut land, None);
+    let mut labels = vec![UNSET; w * h];
+    grown.run(&of_kind(SEA), &mut labels, Some(&land));
+    drop(land);
+    grown.run(&of_kind(LAND), &mut labels, None);
     fill_specks(&class, w, h, &mut labels, (6.0 * px * px) as usize, map);
     claim_islands(&class, w, h, &mut labels, map, &anchors, &reach);
     for (l, c) in labels.iter_mut().zip(&class) {
@@ -333,7 +338,9 @@ struct Grow<'a> {
 }
 
 impl Grow<'_> {
-    fn run(&self, seeds: &[Option<usize>], label: &mut Vec<u16>) {
+    /// Grows the areas of `seeds` into `label`. Coasts are judged by the areas of the other
+    /// kind in `label`, or in `hint` when given.
+    fn run(&self, seeds: &[Option<usize>], label: &mut Vec<u16>, hint: Option<&[u16]>) {
         let Grow {
             spacing: _,
             class,
@@ -382,7 +389,7 @@ impl Grow<'_> {
         // Land pixels near the coast, with the sea area they face: a land area stays off a
         // coast on a sea it does not border, if a neighbour can take that coast instead.
         let band = (0.08 * self.spacing).max(2.0 * px) as u32;
-        let coast = coast_seas(class, w, h, &g.label, band);
+        let coast = coasts(class, w, h, hint.unwrap_or(&g.label), band);
         let fits = |label: &[u16], q: usize, s: u16, soft: bool| {
             let c = coast[q];
             g4(q, w, h).all(|p| {
@@ -446,7 +453,14 @@ impl Grow<'_> {
                     }
                     g.label[q] = s;
                     let k = kind[s as usize];
-                    for r in g8(q, w, h) {
+                    // Diagonal steps only in the second round, to squeeze through what the
+                    // first left.
+                    let around: &mut dyn Iterator<Item = usize> = if soft {
+                        &mut g4(q, w, h)
+                    } else {
+                        &mut g8(q, w, h)
+                    };
+                    for r in around {
                         if g.label[r] == UNSET
                             && class[r] == k
                             && g.refused[r] != s
@@ -509,19 +523,20 @@ fn g8(q: usize, w: usize, h: usize) -> impl Iterator<Item = usize> {
     .map(move |(x, y)| y as usize * w + x as usize)
 }
 
-/// For land pixels within `band` steps of a sea area's pixels, the nearest such sea area.
-fn coast_seas(class: &[u8], w: usize, h: usize, label: &[u16], band: u32) -> Vec<u16> {
+/// For pixels within `band` steps of a coast, the nearest area across it.
+fn coasts(class: &[u8], w: usize, h: usize, label: &[u16], band: u32) -> Vec<u16> {
     let mut coast = vec![UNSET; w * h];
     let mut depth = vec![u32::MAX; w * h];
     let mut queue = VecDeque::new();
     for q in 0..w * h {
-        if class[q] == SEA && label[q] != UNSET {
-            for p in g4(q, w, h) {
-                if class[p] == LAND && depth[p] == u32::MAX {
-                    depth[p] = 1;
-                    coast[p] = label[q];
-                    queue.push_back(p);
-                }
+        if class[q] == GLOBE || label[q] == UNSET {
+            continue;
+        }
+        for p in g4(q, w, h) {
+            if class[p] != GLOBE && class[p] != class[q] && depth[p] == u32::MAX {
+                depth[p] = 1;
+                coast[p] = label[q];
+                queue.push_back(p);
             }
         }
     }
@@ -530,7 +545,7 @@ fn coast_seas(class: &[u8], w: usize, h: usize, label: &[u16], band: u32) -> Vec
             continue;
         }
         for p in g4(q, w, h) {
-            if class[p] == LAND && depth[p] == u32::MAX {
+            if class[p] == class[q] && depth[p] == u32::MAX {
                 depth[p] = depth[q] + 1;
                 coast[p] = coast[q];
                 queue.push_back(p);
