@@ -5,8 +5,7 @@ use empires_orders::{Context, check, parse_sheet};
 use empires_rules::engine::forecast;
 use empires_rules::map::generate;
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{Map, Options, Variant};
-use std::collections::BTreeMap;
+use empires_rules::{Map, Variant};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {

@@ -4,7 +4,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use empires_rules::map::generate;
 use empires_rules::order::{Order, Turnsheet, Verb};
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{EmpireCode, GameState, Map, Options, Variant, adjudicate};
+use empires_rules::{EmpireCode, GameState, Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 

@@ -4,7 +4,7 @@
 use empires_rules::map::generate;
 use empires_rules::order::{Order, Turnsheet, Verb};
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{EmpireCode, Map, Options, Variant, adjudicate};
+use empires_rules::{EmpireCode, Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
