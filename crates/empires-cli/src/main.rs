@@ -165,6 +165,10 @@ enum MapCommand {
         /// Width of the picture in pixels.
         #[arg(long, default_value_t = 1600, value_parser = clap::value_parser!(u32).range(200..=8000))]
         width: u32,
+        /// List every drawn border that differs from the map's (neighbours whose regions
+        /// do not touch), a hint of positions to move.
+        #[arg(long, conflicts_with = "game")]
+        notes: bool,
     },
 }
 
@@ -229,6 +233,7 @@ fn main() -> ExitCode {
                     out,
                     png,
                     width,
+                    notes,
                 },
         } => commands::map::draw(&commands::map::DrawArgs {
             map,
@@ -237,6 +242,7 @@ fn main() -> ExitCode {
             out,
             png,
             width,
+            all_notes: notes,
         })
         .map(|r| show(&r, &[])),
         Command::Report {

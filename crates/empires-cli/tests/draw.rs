@@ -33,6 +33,21 @@ fn draws_a_standard_map_to_svg_and_png() {
     let text = fs::read_to_string(&svg).unwrap();
     assert!(text.contains("<path id=\"LON\"") && text.contains(">LON</text>"));
     assert!(is_png(&fs::read(&png).unwrap()));
+
+    // Notes for the designer: Norfolk Island is too small for the coastline data.
+    let out = stdout(&ok(&[
+        "map",
+        "draw",
+        "australian",
+        "--out",
+        s(&svg),
+        "--width",
+        "300",
+    ]));
+    assert!(
+        out.contains("note: NFK (Norfolk Island): no land at its position"),
+        "{out}"
+    );
 }
 
 #[test]

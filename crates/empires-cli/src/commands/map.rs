@@ -29,6 +29,8 @@ pub struct DrawArgs {
     /// Also a PNG: `Some(None)` names it after the SVG.
     pub png: Option<Option<PathBuf>>,
     pub width: u32,
+    /// List every drawn border that differs from the map's, not just how many.
+    pub all_notes: bool,
 }
 
 /// The files `empires map draw` wrote, and notes for the map's designer.
@@ -36,8 +38,8 @@ pub struct DrawArgs {
 pub struct DrawReport {
     pub svg: PathBuf,
     pub png: Option<PathBuf>,
-    /// Positions off the coastlines and drawn borders that differ from the map's; only
-    /// for maps, not games.
+    /// Positions off the coastlines, and drawn borders that differ from the map's (all of
+    /// them, or how many); only for maps, not games.
     pub notes: Vec<String>,
 }
 
@@ -117,7 +119,15 @@ pub fn draw(args: &DrawArgs) -> Result<DrawReport> {
         notes: if args.game.is_some() {
             Vec::new()
         } else {
-            drawing.notes
+            let mut notes = drawing.notes;
+            match drawing.borders.len() {
+                0 => {}
+                _ if args.all_notes => notes.extend(drawing.borders),
+                n => notes.push(format!(
+                    "the drawing differs from the map's borders in {n} places (--notes lists them)"
+                )),
+            }
+            notes
         },
     })
 }

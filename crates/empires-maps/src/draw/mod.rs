@@ -42,12 +42,16 @@ impl Default for DrawOptions {
     }
 }
 
-/// A drawing, and notes for the map's designer: positions off the coastlines and borders
-/// that differ from the map's.
+/// A drawing, and notes for the map's designer.
 #[derive(Debug, Clone)]
 pub struct Drawing {
     pub svg: String,
+    /// Positions off the coastlines, or missing.
     pub notes: Vec<String>,
+    /// Where the drawn borders differ from the map's: neighbours whose regions do not
+    /// touch (or regions that touch without being neighbours). Usually a position a little
+    /// off, or a sea area's position far from a coast it borders.
+    pub borders: Vec<String>,
 }
 
 /// Frame pixels per output pixel: regions are worked out at twice the resolution they are
@@ -98,6 +102,7 @@ pub fn draw(
     let proj = Projection::fit(&positions, frame);
     let main = panel(map, proj, 0, width);
     let notes = main.regions.notes.clone();
+    let borders = main.regions.borders.clone();
     let (inset, inset_box) = match crowded(&main, ss) {
         Some((ids, bbox)) => match inset_panel(map, &main, &ids, width) {
             Some(p) => (Some(p), Some(bbox)),
@@ -120,6 +125,7 @@ pub fn draw(
     Ok(Drawing {
         svg: svg::write(&scene),
         notes,
+        borders,
     })
 }
 

@@ -36,8 +36,10 @@ pub struct Regions {
     pub pixels: Vec<u32>,
     /// Typical distance between neighbouring positions, in pixels.
     pub spacing: f64,
-    /// Things a map designer may want to look at.
+    /// Positions a map designer may want to look at.
     pub notes: Vec<String>,
+    /// Where the drawn borders differ from the map's.
+    pub borders: Vec<String>,
 }
 
 impl Regions {
@@ -159,7 +161,7 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
         if a.is_sea() || !on_canvas(at) {
             continue;
         }
-        if let Some(p) = nearest(&class, w, h, at, 3.0 * px, LAND) {
+        if let Some(p) = nearest(&class, w, h, at, 5.0 * px, LAND) {
             seeds[i] = Some(p);
             continue;
         }
@@ -292,6 +294,7 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
         pixels,
         spacing,
         notes,
+        borders: Vec::new(),
     };
     border_notes(map, &mut r, px);
     r
@@ -621,7 +624,8 @@ fn fill_specks(class: &[u8], w: usize, h: usize, labels: &mut [u16], max: usize,
     }
 }
 
-/// Islands no area grew into go to the nearest land area, if it is near enough.
+/// Islands no area grew into go to the nearest land area near enough that borders every
+/// sea area around them.
 fn claim_islands(
     class: &[u8],
     w: usize,
@@ -645,6 +649,7 @@ fn claim_islands(
         }
         let mut comp = Vec::new();
         let mut touches = false;
+        let mut seas: Vec<u16> = Vec::new();
         let mut queue = VecDeque::from([start]);
         seen[start] = true;
         while let Some(q) = queue.pop_front() {
@@ -657,6 +662,9 @@ fn claim_islands(
                 }
                 let r = y as usize * w + x as usize;
                 if class[r] != LAND {
+                    if labels[r] != UNSET && !seas.contains(&labels[r]) {
+                        seas.push(labels[r]);
+                    }
                     continue;
                 }
                 if labels[r] != UNSET {
@@ -679,11 +687,18 @@ fn claim_islands(
         }
         let mut best: Option<(f64, usize)> = None;
         for &(i, (ax, ay)) in &land_areas {
+            let id = empires_rules::map::AreaId(i as u16);
+            if !seas
+                .iter()
+                .all(|&s| map.adjacent(id, empires_rules::map::AreaId(s)))
+            {
+                continue;
+            }
             // A lower bound from the island's bounding box first.
             let bx = (x0 as f64 - ax).max(ax - (x1 + 1) as f64).max(0.0);
             let by = (y0 as f64 - ay).max(ay - (y1 + 1) as f64).max(0.0);
             let lower = (bx * bx + by * by).sqrt();
-            if lower > reach[i] * 0.6 || best.is_some_and(|b| lower >= b.0) {
+            if lower > reach[i] || best.is_some_and(|b| lower >= b.0) {
                 continue;
             }
             let d = comp
@@ -693,7 +708,7 @@ fn claim_islands(
                     ((x - ax).powi(2) + (y - ay).powi(2)).sqrt()
                 })
                 .fold(f64::MAX, f64::min);
-            if d <= reach[i] * 0.6 && best.is_none_or(|b| d < b.0) {
+            if d <= reach[i] && best.is_none_or(|b| d < b.0) {
                 best = Some((d, i));
             }
         }
@@ -728,7 +743,7 @@ fn border_notes(map: &Map, r: &mut Regions, px: f64) {
                 && r.anchors[b.index()].is_some()
                 && !touch.contains_key(&(id.0, b.0))
             {
-                r.notes.push(format!(
+                r.borders.push(format!(
                     "{} and {} are neighbours on the map but their regions do not touch",
                     map.code(id),
                     map.code(b)
@@ -739,7 +754,7 @@ fn border_notes(map: &Map, r: &mut Regions, px: f64) {
     for (&(a, b), &len) in &touch {
         let (ia, ib) = (empires_rules::map::AreaId(a), empires_rules::map::AreaId(b));
         if !map.adjacent(ia, ib) && f64::from(len) >= 4.0 * px {
-            r.notes.push(format!(
+            r.borders.push(format!(
                 "{} and {} share a border in the drawing but are not neighbours on the map",
                 map.code(ia),
                 map.code(ib)

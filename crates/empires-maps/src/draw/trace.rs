@@ -327,6 +327,7 @@ mod tests {
             pixels: vec![],
             spacing: 1.0,
             notes: vec![],
+            borders: vec![],
         }
     }
 
