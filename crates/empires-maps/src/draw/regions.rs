@@ -1,8 +1,9 @@
 //! The region of each area: the land mask is rasterised from the coastlines, every land
 //! pixel goes to the nearest land area reachable over land and every sea pixel to the
-//! nearest sea area reachable by sea. Pixels out of every area's reach stay off the map.
-//! Borders between areas are given natural wiggles by measuring distances from slightly
-//! displaced pixels (a smooth noise field), the same for every area so borders stay sharp.
+//! nearest sea area reachable by sea, as long as no two areas that are not neighbours on
+//! the map come to touch. Pixels out of every area's reach stay off the map. Borders
+//! between areas are given natural wiggles by measuring distances from slightly displaced
+//! pixels (a smooth noise field), the same for every area so borders stay sharp.
 
 use super::coast;
 use super::projection::Projection;
@@ -142,7 +143,7 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
                 .map(|(lon, lat)| proj.project(proj.wrap(lon), lat))
         })
         .collect();
-    let spacing = typical_spacing(map, &anchors).max(8.0 * px);
+    let spacing = typical_spacing(&anchors).max(8.0 * px);
 
     // Seeds: land areas on land (a small island where the coastlines have none), sea areas
     // at sea.
@@ -301,7 +302,7 @@ pub fn build(map: &Map, proj: &Projection, px: f64) -> Regions {
 }
 
 /// The median distance from each position to the nearest other one.
-fn typical_spacing(map: &Map, anchors: &[Option<(f64, f64)>]) -> f64 {
+fn typical_spacing(anchors: &[Option<(f64, f64)>]) -> f64 {
     let pts: Vec<(f64, f64)> = anchors.iter().flatten().copied().collect();
     let mut near: Vec<f64> = pts
         .iter()
@@ -315,7 +316,6 @@ fn typical_spacing(map: &Map, anchors: &[Option<(f64, f64)>]) -> f64 {
                 .min_by(f64::total_cmp)
         })
         .collect();
-    let _ = map;
     if near.is_empty() {
         return 50.0;
     }
@@ -323,10 +323,6 @@ fn typical_spacing(map: &Map, anchors: &[Option<(f64, f64)>]) -> f64 {
     near[near.len() / 2]
 }
 
-/// Grows every area from its seed over pixels of its own kind (land or sea), nearest
-/// first, as far as its reach. An area never takes a pixel touching an area that is not
-/// its neighbour on the map, so that the drawing's borders follow the map's; such a pixel
-/// is left to the areas around it that border everything it touches, or to nobody.
 /// What area growth works on.
 struct Grow<'a> {
     spacing: f64,
@@ -341,8 +337,13 @@ struct Grow<'a> {
 }
 
 impl Grow<'_> {
-    /// Grows the areas of `seeds` into `label`. Coasts are judged by the areas of the other
-    /// kind in `label`, or in `hint` when given.
+    /// Grows every area of `seeds` over pixels of its own kind (land or sea), nearest
+    /// first, as far as its reach. An area never takes a pixel touching an area that is
+    /// not its neighbour on the map, so that the drawing's borders follow the map's; such
+    /// a pixel is left to the areas around it that border everything it touches, or to
+    /// nobody. A first round also keeps areas off coasts (judged by the areas of the other
+    /// kind in `label`, or in `hint` when given) whose area across is not a neighbour; a
+    /// second round lets anyone that may take what is left.
     fn run(&self, seeds: &[Option<usize>], label: &mut Vec<u16>, hint: Option<&[u16]>) {
         let Grow {
             spacing: _,
