@@ -197,3 +197,24 @@ fn fog_of_war_hides_forces_an_empire_cannot_see() {
         .is_err()
     );
 }
+
+#[test]
+fn crowded_areas_are_enlarged_in_an_inset_with_their_forces_drawn_once() {
+    let map = load("world").unwrap().unwrap();
+    let st = game(&map);
+    let opts = DrawOptions {
+        width: 800,
+        ..DrawOptions::default()
+    };
+    let svg = draw::svg(&map, Some((&st, None)), &opts).unwrap();
+    assert!(svg.contains("id=\"inset-frame\""), "Europe is enlarged");
+    assert!(svg.contains("<path id=\"inset-LON\""));
+    for id in map.ids() {
+        let a = st.area(id);
+        let code = map.code(id);
+        let n = svg.matches(&format!("<g id=\"forces-{code}\">")).count();
+        let has_forces = a.armies > 0 || a.forts > 0 || a.base.is_some() || a.fleet.is_some();
+        assert_eq!(n, usize::from(has_forces), "{code}");
+        assert_eq!(svg.matches(&format!("<path id=\"{code}\"")).count(), 1, "{code}");
+    }
+}

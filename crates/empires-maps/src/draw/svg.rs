@@ -166,6 +166,19 @@ impl Scene<'_> {
         }
     }
 
+    /// Whether an area is drawn in the inset's box on the main map: it is labelled in the
+    /// inset only.
+    fn in_inset_box(&self, id: AreaId) -> bool {
+        match (
+            &self.inset,
+            self.inset_box,
+            self.main.regions.anchors[id.index()],
+        ) {
+            (Some(_), Some(b), Some(p)) => p.0 >= b[0] && p.0 <= b[2] && p.1 >= b[1] && p.1 <= b[3],
+            _ => false,
+        }
+    }
+
     fn is_sea(&self, label: u16) -> Option<bool> {
         let n = self.map.areas().len();
         match label {
@@ -290,7 +303,7 @@ pub fn write(s: &Scene) -> String {
         let (x1, y1) = main.out((b[2], b[3]));
         let _ = writeln!(
             o,
-            r#"<rect id="inset-area" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="1" stroke-dasharray="4 3"/>"#,
+            r#"<rect id="inset-area" x="{}" y="{}" width="{}" height="{}" fill="none" stroke="{}" stroke-width="1.5" stroke-dasharray="6 3"/>"#,
             num(x0),
             num(y0),
             num(x1 - x0),
@@ -434,7 +447,8 @@ fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
             );
         }
         if !m.badges.is_empty() {
-            let id = pre.is_empty().then(|| a.code.as_str());
+            // The ids go with the one drawing of each area's forces that counts.
+            let id = (pre.is_empty() || s.in_inset_box(m.id)).then(|| a.code.as_str());
             write_badges(&sz, &mut forces, id, &m.badges, x, y + sz.label * 0.75);
         }
     }
@@ -497,6 +511,9 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
         let Some(p) = regions.anchors[id.index()] else {
             continue;
         };
+        if f.prefix.is_empty() && s.in_inset_box(id) {
+            continue;
+        }
         let (x, mut y) = f.out(p);
         if x < f.fx - sz.label * 2.0
             || y < f.fy - sz.label
