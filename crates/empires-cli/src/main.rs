@@ -151,10 +151,10 @@ enum MapCommand {
         #[arg(required_unless_present = "game", conflicts_with = "game")]
         map: Option<PathBuf>,
         /// Draw the current turn of this game directory: owners and forces.
-        #[arg(long)]
+        #[arg(long, value_name = "DIR")]
         game: Option<PathBuf>,
         /// With --game: draw only what this empire knows (fog of war).
-        #[arg(long, requires = "game")]
+        #[arg(long, requires = "game", value_name = "CODE")]
         empire: Option<EmpireCode>,
         /// The SVG file to write; default: named after the map, or the game and turn.
         #[arg(long, value_name = "FILE.svg")]
