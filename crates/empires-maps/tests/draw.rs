@@ -215,6 +215,10 @@ fn crowded_areas_are_enlarged_in_an_inset_with_their_forces_drawn_once() {
         let n = svg.matches(&format!("<g id=\"forces-{code}\">")).count();
         let has_forces = a.armies > 0 || a.forts > 0 || a.base.is_some() || a.fleet.is_some();
         assert_eq!(n, usize::from(has_forces), "{code}");
-        assert_eq!(svg.matches(&format!("<path id=\"{code}\"")).count(), 1, "{code}");
+        assert_eq!(
+            svg.matches(&format!("<path id=\"{code}\"")).count(),
+            1,
+            "{code}"
+        );
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::gamedir::{self, Game};
+use empires_maps::draw::{Base, DrawOptions};
 use empires_report::{Turn, gm, html, report_with, shared, text};
 use empires_rules::event::Event;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -9,6 +10,10 @@ use std::path::Path;
 
 /// The folder of a turn directory holding its reports.
 pub const REPORTS_DIR: &str = "reports";
+
+/// Width in pixels of the map in the HTML reports: enough to read every label, small
+/// enough for a phone and for many reports a turn.
+const REPORT_MAP_WIDTH: u32 = 960;
 
 /// The forms of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -44,6 +49,14 @@ pub fn render_all(
         gm_messages: &[],
     };
     let sh = shared(&turn);
+    // 10.5: each page carries the map as its empire knows it. The map's shapes are worked
+    // out once for all the empires; a map without positions is left out.
+    let opts = DrawOptions {
+        width: REPORT_MAP_WIDTH,
+        title: Some(format!("{}, turn {}", state.game, state.turn)),
+        graticule: true,
+    };
+    let base = Base::new(map, &opts).ok();
     let mut files = Vec::new();
     let (mut text_shared, mut html_shared) = (None, None);
     for e in &state.empires {
@@ -52,6 +65,9 @@ pub fn render_all(
         let ts = text_shared.get_or_insert_with(|| text::shared_sections(&r));
         let hs = html_shared.get_or_insert_with(|| html::shared_sections(&r));
         let json = gamedir::to_pretty_json(&r, "report")?;
+        let svg = base
+            .as_ref()
+            .and_then(|b| b.svg(Some((state, Some(e.code)))).ok());
         files.push((format!("{}.json", e.code), json));
         files.push((
             format!("{}.txt", e.code),
@@ -59,7 +75,7 @@ pub fn render_all(
         ));
         files.push((
             format!("{}.html", e.code),
-            html::render_with(&r, actions, None, hs),
+            html::render_with(&r, actions, svg.as_deref(), hs),
         ));
     }
     files.push(("gm.txt".to_string(), gm::summary(&turn)));

@@ -60,6 +60,103 @@ fn supersample(width: f64) -> f64 {
     if width >= 1000.0 { 2.0 } else { 1.0 }
 }
 
+/// A map's drawing without a game on it: the regions, borders and label places, worked out
+/// once and reused for every game drawn on the map (each empire's view of a turn, say).
+pub struct Base<'m> {
+    map: &'m Map,
+    main: svg::Panel,
+    inset: Option<svg::Panel>,
+    inset_box: Option<[f64; 4]>,
+    ss: f64,
+    width: f64,
+    title: Option<String>,
+    graticule: bool,
+    /// Positions off the coastlines, or missing.
+    pub notes: Vec<String>,
+    /// Where the drawn borders differ from the map's adjacency.
+    pub borders: Vec<String>,
+}
+
+impl<'m> Base<'m> {
+    /// Works out the geometry of a map: the slow part of drawing.
+    pub fn new(map: &'m Map, opts: &DrawOptions) -> Result<Base<'m>, String> {
+        let width = f64::from(opts.width.clamp(200, 10_000));
+        let positions: Vec<(f64, f64)> = map.areas().iter().filter_map(|a| a.position).collect();
+        if positions.is_empty() {
+            return Err(format!(
+                "{}: no area has a position to draw it at",
+                map.name
+            ));
+        }
+        let margin = Sizes::new(width, 40.0).margin;
+        let ss = supersample(width);
+        let frame = ((width - 2.0 * margin) * ss).round() as u32;
+        let proj = Projection::fit(&positions, frame);
+        let main = panel(map, proj, 0, width);
+        let notes = main.regions.notes.clone();
+        let borders = main.regions.borders.clone();
+        let (inset, inset_box) = match crowded(&main, ss) {
+            Some((ids, bbox)) => match inset_panel(map, &main, &ids, width) {
+                Some(p) => (Some(p), Some(bbox)),
+                None => (None, None),
+            },
+            None => (None, None),
+        };
+        Ok(Base {
+            map,
+            main,
+            inset,
+            inset_box,
+            ss,
+            width,
+            title: opts.title.clone(),
+            graticule: opts.graticule,
+            notes,
+            borders,
+        })
+    }
+
+    /// The SVG of the map alone (`None`), of a game on it, or of what one empire knows of a
+    /// game (`Some((state, Some(empire)))`): the quick part of drawing.
+    pub fn svg(&self, game: Option<(&GameState, Option<EmpireCode>)>) -> Result<String, String> {
+        let map = self.map;
+        let game = match game {
+            None => None,
+            Some((st, viewer)) => {
+                st.validate(map)
+                    .map_err(|e| format!("the game does not fit the map {}: {e}", map.name))?;
+                let (state, visible) = match viewer {
+                    None => (st.clone(), None),
+                    Some(e) => {
+                        if st.empire(e).is_none() {
+                            return Err(format!("there is no empire {e} in the game"));
+                        }
+                        (view_for(map, st, e), Some(visible_areas(map, st, e)))
+                    }
+                };
+                Some(svg::Game {
+                    state,
+                    visible,
+                    viewer,
+                })
+            }
+        };
+        let scene = svg::Scene {
+            map,
+            main: &self.main,
+            inset: self.inset.as_ref(),
+            inset_box: self.inset_box,
+            ss: self.ss,
+            width: self.width,
+            sizes: Sizes::new(self.width, 40.0),
+            game,
+            title: self.title.clone(),
+            graticule: self.graticule,
+        };
+        Ok(svg::write(&scene))
+    }
+}
+
 /// Draws a map, or a game on it (`game`), or what one empire knows of a game
 /// (`game` with `Some(empire)`).
 pub fn draw(
@@ -67,65 +164,11 @@ pub fn draw(
     game: Option<(&GameState, Option<EmpireCode>)>,
     opts: &DrawOptions,
 ) -> Result<Drawing, String> {
-    let width = f64::from(opts.width.clamp(200, 10_000));
-    let positions: Vec<(f64, f64)> = map.areas().iter().filter_map(|a| a.position).collect();
-    if positions.is_empty() {
-        return Err(format!(
-            "{}: no area has a position to draw it at",
-            map.name
-        ));
-    }
-    let game = match game {
-        None => None,
-        Some((st, viewer)) => {
-            st.validate(map)
-                .map_err(|e| format!("the game does not fit the map {}: {e}", map.name))?;
-            let (state, visible) = match viewer {
-                None => (st.clone(), None),
-                Some(e) => {
-                    if st.empire(e).is_none() {
-                        return Err(format!("there is no empire {e} in the game"));
-                    }
-                    (view_for(map, st, e), Some(visible_areas(map, st, e)))
-                }
-            };
-            Some(svg::Game {
-                state,
-                visible,
-                viewer,
-            })
-        }
-    };
-    let margin = Sizes::new(width, 40.0).margin;
-    let ss = supersample(width);
-    let frame = ((width - 2.0 * margin) * ss).round() as u32;
-    let proj = Projection::fit(&positions, frame);
-    let main = panel(map, proj, 0, width);
-    let notes = main.regions.notes.clone();
-    let borders = main.regions.borders.clone();
-    let (inset, inset_box) = match crowded(&main, ss) {
-        Some((ids, bbox)) => match inset_panel(map, &main, &ids, width) {
-            Some(p) => (Some(p), Some(bbox)),
-            None => (None, None),
-        },
-        None => (None, None),
-    };
-    let scene = svg::Scene {
-        map,
-        main,
-        inset,
-        inset_box,
-        ss,
-        width,
-        sizes: Sizes::new(width, 40.0),
-        game,
-        title: opts.title.clone(),
-        graticule: opts.graticule,
-    };
+    let base = Base::new(map, opts)?;
     Ok(Drawing {
-        svg: svg::write(&scene),
-        notes,
-        borders,
+        svg: base.svg(game)?,
+        notes: base.notes,
+        borders: base.borders,
     })
 }
 

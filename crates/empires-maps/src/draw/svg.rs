@@ -30,8 +30,8 @@ pub struct Panel {
 
 pub struct Scene<'a> {
     pub map: &'a Map,
-    pub main: Panel,
-    pub inset: Option<Panel>,
+    pub main: &'a Panel,
+    pub inset: Option<&'a Panel>,
     /// The part of the main map the inset enlarges, in its frame pixels.
     pub inset_box: Option<[f64; 4]>,
     /// Frame pixels per output pixel.
@@ -51,6 +51,82 @@ pub fn num(v: f64) -> String {
         format!("{}", r as i64)
     } else {
         format!("{r:.1}")
+    }
+}
+
+/// Writes path data compactly: the first point of each run absolute (`M`), the rest as
+/// relative steps (`l`), each number rounded to a tenth; about half the size of absolute
+/// coordinates, which matters with a map in every player's report.
+struct PathData<'s> {
+    d: &'s mut String,
+    /// The last point written, in tenths of a pixel.
+    at: Option<(i64, i64)>,
+    /// In a run of relative steps, so `l` need not be repeated.
+    relative: bool,
+}
+
+impl<'s> PathData<'s> {
+    fn new(d: &'s mut String) -> PathData<'s> {
+        PathData {
+            d,
+            at: None,
+            relative: false,
+        }
+    }
+
+    fn tenths(v: f64) -> i64 {
+        (v * 10.0).round() as i64
+    }
+
+    fn number(d: &mut String, t: i64) {
+        // A minus sign separates numbers by itself.
+        if t >= 0 && !d.ends_with(['M', 'l']) {
+            d.push(' ');
+        }
+        if t % 10 == 0 {
+            let _ = write!(d, "{}", t / 10);
+        } else {
+            let _ = write!(
+                d,
+                "{}{}.{}",
+                if t < 0 { "-" } else { "" },
+                t.abs() / 10,
+                t.abs() % 10
+            );
+        }
+    }
+
+    /// Starts a new run at `(x, y)`.
+    fn move_to(&mut self, x: f64, y: f64) {
+        let p = (Self::tenths(x), Self::tenths(y));
+        self.d.push('M');
+        Self::number(self.d, p.0);
+        Self::number(self.d, p.1);
+        self.at = Some(p);
+        self.relative = false;
+    }
+
+    /// Continues the run to `(x, y)`.
+    fn line_to(&mut self, x: f64, y: f64) {
+        let p = (Self::tenths(x), Self::tenths(y));
+        let Some(from) = self.at else {
+            return self.move_to(x, y);
+        };
+        if p == from {
+            return;
+        }
+        if !self.relative {
+            self.d.push('l');
+            self.relative = true;
+        }
+        Self::number(self.d, p.0 - from.0);
+        Self::number(self.d, p.1 - from.1);
+        self.at = Some(p);
+    }
+
+    fn close(&mut self) {
+        self.d.push('Z');
+        self.relative = false;
     }
 }
 
@@ -141,12 +217,17 @@ impl<'a> Frame<'a> {
         let mut d = String::new();
         let traced = &self.p.traced;
         if let Some(rings) = traced.rings.get(&label) {
+            let mut w = PathData::new(&mut d);
             for ring in rings {
                 for (i, &p) in traced.ring_points(ring).iter().enumerate() {
                     let (x, y) = self.out(p);
-                    let _ = write!(d, "{}{} {}", if i == 0 { "M" } else { " " }, num(x), num(y));
+                    if i == 0 {
+                        w.move_to(x, y);
+                    } else {
+                        w.line_to(x, y);
+                    }
                 }
-                d.push('Z');
+                w.close();
             }
         }
         d
@@ -227,7 +308,7 @@ struct Badge {
 
 pub fn write(s: &Scene) -> String {
     let sz = s.sizes;
-    let main = Frame::new(&s.main, s.ss, sz.margin, sz.margin + sz.title * 1.9, "");
+    let main = Frame::new(s.main, s.ss, sz.margin, sz.margin + sz.title * 1.9, "");
     let below = main.fy + main.fh + sz.text * 1.2;
     let inset = s
         .inset
@@ -817,10 +898,14 @@ fn borders(s: &Scene, f: &Frame, o: &mut String) {
                 paths.len() - 1
             }
         };
-        let d = &mut paths[i].1;
+        let mut w = PathData::new(&mut paths[i].1);
         for (j, &p) in ch.points.iter().enumerate() {
             let (x, y) = f.out(p);
-            let _ = write!(d, "{}{} {}", if j == 0 { "M" } else { " " }, num(x), num(y));
+            if j == 0 {
+                w.move_to(x, y);
+            } else {
+                w.line_to(x, y);
+            }
         }
     }
     paths.sort_by_key(|p| p.0);
