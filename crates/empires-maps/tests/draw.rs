@@ -2,7 +2,7 @@
 //! time, the PNG is a PNG, games show owners and forces, and fog of war hides what an
 //! empire cannot see. Drawings are small here so that the tests stay fast.
 
-use empires_maps::draw::{self, DrawOptions, style};
+use empires_maps::draw::{self, Base, DrawOptions, style};
 use empires_maps::standard::{MAPS, load};
 use empires_rules::knowledge::visible_areas;
 use empires_rules::setup::{NewGame, new_game};
@@ -219,6 +219,24 @@ fn crowded_areas_are_enlarged_in_an_inset_with_their_forces_drawn_once() {
             svg.matches(&format!("<path id=\"{code}\"")).count(),
             1,
             "{code}"
+        );
+    }
+}
+
+#[test]
+fn one_base_draws_every_view_as_a_fresh_drawing_would() {
+    let map = tutorial();
+    let st = game(&map);
+    let base = Base::new(&map, &small()).unwrap();
+    assert_eq!(
+        base.svg(None).unwrap(),
+        draw::svg(&map, None, &small()).unwrap()
+    );
+    for e in &st.empires {
+        let view = Some((&st, Some(e.code)));
+        assert_eq!(
+            base.svg(view).unwrap(),
+            draw::svg(&map, view, &small()).unwrap()
         );
     }
 }
