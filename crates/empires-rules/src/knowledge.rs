@@ -4,7 +4,7 @@
 //! never tells a player anything the game report would not.
 
 use crate::codes::EmpireCode;
-use crate::map::{AreaId, Map};
+use crate::map::Map;
 use crate::state::{DefenceMode, GameState};
 
 /// For every area of the map, whether `empire` sees what is in it.
@@ -67,9 +67,4 @@ pub fn view_for(map: &Map, st: &GameState, empire: EmpireCode) -> GameState {
         e.air_force = 0;
     }
     view
-}
-
-/// Whether `empire` can see area `id`.
-pub fn sees(map: &Map, st: &GameState, empire: EmpireCode, id: AreaId) -> bool {
-    visible_areas(map, st, empire)[id.index()]
 }

@@ -57,7 +57,7 @@ impl fmt::Display for DemoReport {
 
 /// Creates the demo game in `dir` and plays `turns` turns.
 pub fn run(dir: &Path, turns: u32, seed: u64) -> Result<DemoReport> {
-    let made = new::run(
+    new::run(
         dir,
         &Source::Map(MapStart {
             map: PathBuf::from("european"),
@@ -72,7 +72,6 @@ pub fn run(dir: &Path, turns: u32, seed: u64) -> Result<DemoReport> {
         "created a European Empires game in {} (seed {seed}); the computer plays all 24 empires",
         dir.display()
     )];
-    let _ = made;
     let mut played = 0;
     for _ in 0..turns {
         let r = turn::run(dir)?;
