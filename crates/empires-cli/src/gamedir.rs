@@ -35,6 +35,9 @@ pub const HASH_FILE: &str = "state.sha256";
 pub const TMP_SUFFIX: &str = ".tmp";
 
 /// The directory name of a turn: four digits, zero padded.
+/// The file in `orders/` holding the GM's messages for the next turn's reports.
+pub const GM_MESSAGES_FILE: &str = "gm.txt";
+
 pub fn turn_name(turn: u32) -> String {
     format!("{turn:04}")
 }
@@ -65,6 +68,8 @@ pub struct OrdersFile {
 #[derive(Debug, Clone, Default)]
 pub struct PendingOrders {
     pub sheets: BTreeMap<EmpireCode, OrdersFile>,
+    /// The GM's messages for everyone (10.6), from `orders/gm.txt`: one per paragraph.
+    pub gm_messages: Vec<String>,
     pub warnings: Vec<String>,
 }
 
@@ -316,6 +321,15 @@ impl GameDir {
                 continue;
             }
             let name = entry.file_name().to_string_lossy().into_owned();
+            if name.eq_ignore_ascii_case(GM_MESSAGES_FILE) {
+                let text = read_text(&path)?;
+                pending.gm_messages = text
+                    .split("\n\n")
+                    .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                continue;
+            }
             let code = name
                 .rsplit_once('.')
                 .filter(|(_, ext)| ext.eq_ignore_ascii_case("txt"))

@@ -59,3 +59,30 @@ fn every_turn_writes_every_report_and_report_prints_them() {
     let e = fails(&["report", s(&dir), "--empire", "WA", "--turn", "9"]);
     assert!(e.contains("turn 9 has not been played"), "{e}");
 }
+
+#[test]
+fn rule_10_6_gm_messages_reach_every_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    ok(&["new", s(&dir), "--map", s(&tutorial_map()), "--seed", "5"]);
+    fs::write(
+        dir.join("orders/gm.txt"),
+        "Welcome to the game.\nDeadlines are on Fridays.\n\nWales is now played by Carol.\n",
+    )
+    .unwrap();
+    let o = ok(&["turn", s(&dir)]);
+    assert!(!stderr(&o).contains("gm.txt"), "{}", stderr(&o));
+    for code in ["EN", "WA"] {
+        let text = stdout(&ok(&["report", s(&dir), "--empire", code]));
+        assert!(
+            text.contains("From GM: Welcome to the game. Deadlines are on Fridays."),
+            "{text}"
+        );
+        assert!(
+            text.contains("From GM: Wales is now played by Carol."),
+            "{text}"
+        );
+    }
+    // The messages are kept with the turn's orders.
+    assert!(dir.join("turns/0001/orders/gm.txt").exists());
+}

@@ -40,13 +40,14 @@ pub fn render_all(
     state: &GameState,
     events: &[Event],
     computer_written: &[EmpireCode],
+    gm_messages: &[String],
 ) -> Result<Vec<(String, String)>> {
     let turn = Turn {
         map,
         state,
         events,
         computer_written,
-        gm_messages: &[],
+        gm_messages,
     };
     let sh = shared(&turn);
     // 10.5: each page carries the map as its empire knows it. The map's shapes are worked

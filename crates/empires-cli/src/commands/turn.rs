@@ -116,7 +116,13 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
         .filter(|(_, s)| s.computer)
         .map(|(c, _)| *c)
         .collect();
-    files.reports = render_all(&game.map, &outcome.state, &outcome.events, &computer)?;
+    files.reports = render_all(
+        &game.map,
+        &outcome.state,
+        &outcome.events,
+        &computer,
+        &pending.gm_messages,
+    )?;
     files.computer_orders = computer
         .iter()
         .map(|c| {
