@@ -10,20 +10,6 @@ use empires_rules::event::{Outcome, What};
 use empires_rules::state::{GameState, Spy};
 use empires_rules::{Map, TurnOutcome};
 
-/// BPs the n-th action (0-based) of an empire took from its balance.
-fn spent(t: &TurnOutcome, empire: &str, n: usize) -> u32 {
-    t.events
-        .iter()
-        .filter_map(|ev| match &ev.what {
-            What::Action {
-                empire: x, spent, ..
-            } if x.as_str() == empire => Some(*spent),
-            _ => None,
-        })
-        .nth(n)
-        .unwrap_or_else(|| panic!("no action {n} of {empire}"))
-}
-
 fn set_spy(st: &mut GameState, empire: &str, area: &str) {
     let i = st.empire_index(e(empire)).unwrap();
     st.empires[i].spy = Some(Spy {

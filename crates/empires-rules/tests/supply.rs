@@ -96,19 +96,6 @@ fn trains(m: &empires_rules::Map, st: &empires_rules::GameState, c: &str) -> u32
     area(m, st, c).trains
 }
 
-fn spent(t: &empires_rules::TurnOutcome, empire: &str, n: usize) -> u32 {
-    t.events
-        .iter()
-        .filter_map(|ev| match &ev.what {
-            What::Action {
-                empire: x, spent, ..
-            } if x.as_str() == empire => Some(*spent),
-            _ => None,
-        })
-        .nth(n)
-        .unwrap()
-}
-
 #[test]
 fn rule_s2_supply_centres_are_the_capital_and_naval_bases() {
     let (m, st) = europe();

@@ -1,6 +1,6 @@
 //! Economy: STASH, CASH, TAX, GIFT, ORDER (3.4-3.9, 6.2) and supply costs (3.3).
 
-use super::{Act, Clamp, Done, IGNORED, Turn, count, definite};
+use super::{Act, Clamp, Done, Turn, count, definite};
 use crate::codes::EmpireCode;
 use crate::map::Map;
 use crate::order::{Order, Quantity};
@@ -69,16 +69,11 @@ impl Turn<'_> {
     }
 
     /// 6.2 ORDER: BPs bid for a place at the front of next turn's order of play. With no
-    /// number it is ignored, except as the last action, where it takes every BP left.
-    pub(super) fn order(&mut self, e: usize, o: &Order, last: bool) -> Act {
+    /// number it takes every BP left; the driver ignores it unless it is the last action.
+    pub(super) fn order(&mut self, e: usize, o: &Order) -> Act {
         let wanted = match o.number {
             Quantity::Exactly(n) => n,
-            Quantity::All if last => self.bps(e),
-            Quantity::All => {
-                return Err(format!(
-                    "{IGNORED}an ORDER with no number counts only as the last action (6.2)"
-                ));
-            }
+            Quantity::All => self.bps(e),
             Quantity::AllBut(_) => return Err(definite(o).unwrap_err()),
         };
         let (k, cut) = Clamp::new(wanted)

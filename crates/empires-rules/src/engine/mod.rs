@@ -210,9 +210,22 @@ impl<'m> Turn<'m> {
             return;
         }
         let (outcome, done, text) = match &line.order {
+            // 6.2: an ORDER with no number is not processed unless it is the last action.
+            Ok(order)
+                if order.verb == Verb::Order && order.number == Quantity::All && round != limit =>
+            {
+                let reason = "an ORDER with no number counts only as the last action (6.2)";
+                (
+                    Outcome::Ignored {
+                        reason: reason.into(),
+                    },
+                    Done::new(""),
+                    order.to_string(),
+                )
+            }
             Ok(order) => {
                 self.spent = 0;
-                let outcome = match self.act(e, order, round == limit) {
+                let outcome = match self.act(e, order) {
                     Ok(done) => {
                         let outcome = match &done.cut {
                             Some(r) => Outcome::CutDown { reason: r.clone() },
@@ -220,15 +233,7 @@ impl<'m> Turn<'m> {
                         };
                         (outcome, done)
                     }
-                    Err(reason) => match reason.strip_prefix(IGNORED) {
-                        Some(r) => (
-                            Outcome::Ignored {
-                                reason: r.to_string(),
-                            },
-                            Done::new(""),
-                        ),
-                        None => (Outcome::Failed { reason }, Done::new("")),
-                    },
+                    Err(reason) => (Outcome::Failed { reason }, Done::new("")),
                 };
                 (outcome.0, outcome.1, order.to_string())
             }
@@ -336,14 +341,14 @@ impl<'m> Turn<'m> {
     }
 
     /// Dispatches one action to the rule that handles it.
-    fn act(&mut self, e: usize, o: &Order, last: bool) -> Act {
+    fn act(&mut self, e: usize, o: &Order) -> Act {
         self.pending_from = Some(self.events.len());
         match o.verb {
             Verb::Stash => self.stash(e, o),
             Verb::Cash => self.cash(e, o),
             Verb::Tax => self.tax(e),
             Verb::Gift => self.gift(e, o),
-            Verb::Order => self.order(e, o, last),
+            Verb::Order => self.order(e, o),
             Verb::Levy => self.levy(e, o),
             Verb::Mobilise => self.mobilise(e),
             Verb::Army => self.army(e, o),
@@ -462,9 +467,6 @@ impl<'m> Turn<'m> {
         self.st.variant.has_air()
     }
 }
-
-/// Prefix of an error string that means "ignored" rather than "failed".
-const IGNORED: &str = "\u{0}ignored:";
 
 /// The number box of an action that takes only a definite number (6.3 note).
 fn definite(o: &Order) -> Result<u32, String> {

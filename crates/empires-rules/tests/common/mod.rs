@@ -160,6 +160,20 @@ pub fn outcomes(t: &TurnOutcome, empire: &str) -> Vec<Outcome> {
         .collect()
 }
 
+/// The BPs the n-th action (0-based) of an empire spent.
+pub fn spent(t: &TurnOutcome, empire: &str, n: usize) -> u32 {
+    t.events
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            What::Action {
+                empire: x, spent, ..
+            } if x.as_str() == empire => Some(*spent),
+            _ => None,
+        })
+        .nth(n)
+        .unwrap_or_else(|| panic!("no action {n} of {empire}"))
+}
+
 /// The failure reason of the n-th action (0-based) of an empire; panics if it did not fail.
 pub fn failure(t: &TurnOutcome, empire: &str, n: usize) -> String {
     match &outcomes(t, empire)[n] {
