@@ -1,14 +1,18 @@
 //! One whole turn of a 28-empire World Empires game: computer orders for every empire, the
-//! adjudication, and every report (JSON, text, HTML without the map); and one whole
-//! simulated game.
+//! adjudication, and every report (JSON, text and HTML for each empire, without the maps,
+//! and the GM's summary), as `empires turn` makes them; and one whole simulated game.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use empires_ai::sim::{complete_orders, play_game};
-use empires_report::{Turn, html, report_with, shared, text};
+use empires_report::{Turn, render_every};
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::hint::black_box;
+
+// The allocator the `empires` command uses.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn world() -> Map {
     let text = include_str!("../../../maps/world.toml");
@@ -38,19 +42,7 @@ fn bench(c: &mut Criterion) {
                     computer_written: &[],
                     gm_messages: &[],
                 };
-                let sh = shared(&turn);
-                let mut bytes = 0;
-                let (mut ts, mut hs) = (None, None);
-                for e in &out.state.empires {
-                    let r = report_with(&turn, &sh, e.code);
-                    let t = ts.get_or_insert_with(|| text::shared_sections(&r));
-                    let h = hs.get_or_insert_with(|| html::shared_sections(&r));
-                    let mut json = Vec::with_capacity(32 * 1024);
-                    serde_json::to_writer(&mut json, &r).expect("json");
-                    bytes += json.len() + text::render_with(&r, 16, t).len();
-                    bytes += html::render_with(&r, 16, None, h).len();
-                }
-                bytes
+                render_every(&turn, |_| None).expect("reports")
             })
         },
     );

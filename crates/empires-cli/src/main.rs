@@ -8,6 +8,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// A turn makes and drops many small strings (orders, reports); mimalloc does that much faster
+// than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Computer moderator for the Empires play-by-mail game.
 #[derive(Debug, Parser)]
 #[command(name = "empires", version, about)]

@@ -53,6 +53,25 @@ pub struct ParsedSheet {
 }
 
 impl ParsedSheet {
+    /// The turnsheet the engine plays, leaving the sheet as read.
+    pub fn into_turnsheet(self) -> Turnsheet {
+        Turnsheet {
+            actions: self
+                .actions
+                .into_iter()
+                .map(|a| OrderLine {
+                    line: a.line,
+                    text: a.text,
+                    order: a.order,
+                })
+                .collect(),
+            messages: self.messages,
+            phone: self.phone.map(|p| p.value),
+            email: self.email.map(|p| p.value),
+            computer: false,
+        }
+    }
+
     /// The turnsheet the engine plays.
     pub fn turnsheet(&self) -> Turnsheet {
         Turnsheet {
@@ -75,29 +94,26 @@ impl ParsedSheet {
 
 /// Splits a line into words at blanks and commas, keeping columns.
 fn tokens(line: &str) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut start = 0;
-    for (i, c) in line.chars().enumerate() {
+    let mut out = Vec::with_capacity(4);
+    // Where the word being read starts: its byte offset and its column.
+    let mut word: Option<(usize, usize)> = None;
+    let mut push = |from: usize, to: usize, column: usize| {
+        out.push(Token {
+            text: line[from..to].to_string(),
+            column: column as u32 + 1,
+        })
+    };
+    for (column, (i, c)) in line.char_indices().enumerate() {
         if c.is_whitespace() || c == ',' {
-            if !current.is_empty() {
-                out.push(Token {
-                    text: std::mem::take(&mut current),
-                    column: start as u32 + 1,
-                });
+            if let Some((from, col)) = word.take() {
+                push(from, i, col);
             }
-        } else {
-            if current.is_empty() {
-                start = i;
-            }
-            current.push(c);
+        } else if word.is_none() {
+            word = Some((i, column));
         }
     }
-    if !current.is_empty() {
-        out.push(Token {
-            text: current,
-            column: start as u32 + 1,
-        });
+    if let Some((from, col)) = word {
+        push(from, line.len(), col);
     }
     out
 }
@@ -114,18 +130,20 @@ fn strip_comment(line: &str) -> &str {
 /// Reads the number box from the words at the end of a line (6.3): a count, `-` or `ALL`
 /// for all, and all-but as `AB-2`, `AB2`, `AB 2` or `ALL BUT 2`.
 pub fn parse_quantity(words: &[&str]) -> Option<Quantity> {
-    let up: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
-    let up: Vec<&str> = up.iter().map(String::as_str).collect();
     let number = |s: &str| {
         (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.parse::<u32>().ok())
             .flatten()
     };
-    match up.as_slice() {
-        ["-"] | ["ALL"] => Some(Quantity::All),
+    let is = |w: &str, keyword: &str| w.eq_ignore_ascii_case(keyword);
+    match words {
+        [w] if *w == "-" || is(w, "ALL") => Some(Quantity::All),
         [n] if number(n).is_some() => number(n).map(Quantity::Exactly),
-        [w] if w.starts_with("AB") => number(w[2..].trim_start_matches('-')).map(Quantity::AllBut),
-        ["AB", n] | ["ALL", "BUT", n] | ["ALLBUT", n] => number(n).map(Quantity::AllBut),
+        [w] if w.get(..2).is_some_and(|ab| is(ab, "AB")) => {
+            number(w[2..].trim_start_matches('-')).map(Quantity::AllBut)
+        }
+        [ab, n] if is(ab, "AB") || is(ab, "ALLBUT") => number(n).map(Quantity::AllBut),
+        [all, but, n] if is(all, "ALL") && is(but, "BUT") => number(n).map(Quantity::AllBut),
         _ => None,
     }
 }
@@ -192,7 +210,11 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
             continue;
         }
         let tail = &fields[fields.len() - take..];
-        let words: Vec<&str> = tail.iter().map(|t| t.text.as_str()).collect();
+        let mut written = [""; 3];
+        for (w, t) in written.iter_mut().zip(tail) {
+            *w = t.text.as_str();
+        }
+        let words = &written[..take];
         // A lone "-" at the end is the number box only when every box is written.
         if words == ["-"] && fields.len() < 3 {
             continue;
@@ -202,7 +224,7 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
         if take == 2 && empire_box && words[0].eq_ignore_ascii_case("AB") {
             continue;
         }
-        let Some(q) = parse_quantity(&words) else {
+        let Some(q) = parse_quantity(words) else {
             continue;
         };
         number = q;
@@ -290,6 +312,16 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
     })
 }
 
+/// The header word a line starts with, if it is one: any case, with or without a colon.
+fn header(word: &str) -> Option<&'static str> {
+    let word = word.trim_end_matches(':');
+    [
+        "PHONE", "EMAIL", "MESSAGES", "MESSAGE", "GAME", "TURN", "EMPIRE", "COUNTRY",
+    ]
+    .into_iter()
+    .find(|k| word.eq_ignore_ascii_case(k))
+}
+
 /// Reads a whole turnsheet.
 pub fn parse_sheet(text: &str) -> ParsedSheet {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -302,24 +334,24 @@ pub fn parse_sheet(text: &str) -> ParsedSheet {
         let (head, tail) = trimmed
             .split_once(char::is_whitespace)
             .map_or((trimmed, ""), |(h, t)| (h, t.trim()));
-        let head_up = head.trim_end_matches(':').to_ascii_uppercase();
+        let head_up = header(head);
         let column = (raw.chars().count() - raw.trim_start().chars().count()) as u32 + 1;
         let located = |v: &str| Located {
             value: v.to_string(),
             line,
             column: column + head.chars().count() as u32 + 1,
         };
-        match head_up.as_str() {
-            "PHONE" | "EMAIL" => {
+        match head_up {
+            Some("PHONE" | "EMAIL") => {
                 let v = located(tail);
-                if head_up == "PHONE" {
+                if head_up == Some("PHONE") {
                     sheet.phone = Some(v);
                 } else {
                     sheet.email = Some(v);
                 }
                 continue;
             }
-            "MESSAGES" if tail.is_empty() => {
+            Some("MESSAGES") if tail.is_empty() => {
                 in_messages = true;
                 continue;
             }
@@ -347,13 +379,13 @@ pub fn parse_sheet(text: &str) -> ParsedSheet {
         let (chead, ctail) = ctrim
             .split_once(char::is_whitespace)
             .map_or((ctrim, ""), |(h, t)| (h, t.trim()));
-        match chead.trim_end_matches(':').to_ascii_uppercase().as_str() {
-            "MESSAGE" => sheet
+        match header(chead) {
+            Some("MESSAGE") => sheet
                 .messages
                 .push(trimmed[head.len()..].trim().to_string()),
-            "GAME" => sheet.game = Some(located(ctail)),
-            "TURN" => sheet.turn = Some(located(ctail)),
-            "EMPIRE" | "COUNTRY" => sheet.empire = Some(located(ctail)),
+            Some("GAME") => sheet.game = Some(located(ctail)),
+            Some("TURN") => sheet.turn = Some(located(ctail)),
+            Some("EMPIRE" | "COUNTRY") => sheet.empire = Some(located(ctail)),
             _ => {
                 if let Some(a) = parse_action(line, code, &mut sheet.diagnostics) {
                     sheet.actions.push(a);

@@ -1,13 +1,17 @@
 //! Rendering every report of a 28-empire turn: JSON, text and HTML (without the map).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use empires_report::{Turn, html, report_with, shared, text};
+use empires_report::{Turn, render_every};
 use empires_rules::map::generate;
 use empires_rules::order::{Order, Turnsheet, Verb};
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::hint::black_box;
+
+// The allocator the `empires` command uses.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bench(c: &mut Criterion) {
     let map = Map::from_file(generate::grid(16, 14, 28), "grid").expect("grid map");
@@ -47,22 +51,7 @@ fn bench(c: &mut Criterion) {
         gm_messages: &[],
     };
     c.bench_function("all reports of a 28-empire turn (json, text, html)", |b| {
-        b.iter(|| {
-            let mut bytes = 0;
-            let sh = shared(black_box(&turn));
-            let (mut text_shared, mut html_shared) = (None, None);
-            for e in &out.state.empires {
-                let r = report_with(&turn, &sh, e.code);
-                let ts = text_shared.get_or_insert_with(|| text::shared_sections(&r));
-                let hs = html_shared.get_or_insert_with(|| html::shared_sections(&r));
-                let mut json = Vec::with_capacity(64 * 1024);
-                serde_json::to_writer(&mut json, &r).expect("json");
-                bytes += json.len();
-                bytes += text::render_with(&r, 16, ts).len();
-                bytes += html::render_with(&r, 16, None, hs).len();
-            }
-            bytes
-        })
+        b.iter(|| render_every(black_box(&turn), |_| None).expect("reports"))
     });
 }
 

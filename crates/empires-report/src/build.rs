@@ -57,6 +57,9 @@ pub struct Shared {
     pub roundup: cached::Shared<Roundup>,
     pub actions_report: cached::Shared<Vec<PublicEvent>>,
     pub messages: cached::Shared<Vec<MessageLine>>,
+    /// For each empire, the events that concern it, in order: each report reads only its
+    /// own rather than every event of the turn.
+    concerning: BTreeMap<EmpireCode, Vec<usize>>,
 }
 
 /// Works out the shared parts once, for all the reports of a turn.
@@ -76,10 +79,17 @@ pub fn shared(t: &Turn) -> Shared {
         from: "GM".into(),
         text: m.clone(),
     }));
+    let mut concerning: BTreeMap<EmpireCode, Vec<usize>> = BTreeMap::new();
+    for (i, ev) in t.events.iter().enumerate() {
+        for &e in &ev.concerns {
+            concerning.entry(e).or_default().push(i);
+        }
+    }
     Shared {
         roundup: cached::Shared::new(roundup(t)),
         actions_report: cached::Shared::new(public_events(t)),
         messages: cached::Shared::new(messages),
+        concerning,
     }
 }
 
@@ -97,7 +107,9 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
     let mut against_you = Vec::new();
     let mut seen_by_action: Vec<AreaId> = Vec::new();
     let mut econ = EndOfTurn::default();
-    for ev in t.events {
+    // Every event of an empire's own names it among the empires concerned.
+    let mine = sh.concerning.get(&empire).map_or(&[][..], Vec::as_slice);
+    for ev in mine.iter().map(|&i| &t.events[i]) {
         match &ev.what {
             What::Action {
                 empire: who,
@@ -148,7 +160,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                 ships: *ships,
             }),
             What::Census { empire: e, vps } if *e == empire => econ.census = Some(*vps),
-            w if ev.concerns.contains(&empire) => {
+            w => {
                 if let Some(text) = against(w, empire) {
                     let by = ev.concerns.iter().find(|c| **c != empire);
                     against_you.push(Happening {
@@ -158,7 +170,6 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                     });
                 }
             }
-            _ => {}
         }
     }
     let owned: Vec<AreaId> = st.owned_by(empire).collect();
@@ -335,10 +346,15 @@ fn scouting(t: &Turn, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedAr
         .empire(empire)
         .and_then(|e| e.spy.as_ref())
         .and_then(|s| t.map.id(s.area));
+    let mut by_action_here = vec![false; seen.len()];
+    for a in by_action {
+        by_action_here[a.index()] = true;
+    }
     let mut out = Vec::new();
     for id in t.map.ids() {
         let a = st.area(id);
-        if a.owner == Some(empire) {
+        let by_action = by_action_here[id.index()];
+        if a.owner == Some(empire) || !(seen[id.index()] || by_action) {
             continue;
         }
         let mut why = Vec::new();
@@ -356,10 +372,10 @@ fn scouting(t: &Turn, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedAr
         if a.watcher == Some(empire) {
             why.push("watcher");
         }
-        if by_action.contains(&id) {
+        if by_action {
             why.push("action");
         }
-        if why.is_empty() || !(seen[id.index()] || by_action.contains(&id)) {
+        if why.is_empty() {
             continue;
         }
         let def = t.map.area(id);

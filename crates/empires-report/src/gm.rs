@@ -1,22 +1,28 @@
 //! The GM's summary of a turn: every empire's position, every event, the computer-written
 //! turns and the warnings, in plain text.
 
-use crate::build::{Turn, public_events, roundup};
+use crate::build::{Shared, Turn, shared};
 use crate::text::ascii;
 use empires_rules::event::{Outcome, What};
 use std::fmt::Write;
 
 /// Renders the GM summary of a turn.
 pub fn summary(t: &Turn) -> String {
+    summary_with(t, &shared(t))
+}
+
+/// Renders the GM summary of a turn, with the parts shared with the players' reports
+/// already worked out.
+pub fn summary_with(t: &Turn, sh: &Shared) -> String {
     let st = t.state;
-    let mut s = String::new();
+    let mut s = String::with_capacity(64 * 1024);
     let _ = writeln!(
         s,
         "GM SUMMARY: {} ({} Empires), turn {}",
         st.game, st.variant, st.turn
     );
     let _ = writeln!(s, "{}", "=".repeat(78));
-    let ru = roundup(t);
+    let ru = &sh.roundup;
     if let Some(w) = &ru.warning {
         let _ = writeln!(
             s,
@@ -73,7 +79,9 @@ pub fn summary(t: &Turn) -> String {
     let _ = writeln!(s);
     let _ = writeln!(s, "EVENTS");
     for ev in t.events {
-        let line = match &ev.what {
+        let start = s.len();
+        s.push_str("  ");
+        let _ = match &ev.what {
             What::Action {
                 empire,
                 slot,
@@ -82,36 +90,40 @@ pub fn summary(t: &Turn) -> String {
                 result,
                 ..
             } => {
-                let how = match outcome {
-                    Outcome::Done => result.clone(),
-                    Outcome::CutDown { reason } => format!("{result} (cut down: {reason})"),
-                    Outcome::Failed { reason } => format!("FAILED: {reason}"),
-                    Outcome::Ignored { reason } => format!("ignored: {reason}"),
-                };
-                format!("{empire} {slot:>2} {order}: {how}")
+                let _ = write!(s, "{empire} {slot:>2} {order}: ");
+                match outcome {
+                    Outcome::Done => write!(s, "{result}"),
+                    Outcome::CutDown { reason } => write!(s, "{result} (cut down: {reason})"),
+                    Outcome::Failed { reason } => write!(s, "FAILED: {reason}"),
+                    Outcome::Ignored { reason } => write!(s, "ignored: {reason}"),
+                }
             }
             What::Unowned { area, growth } => {
-                format!("unowned {area}: +1 {growth:?}").to_lowercase()
+                let line = format!("unowned {area}: +1 {growth:?}").to_lowercase();
+                write!(s, "{line}")
             }
-            What::LandBattle(b) => crate::describe::land_battle(b),
+            What::LandBattle(b) => write!(s, "{}", crate::describe::land_battle(b)),
             What::SeaBattle {
                 area,
                 attacker,
                 defender,
                 fight,
                 ..
-            } => {
-                format!(
-                    "sea battle in {area}: {attacker} v {defender}: {}",
-                    crate::describe::sea(fight)
-                )
-            }
-            other => serde_json::to_string(other).unwrap_or_default(),
+            } => write!(
+                s,
+                "sea battle in {area}: {attacker} v {defender}: {}",
+                crate::describe::sea(fight)
+            ),
+            other => write!(s, "{}", serde_json::to_string(other).unwrap_or_default()),
         };
-        let _ = writeln!(s, "  {}", ascii(&line));
+        if !s[start..].is_ascii() {
+            let plain = ascii(&s[start..]).into_owned();
+            s.truncate(start);
+            s.push_str(&plain);
+        }
+        s.push('\n');
     }
-    let public = public_events(t);
-    let captures = public.iter().filter(|e| e.capture).count();
+    let captures = sh.actions_report.iter().filter(|e| e.capture).count();
     let _ = writeln!(s);
     let _ = writeln!(s, "{} events, {} captures.", t.events.len(), captures);
     s

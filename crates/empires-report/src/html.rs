@@ -2,25 +2,48 @@
 //! assets) that reads well on a phone and prints well, with battle details expandable.
 
 use crate::model::*;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
-/// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    if !s.contains(['&', '<', '>', '"', '\'']) {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
+/// Escapes text for HTML as it is written, without a copy.
+pub fn esc(s: &str) -> Esc<'_> {
+    Esc(s)
+}
+
+/// Text written with HTML's special characters escaped.
+pub struct Esc<'a>(&'a str);
+
+impl fmt::Display for Esc<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let special = |b: u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
+        let mut rest = self.0;
+        while let Some(i) = rest.bytes().position(special) {
+            f.write_str(&rest[..i])?;
+            f.write_str(match rest.as_bytes()[i] {
+                b'&' => "&amp;",
+                b'<' => "&lt;",
+                b'>' => "&gt;",
+                b'"' => "&quot;",
+                _ => "&#39;",
+            })?;
+            rest = &rest[i + 1..];
         }
+        f.write_str(rest)
     }
-    out
+}
+
+/// Items written one after another with a separator between them, escaped.
+struct Joined<'a, T>(&'a [T], &'a str);
+
+impl<T: AsRef<str>> fmt::Display for Joined<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for (i, item) in self.0.iter().enumerate() {
+            if i > 0 {
+                esc(self.1).fmt(f)?;
+            }
+            esc(item.as_ref()).fmt(f)?;
+        }
+        Ok(())
+    }
 }
 
 const STYLE: &str = r#"
@@ -53,7 +76,7 @@ pre.sheet{background:#f4f1e8;padding:8px;border:1px dashed var(--muted);white-sp
 @media print{body{background:#fff}section{border:none;padding:0;break-inside:avoid}details{display:block}details>*{display:block}.map{break-inside:avoid}}
 "#;
 
-fn opt(o: &Option<String>) -> String {
+fn opt(o: &Option<String>) -> Esc<'_> {
     esc(o.as_deref().unwrap_or("–"))
 }
 
@@ -156,18 +179,17 @@ fn actions(h: &mut String, r: &Report) {
             "failed" => ("bad", "failed: "),
             _ => ("bad", "ignored: "),
         };
-        let reason = a
-            .reason
-            .as_ref()
-            .map_or(String::new(), |r| format!(" <em>({})</em>", esc(r)));
         let _ = write!(
             h,
-            "<tr><td class=\"n\">{}</td><td><code>{}</code></td><td class=\"{class}\">{label}{}{reason}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td class=\"n\">{}</td><td><code>{}</code></td><td class=\"{class}\">{label}{}",
             a.slot,
             esc(&a.order),
             esc(&a.result),
-            a.spent
         );
+        if let Some(reason) = &a.reason {
+            let _ = write!(h, " <em>({})</em>", esc(reason));
+        }
+        let _ = write!(h, "</td><td class=\"n\">{}</td></tr>", a.spent);
     }
     h.push_str("</table></div></section>");
 }
@@ -186,24 +208,24 @@ fn against(h: &mut String, r: &Report) {
 fn economy(h: &mut String, r: &Report) {
     let e = &r.economy;
     h.push_str("<section><h2>Economy</h2><div class=\"grid\">");
-    let mut cell = |k: &str, v: String| {
+    let mut cell = |k: fmt::Arguments, v: &dyn fmt::Display| {
         let _ = write!(h, "<div><span>{k}</span> <b>{v}</b></div>");
     };
-    cell("Income", e.income.to_string());
-    cell("Supply costs", e.supply_cost.to_string());
-    cell(&format!("BPs for turn {}", r.next_turn), e.bps.to_string());
-    cell("Treasury", e.treasury.to_string());
-    cell("Victory points", e.vps.to_string());
-    cell("Army reserve", e.army_reserve.to_string());
-    cell("Navy reserve", e.navy_reserve.to_string());
+    cell(format_args!("Income"), &e.income);
+    cell(format_args!("Supply costs"), &e.supply_cost);
+    cell(format_args!("BPs for turn {}", r.next_turn), &e.bps);
+    cell(format_args!("Treasury"), &e.treasury);
+    cell(format_args!("Victory points"), &e.vps);
+    cell(format_args!("Army reserve"), &e.army_reserve);
+    cell(format_args!("Navy reserve"), &e.navy_reserve);
     if let Some(a) = e.air_force {
-        cell("Air force", a.to_string());
+        cell(format_args!("Air force"), &a);
     }
     if let Some(s) = &r.supply {
-        cell("Supply capacity", s.capacity.to_string());
+        cell(format_args!("Supply capacity"), &s.capacity);
         cell(
-            "Capital",
-            s.capital.clone().unwrap_or_else(|| "none".into()),
+            format_args!("Capital"),
+            &s.capital.as_deref().unwrap_or("none"),
         );
     }
     h.push_str("</div>");
@@ -252,30 +274,38 @@ fn areas(h: &mut String, r: &Report) {
     }
     h.push_str("</tr>");
     for a in &r.areas {
-        let defence = match &a.against {
-            Some(t) => format!("{} {}", a.defence, t),
-            None => a.defence.clone(),
-        };
-        let base = a.base.as_ref().map_or("–".to_string(), |b| {
-            format!(
-                "{} in, {} laid up (entrance {})",
-                b.ships, b.laid_up, b.entrance
-            )
-        });
         let _ = write!(
             h,
-            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td>",
+            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}",
             esc(&a.code),
             esc(&a.name),
             esc(&a.terrain),
             a.population,
             a.armies,
             a.forts,
-            esc(&defence),
+            esc(&a.defence),
+        );
+        if let Some(t) = &a.against {
+            let _ = write!(h, " {}", esc(t));
+        }
+        let _ = write!(
+            h,
+            "</td><td>{}</td><td class=\"n\">{}</td><td>",
             opt(&a.retreat_to),
             a.supply_cost,
-            esc(&base)
         );
+        match &a.base {
+            Some(b) => {
+                let _ = write!(
+                    h,
+                    "{} in, {} laid up (entrance {})</td>",
+                    b.ships,
+                    b.laid_up,
+                    esc(&b.entrance)
+                );
+            }
+            None => h.push_str("–</td>"),
+        }
         if euro {
             let _ = write!(
                 h,
@@ -299,13 +329,18 @@ fn fleets(h: &mut String, r: &Report) {
         for f in &r.fleets {
             let _ = write!(
                 h,
-                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td></tr>",
+                "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"n\">",
                 esc(&f.area),
                 f.ships,
                 f.armies,
                 opt(&f.base),
-                f.distance.map_or("no route".to_string(), |d| d.to_string())
             );
+            match f.distance {
+                Some(d) => {
+                    let _ = write!(h, "{d}</td></tr>");
+                }
+                None => h.push_str("no route</td></tr>"),
+            }
         }
         h.push_str("</table>");
     }
@@ -313,7 +348,7 @@ fn fleets(h: &mut String, r: &Report) {
         let _ = write!(h, "<p>Your spy is in {}.</p>", esc(s));
     }
     if !r.watchers.is_empty() {
-        let _ = write!(h, "<p>Your watchers: {}.</p>", esc(&r.watchers.join(", ")));
+        let _ = write!(h, "<p>Your watchers: {}.</p>", Joined(&r.watchers, ", "));
     }
     h.push_str("</section>");
 }
@@ -324,23 +359,28 @@ fn scouting(h: &mut String, r: &Report) {
     }
     h.push_str("<section><h2>Scouting</h2><div class=\"scroll\"><table><tr><th>Area</th><th>Owner</th><th class=\"n\">Pop</th><th class=\"n\">Armies</th><th class=\"n\">Forts</th><th>Ships</th><th>Seen by</th></tr>");
     for s in &r.scouting {
-        let ships = match (&s.fleet, s.base_ships) {
-            (Some(f), _) => format!("{}: {} ships, {} armies", f.owner, f.ships, f.armies),
-            (None, Some(b)) => format!("{b} in base"),
-            (None, None) => "–".into(),
-        };
         let _ = write!(
             h,
-            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>",
             esc(&s.code),
             esc(&s.name),
             opt(&s.owner),
             s.population,
             s.armies,
             s.forts,
-            esc(&ships),
-            esc(&s.seen_by.join(", "))
         );
+        let _ = match (&s.fleet, s.base_ships) {
+            (Some(f), _) => write!(
+                h,
+                "{}: {} ships, {} armies",
+                esc(&f.owner),
+                f.ships,
+                f.armies
+            ),
+            (None, Some(b)) => write!(h, "{b} in base"),
+            (None, None) => write!(h, "–"),
+        };
+        let _ = write!(h, "</td><td>{}</td></tr>", Joined(&s.seen_by, ", "));
     }
     h.push_str("</table></div></section>");
 }

@@ -5,12 +5,14 @@
 pub mod build;
 pub mod cached;
 pub mod describe;
+pub mod every;
 pub mod gm;
 pub mod html;
 pub mod model;
 pub mod text;
 
 pub use build::{Shared, Turn, report, report_with, shared};
+pub use every::{Rendered, TurnReports, render_every};
 pub use model::{REPORT_VERSION, Report};
 
 /// The JSON Schema of the report, for other programs.

@@ -2,14 +2,15 @@
 //! play-by-mail report, with the next turnsheet attached at the end.
 
 use crate::model::*;
-use std::fmt::Write;
+use std::borrow::Cow;
+use std::fmt::{self, Write};
 
 const WIDTH: usize = 80;
 
 /// Plain ASCII: accented letters lose their accents, anything else becomes `?`.
-pub fn ascii(s: &str) -> String {
+pub fn ascii(s: &str) -> Cow<'_, str> {
     if s.is_ascii() {
-        return s.to_string();
+        return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -51,61 +52,120 @@ pub fn ascii(s: &str) -> String {
             _ => "?",
         });
     }
-    out
+    Cow::Owned(out)
 }
 
-/// Wraps `text` to `width`: the first line starts with `head` (kept exactly, spacing and
-/// all), the others are indented by `indent` spaces.
-fn wrap(head: &str, text: &str, width: usize, indent: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = head.to_string();
-    let mut fresh = true;
-    for word in text.split_whitespace() {
-        if !fresh && line.len() + 1 + word.len() > width {
-            lines.push(std::mem::replace(&mut line, " ".repeat(indent)));
-            fresh = true;
-        }
-        if !fresh {
-            line.push(' ');
-        }
-        line.push_str(word);
-        fresh = false;
-    }
-    lines.push(line);
-    lines
+/// The report as it is written: every line plain ASCII with no trailing spaces, long lines
+/// wrapped with a hanging indent. Lines are written straight into one buffer, since a turn's
+/// reports are many and each is long.
+struct Out {
+    buf: String,
+    /// Room for formatting a paragraph before it is wrapped.
+    scratch: String,
 }
-
-struct Out(String);
 
 impl Out {
-    /// A paragraph, keeping its leading spaces; continuation lines indented 4 more.
-    fn line(&mut self, s: &str) {
-        let s = ascii(s);
-        let lead = s.len() - s.trim_start().len();
-        self.hang(&s[..lead], s.trim_start(), lead + 4);
-    }
-    /// `head` as written, then `text` wrapped with a hanging indent.
-    fn hang(&mut self, head: &str, text: &str, indent: usize) {
-        for l in wrap(&ascii(head), &ascii(text), WIDTH, indent) {
-            let _ = writeln!(self.0, "{}", l.trim_end());
+    fn with_capacity(n: usize) -> Self {
+        Out {
+            buf: String::with_capacity(n),
+            scratch: String::new(),
         }
     }
-    fn raw(&mut self, s: &str) {
-        let _ = writeln!(self.0, "{}", ascii(s).trim_end());
+
+    /// Makes what was written from `start` on plain ASCII.
+    fn asciify(&mut self, start: usize) {
+        if !self.buf[start..].is_ascii() {
+            let plain = ascii(&self.buf[start..]).into_owned();
+            self.buf.truncate(start);
+            self.buf.push_str(&plain);
+        }
     }
+
+    /// Ends the line begun at `start`, dropping its trailing spaces.
+    fn end_line(&mut self, start: usize) {
+        let keep = start + self.buf[start..].trim_end().len();
+        self.buf.truncate(keep);
+        self.buf.push('\n');
+    }
+
+    /// One line as formatted.
+    fn raw(&mut self, args: fmt::Arguments) {
+        let start = self.buf.len();
+        let _ = self.buf.write_fmt(args);
+        self.asciify(start);
+        self.end_line(start);
+    }
+
+    /// A paragraph, keeping its leading spaces; continuation lines indented 4 more.
+    fn line(&mut self, args: fmt::Arguments) {
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        let _ = text.write_fmt(args);
+        if !text.is_ascii() {
+            text = ascii(&text).into_owned();
+        }
+        let lead = text.len() - text.trim_start().len();
+        self.words(format_args!("{}", &text[..lead]), &text[lead..], lead + 4);
+        self.scratch = text;
+    }
+
+    /// `head` as written, then `text` wrapped with a hanging indent.
+    fn hang(&mut self, head: fmt::Arguments, text: fmt::Arguments, indent: usize) {
+        let mut words = std::mem::take(&mut self.scratch);
+        words.clear();
+        let _ = words.write_fmt(text);
+        self.words(head, &words, indent);
+        self.scratch = words;
+    }
+
+    /// Writes `head`, then the words of `text`, starting a new line indented by `indent`
+    /// spaces whenever the next word would pass the width.
+    fn words(&mut self, head: fmt::Arguments, text: &str, indent: usize) {
+        let mut start = self.buf.len();
+        let _ = self.buf.write_fmt(head);
+        self.asciify(start);
+        let text = ascii(text);
+        let mut fresh = true;
+        for word in text.split_whitespace() {
+            if !fresh && self.buf.len() - start + 1 + word.len() > WIDTH {
+                self.end_line(start);
+                start = self.buf.len();
+                self.buf.extend(std::iter::repeat_n(' ', indent));
+                fresh = true;
+            }
+            if !fresh {
+                self.buf.push(' ');
+            }
+            self.buf.push_str(word);
+            fresh = false;
+        }
+        self.end_line(start);
+    }
+
     fn blank(&mut self) {
-        self.0.push('\n');
+        self.buf.push('\n');
     }
+
     fn heading(&mut self, s: &str) {
         self.blank();
-        self.raw(s);
-        self.raw(&"-".repeat(s.len()));
+        self.raw(format_args!("{s}"));
+        self.rule('-', s.len());
+    }
+
+    fn rule(&mut self, c: char, n: usize) {
+        self.buf.extend(std::iter::repeat_n(c, n));
+        self.buf.push('\n');
     }
 }
 
 /// "1 army", "2 armies".
-fn n(k: u32, one: &str, many: &str) -> String {
-    format!("{k} {}", if k == 1 { one } else { many })
+struct N(u32, &'static str, &'static str);
+
+impl fmt::Display for N {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let N(k, one, many) = *self;
+        write!(f, "{k} {}", if k == 1 { one } else { many })
+    }
 }
 
 fn opt(o: &Option<String>) -> &str {
@@ -119,40 +179,45 @@ pub fn render(r: &Report, actions_per_turn: u32) -> String {
 
 /// The roundup, actions report and messages: the same text in every report of a turn.
 pub fn shared_sections(r: &Report) -> String {
-    let mut o = Out(String::with_capacity(16 * 1024));
+    let mut o = Out::with_capacity(16 * 1024);
     roundup(&mut o, r);
     actions_report(&mut o, r);
     messages(&mut o, r);
-    o.0
+    o.buf
 }
 
 /// Renders a report with its shared sections already rendered by [`shared_sections`].
 pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
-    let mut o = Out(String::with_capacity(8 * 1024 + shared.len()));
-    let rule = "=".repeat(WIDTH);
-    o.raw(&rule);
-    let title = format!("Turn {} report", r.turn);
-    o.raw(&format!(
-        " EMPIRES{}{title}",
-        " ".repeat(WIDTH - 9 - title.len())
+    let mut o = Out::with_capacity(8 * 1024 + shared.len());
+    o.rule('=', WIDTH);
+    let title_len = "Turn  report".len() + digits(r.turn);
+    o.raw(format_args!(
+        " EMPIRES{:pad$}Turn {} report",
+        "",
+        r.turn,
+        pad = WIDTH - 9 - title_len
     ));
-    o.raw(&format!(" Game: {} ({} Empires)", r.game, r.variant));
-    let who = format!(" Empire: {} {}", r.empire.code, r.empire.name);
-    let player = format!(
-        "Player: {}",
-        r.empire.player.as_deref().unwrap_or("(computer)")
-    );
-    let pad = WIDTH.saturating_sub(who.len() + player.len() + 1).max(1);
-    o.raw(&format!("{who}{}{player}", " ".repeat(pad)));
-    o.raw(&rule);
+    o.raw(format_args!(" Game: {} ({} Empires)", r.game, r.variant));
+    let player = r.empire.player.as_deref().unwrap_or("(computer)");
+    let who_len = " Empire:  ".len() + r.empire.code.len() + r.empire.name.len();
+    let pad = WIDTH
+        .saturating_sub(who_len + "Player: ".len() + player.len() + 1)
+        .max(1);
+    o.raw(format_args!(
+        " Empire: {} {}{:pad$}Player: {player}",
+        r.empire.code, r.empire.name, ""
+    ));
+    o.rule('=', WIDTH);
     if let Some(t) = r.empire.eliminated {
-        o.line(&format!(
+        o.line(format_args!(
             "*** {} was eliminated on turn {t}. ***",
             r.empire.name
         ));
     }
     if r.computer_written {
-        o.line("Your orders for this turn were written by the computer (rule 2.5).");
+        o.line(format_args!(
+            "Your orders for this turn were written by the computer (rule 2.5)."
+        ));
     }
     actions(&mut o, r);
     against(&mut o, r);
@@ -160,15 +225,19 @@ pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
     areas(&mut o, r);
     fleets_and_spies(&mut o, r);
     scouting(&mut o, r);
-    o.0.push_str(shared);
+    o.buf.push_str(shared);
     turnsheet(&mut o, r, actions_per_turn);
-    o.0
+    o.buf
+}
+
+fn digits(n: u32) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 fn actions(o: &mut Out, r: &Report) {
     o.heading(&format!("YOUR ACTIONS, TURN {}", r.turn));
     if r.actions.is_empty() {
-        o.line("  No actions.");
+        o.line(format_args!("  No actions."));
     }
     for a in &r.actions {
         let status = match a.status.as_str() {
@@ -177,21 +246,37 @@ fn actions(o: &mut Out, r: &Report) {
             "failed" => "FAILED",
             _ => "IGNORED",
         };
-        let mut text = a.result.clone();
-        if let Some(reason) = &a.reason {
-            if text.is_empty() {
-                text = reason.clone();
-            } else {
-                text = format!("{text} ({reason})");
-            }
-        }
-        let spent = if a.spent > 0 {
-            format!(" [{}]", n(a.spent, "BP", "BPs"))
-        } else {
-            String::new()
+        let (open, reason, close) = match &a.reason {
+            Some(reason) if a.result.is_empty() => ("", reason.as_str(), ""),
+            Some(reason) => (" (", reason.as_str(), ")"),
+            None => ("", "", ""),
         };
-        let head = format!("{:>3} {:<22} {:<7} ", a.slot, a.order, status);
-        o.hang(&head, &format!("{text}{spent}"), 35);
+        let (spent_open, spent, spent_close) = if a.spent > 0 {
+            (" [", Some(N(a.spent, "BP", "BPs")), "]")
+        } else {
+            ("", None, "")
+        };
+        o.hang(
+            format_args!("{:>3} {:<22} {:<7} ", a.slot, a.order, status),
+            format_args!(
+                "{}{open}{reason}{close}{spent_open}{}{spent_close}",
+                a.result,
+                Maybe(spent)
+            ),
+            35,
+        );
+    }
+}
+
+/// Writes what is there, or nothing.
+struct Maybe<T>(Option<T>);
+
+impl<T: fmt::Display> fmt::Display for Maybe<T> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match &self.0 {
+            Some(x) => x.fmt(f),
+            None => Ok(()),
+        }
     }
 }
 
@@ -201,99 +286,108 @@ fn against(o: &mut Out, r: &Report) {
     }
     o.heading("*** DONE TO YOU ***");
     for h in &r.against_you {
-        let when = if h.round == 0 {
-            "end".to_string()
+        let (when, round) = if h.round == 0 {
+            ("end", None)
         } else {
-            format!("round {}", h.round)
+            ("round ", Some(h.round))
         };
-        o.hang("  ", &format!("** {when}: {} **", h.text), 5);
+        o.hang(
+            format_args!("  "),
+            format_args!("** {when}{}: {} **", Maybe(round), h.text),
+            5,
+        );
     }
 }
 
 fn economy(o: &mut Out, r: &Report) {
     let e = &r.economy;
     o.heading("ECONOMY");
-    o.raw(&format!(
+    o.raw(format_args!(
         "  Income {:>6}    Supply costs {:>5}    BPs for turn {:<3} {:>5}",
         e.income, e.supply_cost, r.next_turn, e.bps
     ));
-    o.raw(&format!(
+    o.raw(format_args!(
         "  Treasury {:>4}    Victory points {:>3}    Army reserve {:>9}",
         e.treasury, e.vps, e.army_reserve
     ));
-    let air = e.air_force.map_or("-".to_string(), |a| a.to_string());
-    o.raw(&format!(
-        "  Navy reserve {:>2}    Air force {:>8}",
-        e.navy_reserve, air
-    ));
+    match e.air_force {
+        Some(air) => o.raw(format_args!(
+            "  Navy reserve {:>2}    Air force {:>8}",
+            e.navy_reserve, air
+        )),
+        None => o.raw(format_args!(
+            "  Navy reserve {:>2}    Air force {:>8}",
+            e.navy_reserve, "-"
+        )),
+    }
     if let Some(s) = &r.supply {
-        o.raw(&format!(
+        o.raw(format_args!(
             "  Supply capacity {}    Capital {}",
             s.capacity,
             opt(&s.capital)
         ));
     }
-    let mut unspent = Vec::new();
-    if e.cash_returned > 0 {
-        unspent.push(format!(
-            "{} went back to the treasury",
-            n(e.cash_returned, "BP", "BPs")
-        ));
-    }
-    if e.leftover_trains > 0 {
-        unspent.push(format!(
-            "{} built in the capital",
-            n(e.leftover_trains, "supply train", "supply trains")
-        ));
-    }
-    if e.leftover_armies > 0 {
-        unspent.push(format!(
-            "{} built for the reserve",
-            n(e.leftover_armies, "army", "armies")
-        ));
-    }
-    if e.order_bid > 0 {
-        unspent.push(format!(
-            "{} bid for the order of play",
-            n(e.order_bid, "BP", "BPs")
-        ));
-    }
-    if !unspent.is_empty() {
-        o.line(&format!("  Unspent BPs: {}.", unspent.join("; ")));
+    let unspent = [
+        (e.cash_returned, "BP", "BPs", "went back to the treasury"),
+        (
+            e.leftover_trains,
+            "supply train",
+            "supply trains",
+            "built in the capital",
+        ),
+        (e.leftover_armies, "army", "armies", "built for the reserve"),
+        (e.order_bid, "BP", "BPs", "bid for the order of play"),
+    ];
+    if unspent.iter().any(|u| u.0 > 0) {
+        let mut text = String::from("  Unspent BPs: ");
+        let mut first = true;
+        for (k, one, many, what) in unspent.into_iter().filter(|u| u.0 > 0) {
+            if !first {
+                text.push_str("; ");
+            }
+            first = false;
+            let _ = write!(text, "{} {what}", N(k, one, many));
+        }
+        o.line(format_args!("{text}."));
     }
     if !e.supply_by_area.is_empty() {
-        let parts: Vec<String> = e
-            .supply_by_area
-            .iter()
-            .map(|c| format!("{} {}", c.area, c.cost))
-            .collect();
+        let mut text = String::from("Supply costs by area: ");
+        for (i, c) in e.supply_by_area.iter().enumerate() {
+            let sep = if i > 0 { ", " } else { "" };
+            let _ = write!(text, "{sep}{} {}", c.area, c.cost);
+        }
         o.hang(
-            "  ",
-            &format!(
-                "Supply costs by area: {}; reserves {}.",
-                parts.join(", "),
-                e.reserves_supply
-            ),
+            format_args!("  "),
+            format_args!("{text}; reserves {}.", e.reserves_supply),
             4,
         );
     }
     for d in &e.dispersals {
-        o.line(&format!(
-            "  ** DISPERSAL in {}: {}{} returned to the reserve **",
+        let (and, ships) = if d.ships > 0 {
+            (" and ", Some(N(d.ships, "ship", "ships")))
+        } else {
+            ("", None)
+        };
+        o.line(format_args!(
+            "  ** DISPERSAL in {}: {}{and}{} returned to the reserve **",
             d.area,
-            n(d.armies, "army", "armies"),
-            if d.ships > 0 {
-                format!(" and {}", n(d.ships, "ship", "ships"))
-            } else {
-                String::new()
-            }
+            N(d.armies, "army", "armies"),
+            Maybe(ships)
         ));
     }
     if let Some(v) = e.census_vps {
-        o.line(&format!(
+        o.line(format_args!(
             "  CENSUS: you scored {v} VPs for your populated areas."
         ));
     }
+}
+
+/// Writes `args` left-aligned in `width` columns.
+fn cell(buf: &mut String, width: usize, args: fmt::Arguments) {
+    let start = buf.len();
+    let _ = buf.write_fmt(args);
+    let used = buf[start..].chars().count();
+    buf.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
 }
 
 fn areas(o: &mut Out, r: &Report) {
@@ -301,77 +395,87 @@ fn areas(o: &mut Out, r: &Report) {
     let euro = r.supply.is_some();
     // European reports add two columns and give up some of the name.
     let name_width = if euro { 12 } else { 19 };
-    o.raw(&format!(
+    o.raw(format_args!(
         "  Code {:<w$} Terrain    Pop Arm Frt Defence   Rtr Cost Base{}",
         "Name",
         if euro { "       Trn Src" } else { "" },
         w = name_width
     ));
     for a in &r.areas {
-        let defence = match &a.against {
-            Some(t) => format!("{} {t}", &a.defence[..3]),
-            None => a.defence.clone(),
-        };
-        let base = a.base.as_ref().map_or("-".to_string(), |b| {
-            format!("{} {}/{}", b.entrance, b.ships, b.laid_up)
-        });
-        let mut line = format!(
-            "  {:<4} {:<w$} {:<10}{:>4}{:>4}{:>4} {:<9} {:<3}{:>5} {:<10}",
+        let start = o.buf.len();
+        let _ = write!(
+            o.buf,
+            "  {:<4} {:<w$} {:<10}{:>4}{:>4}{:>4} ",
             a.code,
             truncate(&ascii(&a.name), name_width),
             a.terrain,
             a.population,
             a.armies,
             a.forts,
-            defence,
-            opt(&a.retreat_to),
-            a.supply_cost,
-            base,
             w = name_width
         );
+        match &a.against {
+            Some(t) => cell(&mut o.buf, 9, format_args!("{} {t}", &a.defence[..3])),
+            None => cell(&mut o.buf, 9, format_args!("{}", a.defence)),
+        }
+        let _ = write!(o.buf, " {:<3}{:>5} ", opt(&a.retreat_to), a.supply_cost);
+        match &a.base {
+            Some(b) => cell(
+                &mut o.buf,
+                10,
+                format_args!("{} {}/{}", b.entrance, b.ships, b.laid_up),
+            ),
+            None => cell(&mut o.buf, 10, format_args!("-")),
+        }
         if euro {
-            line.push_str(&format!(
+            let _ = write!(
+                o.buf,
                 " {:>3} {}",
                 a.trains.unwrap_or(0),
                 a.supply_source.as_deref().unwrap_or("-")
-            ));
+            );
         }
-        o.raw(&line);
+        o.asciify(start);
+        o.end_line(start);
     }
     let owned = r.areas.iter().filter(|a| a.population > 0).count();
-    o.raw(&format!(
+    o.raw(format_args!(
         "  {} areas, {owned} with population.",
         r.areas.len()
     ));
 }
 
-fn truncate(s: &str, n: usize) -> String {
-    s.chars().take(n).collect()
+/// The first `n` characters of `s`.
+fn truncate(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }
 
 fn fleets_and_spies(o: &mut Out, r: &Report) {
     if !r.fleets.is_empty() {
         o.heading("FLEETS AT SEA");
-        o.raw("  Area Ships Armies Base Distance");
+        o.raw(format_args!("  Area Ships Armies Base Distance"));
         for f in &r.fleets {
-            o.raw(&format!(
-                "  {:<4}{:>6}{:>7} {:<4} {}",
+            let (d, none) = match f.distance {
+                Some(d) => (Some(d), ""),
+                None => (None, "no route to base"),
+            };
+            o.raw(format_args!(
+                "  {:<4}{:>6}{:>7} {:<4} {}{none}",
                 f.area,
                 f.ships,
                 f.armies,
                 opt(&f.base),
-                f.distance
-                    .map_or("no route to base".to_string(), |d| d.to_string())
+                Maybe(d)
             ));
         }
     }
     if r.spy.is_some() || !r.watchers.is_empty() {
         o.heading("SPIES");
         if let Some(s) = &r.spy {
-            o.line(&format!("  Your spy is in {s}."));
+            o.line(format_args!("  Your spy is in {s}."));
         }
         if !r.watchers.is_empty() {
-            o.line(&format!("  Your watchers: {}.", r.watchers.join(", ")));
+            o.line(format_args!("  Your watchers: {}.", r.watchers.join(", ")));
         }
     }
 }
@@ -381,79 +485,83 @@ fn scouting(o: &mut Out, r: &Report) {
         return;
     }
     o.heading("SCOUTING (as at the end of the turn)");
-    o.raw("  Code Name             Owner  Pop Arm Frt Ships             Seen by");
+    o.raw(format_args!(
+        "  Code Name             Owner  Pop Arm Frt Ships             Seen by"
+    ));
     for s in &r.scouting {
-        let ships = match (&s.fleet, s.base_ships) {
-            (Some(f), _) => format!("{} {}s {}a", f.owner, f.ships, f.armies),
-            (None, Some(b)) => format!("base {b}"),
-            (None, None) => "-".to_string(),
-        };
-        let sea = s.terrain == "sea";
-        let (pop, arm, frt) = if sea {
-            ("-".to_string(), "-".to_string(), "-".to_string())
-        } else {
-            (
-                s.population.to_string(),
-                s.armies.to_string(),
-                s.forts.to_string(),
-            )
-        };
-        // Seen by: B border, F fleet, S spy, W watcher, A one of your actions.
-        let seen: String = s
-            .seen_by
-            .iter()
-            .filter_map(|w| w.chars().next())
-            .map(|c| c.to_ascii_uppercase())
-            .collect();
-        o.raw(&format!(
-            "  {:<4} {:<16} {:<5}{:>4}{:>4}{:>4} {:<17} {}",
+        let start = o.buf.len();
+        let _ = write!(
+            o.buf,
+            "  {:<4} {:<16} {:<5}",
             s.code,
             truncate(&ascii(&s.name), 16),
-            opt(&s.owner),
-            pop,
-            arm,
-            frt,
-            ships,
-            seen
-        ));
+            opt(&s.owner)
+        );
+        if s.terrain == "sea" {
+            o.buf.push_str("   -   -   - ");
+        } else {
+            let _ = write!(o.buf, "{:>4}{:>4}{:>4} ", s.population, s.armies, s.forts);
+        }
+        match (&s.fleet, s.base_ships) {
+            (Some(f), _) => cell(
+                &mut o.buf,
+                17,
+                format_args!("{} {}s {}a", f.owner, f.ships, f.armies),
+            ),
+            (None, Some(b)) => cell(&mut o.buf, 17, format_args!("base {b}")),
+            (None, None) => cell(&mut o.buf, 17, format_args!("-")),
+        }
+        // Seen by: B border, F fleet, S spy, W watcher, A one of your actions.
+        o.buf.push(' ');
+        for w in &s.seen_by {
+            if let Some(c) = w.chars().next() {
+                o.buf.push(c.to_ascii_uppercase());
+            }
+        }
+        o.asciify(start);
+        o.end_line(start);
     }
-    o.raw("  Seen by: B border, F fleet, S spy, W watcher, A one of your actions.");
+    o.raw(format_args!(
+        "  Seen by: B border, F fleet, S spy, W watcher, A one of your actions."
+    ));
 }
 
 fn roundup(o: &mut Out, r: &Report) {
     let ru = &r.roundup;
     o.heading("ROUNDUP");
     o.hang(
-        "  ",
-        &format!(
+        format_args!("  "),
+        format_args!(
             "Order of play for turn {}: {}",
             r.next_turn,
             ru.order_of_play.join(" ")
         ),
         4,
     );
-    o.line(&format!("  The leader has {} VPs.", ru.leader_score));
+    o.line(format_args!("  The leader has {} VPs.", ru.leader_score));
     if let Some(w) = &ru.warning {
-        o.line(&format!(
+        o.line(format_args!(
             "  !!! WARNING: {} has met the {} victory condition ({} VPs). The game may end at the next census. !!!",
             w.empire, w.condition, w.vps
         ));
     }
     if let Some(g) = &ru.game_over {
-        o.line(&format!(
+        o.line(format_args!(
             "  *** GAME OVER: {} wins a {} victory with {} VPs on turn {}. ***",
             g.empire, g.condition, g.vps, g.turn
         ));
     }
     o.blank();
-    o.raw("  Code Empire               Player           Areas  Treasury  Reserve");
+    o.raw(format_args!(
+        "  Code Empire               Player           Areas  Treasury  Reserve"
+    ));
     for e in &ru.empires {
         let player = match (e.eliminated, &e.player) {
             (Some(t), _) => format!("(out, turn {t})"),
             (None, Some(p)) => p.clone(),
             (None, None) => "(dummy)".to_string(),
         };
-        o.raw(&format!(
+        o.raw(format_args!(
             "  {:<4} {:<20} {:<16}{:>6}{:>10}{:>9}",
             e.code,
             truncate(&ascii(&e.name), 20),
@@ -465,7 +573,11 @@ fn roundup(o: &mut Out, r: &Report) {
     }
     o.blank();
     for e in ru.empires.iter().filter(|e| !e.areas.is_empty()) {
-        o.hang(&format!("  {}: ", e.code), &e.areas.join(" "), 6);
+        o.hang(
+            format_args!("  {}: ", e.code),
+            format_args!("{}", e.areas.join(" ")),
+            6,
+        );
     }
     let contacts: Vec<String> = ru
         .empires
@@ -481,7 +593,7 @@ fn roundup(o: &mut Out, r: &Report) {
     if !contacts.is_empty() {
         o.blank();
         for c in contacts {
-            o.line(&c);
+            o.line(format_args!("{c}"));
         }
     }
 }
@@ -489,7 +601,7 @@ fn roundup(o: &mut Out, r: &Report) {
 fn actions_report(o: &mut Out, r: &Report) {
     o.heading("ACTIONS REPORT");
     if r.actions_report.is_empty() {
-        o.line("  A quiet turn.");
+        o.line(format_args!("  A quiet turn."));
     }
     for e in r.actions_report.iter() {
         let when = if e.round == 0 {
@@ -504,7 +616,7 @@ fn actions_report(o: &mut Out, r: &Report) {
         if e.major {
             text = format!("__{text}__ (major battle)");
         }
-        o.hang(&format!("  {when}  "), &text, 8);
+        o.hang(format_args!("  {when}  "), format_args!("{text}"), 8);
     }
 }
 
@@ -514,25 +626,29 @@ fn messages(o: &mut Out, r: &Report) {
     }
     o.heading("MESSAGES");
     for m in r.messages.iter() {
-        o.hang(&format!("  From {}: ", m.from), &m.text, 6);
+        o.hang(
+            format_args!("  From {}: ", m.from),
+            format_args!("{}", m.text),
+            6,
+        );
     }
 }
 
 fn turnsheet(o: &mut Out, r: &Report, actions: u32) {
     o.blank();
-    o.raw(&"=".repeat(WIDTH));
-    o.raw(&format!(
+    o.rule('=', WIDTH);
+    o.raw(format_args!(
         " TURNSHEET FOR TURN {}    (one action per line: VERB WHERE WHERE-TO NUMBER)",
         r.next_turn
     ));
-    o.raw(&"=".repeat(WIDTH));
-    o.raw(&format!("GAME {}", r.game));
-    o.raw(&format!("TURN {}", r.next_turn));
-    o.raw(&format!("EMPIRE {}", r.empire.code));
+    o.rule('=', WIDTH);
+    o.raw(format_args!("GAME {}", r.game));
+    o.raw(format_args!("TURN {}", r.next_turn));
+    o.raw(format_args!("EMPIRE {}", r.empire.code));
     o.blank();
     for i in 1..=actions {
-        o.raw(&format!("{i}."));
+        o.raw(format_args!("{i}."));
     }
     o.blank();
-    o.raw("MESSAGES");
+    o.raw(format_args!("MESSAGES"));
 }

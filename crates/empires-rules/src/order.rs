@@ -22,8 +22,13 @@ macro_rules! verbs {
 
             /// Parses a verb in any case; `MOBILIZE` is accepted for `MOBILISE`.
             pub fn parse(text: &str) -> Option<Verb> {
-                let up = text.trim().to_ascii_uppercase();
-                match up.as_str() {
+                // Every verb is ASCII and at most 8 letters: upper-case it on the stack, as
+                // every line of every turnsheet comes through here.
+                let text = text.trim().as_bytes();
+                let mut up = [0u8; 8];
+                up.get_mut(..text.len())?.copy_from_slice(text);
+                up.make_ascii_uppercase();
+                match std::str::from_utf8(&up[..text.len()]).ok()? {
                     $($s => Some(Verb::$v),)*
                     "MOBILIZE" => Some(Verb::Mobilise),
                     _ => None,

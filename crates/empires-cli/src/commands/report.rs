@@ -3,7 +3,7 @@
 use crate::error::{Error, Result};
 use crate::gamedir::{self, Game};
 use empires_maps::draw::{Base, DrawOptions};
-use empires_report::{Turn, gm, html, report_with, shared, text};
+use empires_report::{Turn, render_every};
 use empires_rules::event::Event;
 use empires_rules::{EmpireCode, GameState, Map};
 use std::path::Path;
@@ -49,7 +49,6 @@ pub fn render_all(
         computer_written,
         gm_messages,
     };
-    let sh = shared(&turn);
     // 10.5: each page carries the map as its empire knows it. The map's shapes are worked
     // out once for all the empires; a map without positions is left out.
     let opts = DrawOptions {
@@ -58,28 +57,18 @@ pub fn render_all(
         graticule: true,
     };
     let base = Base::new(map, &opts).ok();
-    let mut files = Vec::new();
-    let (mut text_shared, mut html_shared) = (None, None);
-    for e in &state.empires {
-        let r = report_with(&turn, &sh, e.code);
-        let actions = e.actions_per_turn.unwrap_or(state.options.actions_per_turn);
-        let ts = text_shared.get_or_insert_with(|| text::shared_sections(&r));
-        let hs = html_shared.get_or_insert_with(|| html::shared_sections(&r));
-        let json = gamedir::to_pretty_json(&r, "report")?;
-        let svg = base
-            .as_ref()
-            .and_then(|b| b.svg(Some((state, Some(e.code)))).ok());
-        files.push((format!("{}.json", e.code), json));
-        files.push((
-            format!("{}.txt", e.code),
-            text::render_with(&r, actions, ts),
-        ));
-        files.push((
-            format!("{}.html", e.code),
-            html::render_with(&r, actions, svg.as_deref(), hs),
-        ));
+    let reports = render_every(&turn, |empire| {
+        base.as_ref()
+            .and_then(|b| b.svg(Some((state, Some(empire)))).ok())
+    })
+    .map_err(|e| Error::new(format!("cannot encode a report: {e}")))?;
+    let mut files = Vec::with_capacity(3 * reports.empires.len() + 1);
+    for r in reports.empires {
+        files.push((format!("{}.json", r.empire), r.json));
+        files.push((format!("{}.txt", r.empire), r.text));
+        files.push((format!("{}.html", r.empire), r.html));
     }
-    files.push(("gm.txt".to_string(), gm::summary(&turn)));
+    files.push(("gm.txt".to_string(), reports.gm));
     Ok(files)
 }
 
