@@ -10,15 +10,15 @@ pub(crate) struct View<'a> {
     /// The state as the empire knows it (10.2): nothing it cannot see.
     pub st: GameState,
     pub me: EmpireCode,
+    /// The empire's land areas, in map order: asked for by nearly every part of a plan.
+    owned: Vec<AreaId>,
 }
 
 impl<'a> View<'a> {
     pub fn new(map: &'a Map, state: &GameState, me: EmpireCode) -> View<'a> {
-        View {
-            map,
-            st: view_for(map, state, me),
-            me,
-        }
+        let st = view_for(map, state, me);
+        let owned = st.owned_by(me).collect();
+        View { map, st, me, owned }
     }
 
     pub fn empire(&self) -> &EmpireState {
@@ -34,8 +34,8 @@ impl<'a> View<'a> {
     }
 
     /// The empire's land areas, in map order.
-    pub fn owned(&self) -> Vec<AreaId> {
-        self.st.owned_by(self.me).collect()
+    pub fn owned(&self) -> impl Iterator<Item = AreaId> + '_ {
+        self.owned.iter().copied()
     }
 
     /// Land areas next to `a`.

@@ -120,10 +120,12 @@ fn tokens(line: &str) -> Vec<Token> {
 
 /// Cuts a comment (`#`, `;` or `//` to the end of the line) off a line.
 fn strip_comment(line: &str) -> &str {
-    let cut = [line.find('#'), line.find(';'), line.find("//")]
-        .into_iter()
-        .flatten()
-        .min();
+    let bytes = line.as_bytes();
+    let cut = (0..bytes.len()).find(|&i| match bytes[i] {
+        b'#' | b';' => true,
+        b'/' => bytes.get(i + 1) == Some(&b'/'),
+        _ => false,
+    });
     cut.map_or(line, |i| &line[..i])
 }
 

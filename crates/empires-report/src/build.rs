@@ -172,39 +172,40 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
             }
         }
     }
-    let owned: Vec<AreaId> = st.owned_by(empire).collect();
-    let areas = owned.iter().map(|&a| owned_area(t, a, european)).collect();
-    let fleets = t
-        .map
-        .ids()
-        .filter_map(|id| {
-            let f = st.area(id).fleet.as_ref().filter(|f| f.owner == empire)?;
-            Some(FleetLine {
-                area: t.map.code(id).to_string(),
+    // One pass over the map finds the empire's areas, fleets, supply costs and watchers.
+    let mut areas: Vec<OwnedArea> = Vec::new();
+    let mut fleets = Vec::new();
+    let mut supply_by_area = Vec::new();
+    let mut watchers = Vec::new();
+    for (id, a) in t.map.ids().zip(&st.areas) {
+        let fleet = a.fleet.as_ref().filter(|f| f.owner == empire);
+        let cost = if a.owner == Some(empire) {
+            let area = owned_area(t, id, european);
+            let cost = area.supply_cost;
+            areas.push(area);
+            Some(cost)
+        } else {
+            fleet.map(|_| area_supply(t.map, st, id))
+        };
+        if let Some(f) = fleet {
+            fleets.push(FleetLine {
+                area: t.map.code(id).as_str().to_owned(),
                 ships: f.ships,
                 armies: f.armies,
-                base: f.base.map(|b| b.to_string()),
+                base: f.base.map(|b| b.as_str().to_owned()),
                 distance: fleet_distance(t.map, st, id, f),
-            })
-        })
-        .collect();
-    let mut supply_by_area: Vec<AreaCost> = t
-        .map
-        .ids()
-        .filter(|&id| {
-            st.area(id).owner == Some(empire)
-                || st
-                    .area(id)
-                    .fleet
-                    .as_ref()
-                    .is_some_and(|f| f.owner == empire)
-        })
-        .map(|id| AreaCost {
-            area: t.map.code(id).to_string(),
-            cost: area_supply(t.map, st, id),
-        })
-        .filter(|c| c.cost > 0)
-        .collect();
+            });
+        }
+        if let Some(cost) = cost.filter(|&c| c > 0) {
+            supply_by_area.push(AreaCost {
+                area: t.map.code(id).as_str().to_owned(),
+                cost,
+            });
+        }
+        if a.watcher == Some(empire) {
+            watchers.push(t.map.code(id).as_str().to_owned());
+        }
+    }
     supply_by_area.sort_by(|a, b| a.area.cmp(&b.area));
     let economy = Economy {
         income: me.income,
@@ -243,12 +244,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
         areas,
         fleets,
         spy: me.spy.as_ref().map(|s| s.area.to_string()),
-        watchers: t
-            .map
-            .ids()
-            .filter(|&a| st.area(a).watcher == Some(empire))
-            .map(|a| t.map.code(a).to_string())
-            .collect(),
+        watchers,
         scouting: scouting(t, empire, &seen_by_action),
         supply: european.then(|| SupplyLine {
             capacity: me.supply_capacity,

@@ -53,11 +53,8 @@ where
         .map(|e| {
             let r = report_with(t, &sh, e.code);
             let actions = e.actions_per_turn.unwrap_or(st.options.actions_per_turn);
-            let mut json = Vec::with_capacity(64 * 1024);
-            serde_json::to_writer(&mut json, &r)?;
-            json.push(b'\n');
-            // serde_json writes nothing but UTF-8.
-            let json = String::from_utf8(json).expect("JSON is UTF-8");
+            let mut json = serde_json::to_string(&r)?;
+            json.push('\n');
             Ok(Rendered {
                 empire: e.code,
                 json,

@@ -2,6 +2,7 @@
 //! assets) that reads well on a phone and prints well, with battle details expandable.
 
 use crate::model::*;
+use crate::put::{Put, escape_html};
 use std::fmt::{self, Write};
 
 /// Escapes text for HTML as it is written, without a copy.
@@ -14,20 +15,7 @@ pub struct Esc<'a>(&'a str);
 
 impl fmt::Display for Esc<'_> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let special = |b: u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
-        let mut rest = self.0;
-        while let Some(i) = rest.bytes().position(special) {
-            f.write_str(&rest[..i])?;
-            f.write_str(match rest.as_bytes()[i] {
-                b'&' => "&amp;",
-                b'<' => "&lt;",
-                b'>' => "&gt;",
-                b'"' => "&quot;",
-                _ => "&#39;",
-            })?;
-            rest = &rest[i + 1..];
-        }
-        f.write_str(rest)
+        escape_html(self.0, |piece| f.write_str(piece))
     }
 }
 
@@ -77,7 +65,12 @@ pre.sheet{background:#f4f1e8;padding:8px;border:1px dashed var(--muted);white-sp
 "#;
 
 fn opt(o: &Option<String>) -> Esc<'_> {
-    esc(o.as_deref().unwrap_or("–"))
+    esc(opt_str(o))
+}
+
+/// What is there, or a dash.
+fn opt_str(o: &Option<String>) -> &str {
+    o.as_deref().unwrap_or("–")
 }
 
 /// Renders a report as a page. `map_svg` is the player's map, drawn beforehand.
@@ -102,25 +95,28 @@ pub fn render_with(
     shared: &str,
 ) -> String {
     let mut h = String::with_capacity(16 * 1024 + shared.len() + map_svg.map_or(0, str::len));
-    let _ = write!(
-        h,
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
-         <title>{} – {} – turn {}</title><style>{STYLE}</style></head><body><main>",
-        esc(&r.game),
-        esc(&r.empire.name),
-        r.turn
-    );
-    let _ = write!(
-        h,
-        "<header><h1>{} ({}) — turn {} report</h1><p>{} · {} Empires · player {}</p></header>",
-        esc(&r.empire.name),
-        esc(&r.empire.code),
-        r.turn,
-        esc(&r.game),
-        esc(&r.variant),
-        esc(r.empire.player.as_deref().unwrap_or("computer"))
-    );
+    h.put("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>")
+        .esc(&r.game)
+        .put(" – ")
+        .esc(&r.empire.name)
+        .put(" – turn ")
+        .num(r.turn)
+        .put("</title><style>")
+        .put(STYLE)
+        .put("</style></head><body><main><header><h1>")
+        .esc(&r.empire.name)
+        .put(" (")
+        .esc(&r.empire.code)
+        .put(") — turn ")
+        .num(r.turn)
+        .put(" report</h1><p>")
+        .esc(&r.game)
+        .put(" · ")
+        .esc(&r.variant)
+        .put(" Empires · player ")
+        .esc(r.empire.player.as_deref().unwrap_or("computer"))
+        .put("</p></header>");
     if let Some(t) = r.empire.eliminated {
         let _ = write!(
             h,
@@ -179,17 +175,21 @@ fn actions(h: &mut String, r: &Report) {
             "failed" => ("bad", "failed: "),
             _ => ("bad", "ignored: "),
         };
-        let _ = write!(
-            h,
-            "<tr><td class=\"n\">{}</td><td><code>{}</code></td><td class=\"{class}\">{label}{}",
-            a.slot,
-            esc(&a.order),
-            esc(&a.result),
-        );
+        h.put("<tr><td class=\"n\">")
+            .num(a.slot)
+            .put("</td><td><code>")
+            .esc(&a.order)
+            .put("</code></td><td class=\"")
+            .put(class)
+            .put("\">")
+            .put(label)
+            .esc(&a.result);
         if let Some(reason) = &a.reason {
-            let _ = write!(h, " <em>({})</em>", esc(reason));
+            h.put(" <em>(").esc(reason).put(")</em>");
         }
-        let _ = write!(h, "</td><td class=\"n\">{}</td></tr>", a.spent);
+        h.put("</td><td class=\"n\">")
+            .num(a.spent)
+            .put("</td></tr>");
     }
     h.push_str("</table></div></section>");
 }
@@ -208,25 +208,34 @@ fn against(h: &mut String, r: &Report) {
 fn economy(h: &mut String, r: &Report) {
     let e = &r.economy;
     h.push_str("<section><h2>Economy</h2><div class=\"grid\">");
-    let mut cell = |k: fmt::Arguments, v: &dyn fmt::Display| {
-        let _ = write!(h, "<div><span>{k}</span> <b>{v}</b></div>");
+    let cell = |h: &mut String, k: &str, v: u32| {
+        h.put("<div><span>")
+            .put(k)
+            .put("</span> <b>")
+            .num(v)
+            .put("</b></div>");
     };
-    cell(format_args!("Income"), &e.income);
-    cell(format_args!("Supply costs"), &e.supply_cost);
-    cell(format_args!("BPs for turn {}", r.next_turn), &e.bps);
-    cell(format_args!("Treasury"), &e.treasury);
-    cell(format_args!("Victory points"), &e.vps);
-    cell(format_args!("Army reserve"), &e.army_reserve);
-    cell(format_args!("Navy reserve"), &e.navy_reserve);
+    cell(h, "Income", e.income);
+    cell(h, "Supply costs", e.supply_cost);
+    h.put("<div><span>BPs for turn ")
+        .num(r.next_turn)
+        .put("</span> <b>")
+        .num(e.bps)
+        .put("</b></div>");
+    cell(h, "Treasury", e.treasury);
+    h.put("<div><span>Victory points</span> <b>")
+        .num(e.vps)
+        .put("</b></div>");
+    cell(h, "Army reserve", e.army_reserve);
+    cell(h, "Navy reserve", e.navy_reserve);
     if let Some(a) = e.air_force {
-        cell(format_args!("Air force"), &a);
+        cell(h, "Air force", a);
     }
     if let Some(s) = &r.supply {
-        cell(format_args!("Supply capacity"), &s.capacity);
-        cell(
-            format_args!("Capital"),
-            &s.capital.as_deref().unwrap_or("none"),
-        );
+        cell(h, "Supply capacity", s.capacity);
+        h.put("<div><span>Capital</span> <b>")
+            .esc(s.capital.as_deref().unwrap_or("none"))
+            .put("</b></div>");
     }
     h.push_str("</div>");
     let mut notes = Vec::new();
@@ -274,45 +283,44 @@ fn areas(h: &mut String, r: &Report) {
     }
     h.push_str("</tr>");
     for a in &r.areas {
-        let _ = write!(
-            h,
-            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}",
-            esc(&a.code),
-            esc(&a.name),
-            esc(&a.terrain),
-            a.population,
-            a.armies,
-            a.forts,
-            esc(&a.defence),
-        );
+        h.put("<tr><td><b>")
+            .esc(&a.code)
+            .put("</b> ")
+            .esc(&a.name)
+            .put("</td><td>")
+            .esc(&a.terrain)
+            .put("</td><td class=\"n\">")
+            .num(a.population)
+            .put("</td><td class=\"n\">")
+            .num(a.armies)
+            .put("</td><td class=\"n\">")
+            .num(a.forts)
+            .put("</td><td>")
+            .esc(&a.defence);
         if let Some(t) = &a.against {
-            let _ = write!(h, " {}", esc(t));
+            h.put(" ").esc(t);
         }
-        let _ = write!(
-            h,
-            "</td><td>{}</td><td class=\"n\">{}</td><td>",
-            opt(&a.retreat_to),
-            a.supply_cost,
-        );
+        h.put("</td><td>")
+            .esc(opt_str(&a.retreat_to))
+            .put("</td><td class=\"n\">")
+            .num(a.supply_cost)
+            .put("</td><td>");
         match &a.base {
-            Some(b) => {
-                let _ = write!(
-                    h,
-                    "{} in, {} laid up (entrance {})</td>",
-                    b.ships,
-                    b.laid_up,
-                    esc(&b.entrance)
-                );
-            }
-            None => h.push_str("–</td>"),
-        }
+            Some(b) => h
+                .num(b.ships)
+                .put(" in, ")
+                .num(b.laid_up)
+                .put(" laid up (entrance ")
+                .esc(&b.entrance)
+                .put(")</td>"),
+            None => h.put("–</td>"),
+        };
         if euro {
-            let _ = write!(
-                h,
-                "<td class=\"n\">{}</td><td>{}</td>",
-                a.trains.unwrap_or(0),
-                opt(&a.supply_source)
-            );
+            h.put("<td class=\"n\">")
+                .num(a.trains.unwrap_or(0))
+                .put("</td><td>")
+                .esc(opt_str(&a.supply_source))
+                .put("</td>");
         }
         h.push_str("</tr>");
     }
@@ -359,28 +367,38 @@ fn scouting(h: &mut String, r: &Report) {
     }
     h.push_str("<section><h2>Scouting</h2><div class=\"scroll\"><table><tr><th>Area</th><th>Owner</th><th class=\"n\">Pop</th><th class=\"n\">Armies</th><th class=\"n\">Forts</th><th>Ships</th><th>Seen by</th></tr>");
     for s in &r.scouting {
-        let _ = write!(
-            h,
-            "<tr><td><b>{}</b> {}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>",
-            esc(&s.code),
-            esc(&s.name),
-            opt(&s.owner),
-            s.population,
-            s.armies,
-            s.forts,
-        );
-        let _ = match (&s.fleet, s.base_ships) {
-            (Some(f), _) => write!(
-                h,
-                "{}: {} ships, {} armies",
-                esc(&f.owner),
-                f.ships,
-                f.armies
-            ),
-            (None, Some(b)) => write!(h, "{b} in base"),
-            (None, None) => write!(h, "–"),
+        h.put("<tr><td><b>")
+            .esc(&s.code)
+            .put("</b> ")
+            .esc(&s.name)
+            .put("</td><td>")
+            .esc(opt_str(&s.owner))
+            .put("</td><td class=\"n\">")
+            .num(s.population)
+            .put("</td><td class=\"n\">")
+            .num(s.armies)
+            .put("</td><td class=\"n\">")
+            .num(s.forts)
+            .put("</td><td>");
+        match (&s.fleet, s.base_ships) {
+            (Some(f), _) => h
+                .esc(&f.owner)
+                .put(": ")
+                .num(f.ships)
+                .put(" ships, ")
+                .num(f.armies)
+                .put(" armies"),
+            (None, Some(b)) => h.num(b).put(" in base"),
+            (None, None) => h.put("–"),
         };
-        let _ = write!(h, "</td><td>{}</td></tr>", Joined(&s.seen_by, ", "));
+        h.put("</td><td>");
+        for (i, w) in s.seen_by.iter().enumerate() {
+            if i > 0 {
+                h.put(", ");
+            }
+            h.esc(w);
+        }
+        h.put("</td></tr>");
     }
     h.push_str("</table></div></section>");
 }
@@ -476,18 +494,17 @@ fn messages(h: &mut String, r: &Report) {
 }
 
 fn turnsheet(h: &mut String, r: &Report, actions: u32) {
-    let mut sheet = format!(
-        "GAME {}\nTURN {}\nEMPIRE {}\n\n",
-        r.game, r.next_turn, r.empire.code
-    );
+    h.put("<section><h2>Turnsheet for turn ")
+        .num(r.next_turn)
+        .put("</h2><pre class=\"sheet\">GAME ")
+        .esc(&r.game)
+        .put("\nTURN ")
+        .num(r.next_turn)
+        .put("\nEMPIRE ")
+        .esc(&r.empire.code)
+        .put("\n\n");
     for i in 1..=actions {
-        let _ = writeln!(sheet, "{i}.");
+        h.num(i).put(".\n");
     }
-    sheet.push_str("\nMESSAGES\n");
-    let _ = write!(
-        h,
-        "<section><h2>Turnsheet for turn {}</h2><pre class=\"sheet\">{}</pre></section>",
-        r.next_turn,
-        esc(&sheet)
-    );
+    h.put("\nMESSAGES\n</pre></section>");
 }

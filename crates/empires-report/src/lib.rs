@@ -9,6 +9,7 @@ pub mod every;
 pub mod gm;
 pub mod html;
 pub mod model;
+mod put;
 pub mod text;
 
 pub use build::{Shared, Turn, report, report_with, shared};

@@ -2,6 +2,7 @@
 //! play-by-mail report, with the next turnsheet attached at the end.
 
 use crate::model::*;
+use crate::put::Put;
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
@@ -53,6 +54,26 @@ pub fn ascii(s: &str) -> Cow<'_, str> {
         });
     }
     Cow::Owned(out)
+}
+
+/// The words of ASCII text, between blanks (vertical tab included, as `split_whitespace`
+/// has it). Reading bytes rather than characters matters: every line of every report is
+/// wrapped.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    let bytes = text.as_bytes();
+    let blank = |i: usize| bytes[i].is_ascii_whitespace() || bytes[i] == 0x0b;
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && blank(at) {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && !blank(at) {
+            at += 1;
+        }
+        // Blanks are ASCII, so these are character boundaries whatever the text.
+        (start < at).then(|| &text[start..at])
+    })
 }
 
 /// The report as it is written: every line plain ASCII with no trailing spaces, long lines
@@ -118,19 +139,24 @@ impl Out {
         self.scratch = words;
     }
 
-    /// Writes `head`, then the words of `text`, starting a new line indented by `indent`
-    /// spaces whenever the next word would pass the width.
+    /// Writes `head`, then the words of `text` wrapped with a hanging indent.
     fn words(&mut self, head: fmt::Arguments, text: &str, indent: usize) {
-        let mut start = self.buf.len();
+        let start = self.buf.len();
         let _ = self.buf.write_fmt(head);
+        self.wrap_from(start, text, indent);
+    }
+
+    /// Follows the head written from `start` on with the words of `text`, starting a new
+    /// line indented by `indent` spaces whenever the next word would pass the width.
+    fn wrap_from(&mut self, mut start: usize, text: &str, indent: usize) {
         self.asciify(start);
         let text = ascii(text);
         let mut fresh = true;
-        for word in text.split_whitespace() {
+        for word in words(&text) {
             if !fresh && self.buf.len() - start + 1 + word.len() > WIDTH {
                 self.end_line(start);
                 start = self.buf.len();
-                self.buf.extend(std::iter::repeat_n(' ', indent));
+                self.buf.spaces(indent);
                 fresh = true;
             }
             if !fresh {
@@ -139,6 +165,12 @@ impl Out {
             self.buf.push_str(word);
             fresh = false;
         }
+        self.end_line(start);
+    }
+
+    /// Ends a line written straight into the buffer from `start` on.
+    fn finish(&mut self, start: usize) {
+        self.asciify(start);
         self.end_line(start);
     }
 
@@ -190,23 +222,38 @@ pub fn shared_sections(r: &Report) -> String {
 pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
     let mut o = Out::with_capacity(8 * 1024 + shared.len());
     o.rule('=', WIDTH);
+    let start = o.buf.len();
     let title_len = "Turn  report".len() + digits(r.turn);
-    o.raw(format_args!(
-        " EMPIRES{:pad$}Turn {} report",
-        "",
-        r.turn,
-        pad = WIDTH - 9 - title_len
-    ));
-    o.raw(format_args!(" Game: {} ({} Empires)", r.game, r.variant));
+    o.buf
+        .put(" EMPIRES")
+        .spaces(WIDTH - 9 - title_len)
+        .put("Turn ")
+        .num(r.turn)
+        .put(" report");
+    o.finish(start);
+    let start = o.buf.len();
+    o.buf
+        .put(" Game: ")
+        .put(&r.game)
+        .put(" (")
+        .put(&r.variant)
+        .put(" Empires)");
+    o.finish(start);
     let player = r.empire.player.as_deref().unwrap_or("(computer)");
     let who_len = " Empire:  ".len() + r.empire.code.len() + r.empire.name.len();
     let pad = WIDTH
         .saturating_sub(who_len + "Player: ".len() + player.len() + 1)
         .max(1);
-    o.raw(format_args!(
-        " Empire: {} {}{:pad$}Player: {player}",
-        r.empire.code, r.empire.name, ""
-    ));
+    let start = o.buf.len();
+    o.buf
+        .put(" Empire: ")
+        .put(&r.empire.code)
+        .put(" ")
+        .put(&r.empire.name)
+        .spaces(pad)
+        .put("Player: ")
+        .put(player);
+    o.finish(start);
     o.rule('=', WIDTH);
     if let Some(t) = r.empire.eliminated {
         o.line(format_args!(
@@ -246,25 +293,28 @@ fn actions(o: &mut Out, r: &Report) {
             "failed" => "FAILED",
             _ => "IGNORED",
         };
-        let (open, reason, close) = match &a.reason {
-            Some(reason) if a.result.is_empty() => ("", reason.as_str(), ""),
-            Some(reason) => (" (", reason.as_str(), ")"),
-            None => ("", "", ""),
+        let start = o.buf.len();
+        o.buf
+            .right(a.slot, 3)
+            .put(" ")
+            .left(&a.order, 22)
+            .put(" ")
+            .left(status, 7)
+            .put(" ");
+        let mut text = std::mem::take(&mut o.scratch);
+        text.clear();
+        text.put(&a.result);
+        match &a.reason {
+            Some(reason) if a.result.is_empty() => text.put(reason),
+            Some(reason) => text.put(" (").put(reason).put(")"),
+            None => &mut text,
         };
-        let (spent_open, spent, spent_close) = if a.spent > 0 {
-            (" [", Some(N(a.spent, "BP", "BPs")), "]")
-        } else {
-            ("", None, "")
-        };
-        o.hang(
-            format_args!("{:>3} {:<22} {:<7} ", a.slot, a.order, status),
-            format_args!(
-                "{}{open}{reason}{close}{spent_open}{}{spent_close}",
-                a.result,
-                Maybe(spent)
-            ),
-            35,
-        );
+        if a.spent > 0 {
+            let bps = if a.spent == 1 { " BP]" } else { " BPs]" };
+            text.put(" [").num(a.spent).put(bps);
+        }
+        o.wrap_from(start, &text, 35);
+        o.scratch = text;
     }
 }
 
@@ -302,24 +352,25 @@ fn against(o: &mut Out, r: &Report) {
 fn economy(o: &mut Out, r: &Report) {
     let e = &r.economy;
     o.heading("ECONOMY");
-    o.raw(format_args!(
-        "  Income {:>6}    Supply costs {:>5}    BPs for turn {:<3} {:>5}",
-        e.income, e.supply_cost, r.next_turn, e.bps
-    ));
-    o.raw(format_args!(
-        "  Treasury {:>4}    Victory points {:>3}    Army reserve {:>9}",
-        e.treasury, e.vps, e.army_reserve
-    ));
+    let start = o.buf.len();
+    o.buf.put("  Income ").right(e.income, 6);
+    o.buf.put("    Supply costs ").right(e.supply_cost, 5);
+    let turn = o.buf.put("    BPs for turn ").len();
+    o.buf.num(r.next_turn).pad_from(turn, 3).put(" ").right(e.bps, 5);
+    o.finish(start);
+    let start = o.buf.len();
+    o.buf.put("  Treasury ").right(e.treasury, 4);
+    o.buf.put("    Victory points ").right(e.vps, 3);
+    o.buf.put("    Army reserve ").right(e.army_reserve, 9);
+    o.finish(start);
+    let start = o.buf.len();
+    o.buf.put("  Navy reserve ").right(e.navy_reserve, 2);
+    o.buf.put("    Air force ");
     match e.air_force {
-        Some(air) => o.raw(format_args!(
-            "  Navy reserve {:>2}    Air force {:>8}",
-            e.navy_reserve, air
-        )),
-        None => o.raw(format_args!(
-            "  Navy reserve {:>2}    Air force {:>8}",
-            e.navy_reserve, "-"
-        )),
-    }
+        Some(air) => o.buf.right(air, 8),
+        None => o.buf.left("", 7).put("-"),
+    };
+    o.finish(start);
     if let Some(s) = &r.supply {
         o.raw(format_args!(
             "  Supply capacity {}    Capital {}",
@@ -382,14 +433,6 @@ fn economy(o: &mut Out, r: &Report) {
     }
 }
 
-/// Writes `args` left-aligned in `width` columns.
-fn cell(buf: &mut String, width: usize, args: fmt::Arguments) {
-    let start = buf.len();
-    let _ = buf.write_fmt(args);
-    let used = buf[start..].chars().count();
-    buf.extend(std::iter::repeat_n(' ', width.saturating_sub(used)));
-}
-
 fn areas(o: &mut Out, r: &Report) {
     o.heading("AREAS OWNED");
     let euro = r.supply.is_some();
@@ -403,40 +446,48 @@ fn areas(o: &mut Out, r: &Report) {
     ));
     for a in &r.areas {
         let start = o.buf.len();
-        let _ = write!(
-            o.buf,
-            "  {:<4} {:<w$} {:<10}{:>4}{:>4}{:>4} ",
-            a.code,
-            truncate(&ascii(&a.name), name_width),
-            a.terrain,
-            a.population,
-            a.armies,
-            a.forts,
-            w = name_width
-        );
+        o.buf
+            .put("  ")
+            .left(&a.code, 4)
+            .put(" ")
+            .left(truncate(&ascii(&a.name), name_width), name_width)
+            .put(" ")
+            .left(&a.terrain, 10)
+            .right(a.population, 4)
+            .right(a.armies, 4)
+            .right(a.forts, 4)
+            .put(" ");
+        let defence = o.buf.len();
         match &a.against {
-            Some(t) => cell(&mut o.buf, 9, format_args!("{} {t}", &a.defence[..3])),
-            None => cell(&mut o.buf, 9, format_args!("{}", a.defence)),
-        }
-        let _ = write!(o.buf, " {:<3}{:>5} ", opt(&a.retreat_to), a.supply_cost);
+            Some(t) => o.buf.put(&a.defence[..3]).put(" ").put(t),
+            None => o.buf.put(&a.defence),
+        };
+        o.buf
+            .pad_from(defence, 9)
+            .put(" ")
+            .left(opt(&a.retreat_to), 3)
+            .right(a.supply_cost, 5)
+            .put(" ");
+        let base = o.buf.len();
         match &a.base {
-            Some(b) => cell(
-                &mut o.buf,
-                10,
-                format_args!("{} {}/{}", b.entrance, b.ships, b.laid_up),
-            ),
-            None => cell(&mut o.buf, 10, format_args!("-")),
-        }
+            Some(b) => o
+                .buf
+                .put(&b.entrance)
+                .put(" ")
+                .num(b.ships)
+                .put("/")
+                .num(b.laid_up),
+            None => o.buf.put("-"),
+        };
+        o.buf.pad_from(base, 10);
         if euro {
-            let _ = write!(
-                o.buf,
-                " {:>3} {}",
-                a.trains.unwrap_or(0),
-                a.supply_source.as_deref().unwrap_or("-")
-            );
+            o.buf
+                .put(" ")
+                .right(a.trains.unwrap_or(0), 3)
+                .put(" ")
+                .put(a.supply_source.as_deref().unwrap_or("-"));
         }
-        o.asciify(start);
-        o.end_line(start);
+        o.finish(start);
     }
     let owned = r.areas.iter().filter(|a| a.population > 0).count();
     o.raw(format_args!(
@@ -490,27 +541,36 @@ fn scouting(o: &mut Out, r: &Report) {
     ));
     for s in &r.scouting {
         let start = o.buf.len();
-        let _ = write!(
-            o.buf,
-            "  {:<4} {:<16} {:<5}",
-            s.code,
-            truncate(&ascii(&s.name), 16),
-            opt(&s.owner)
-        );
+        o.buf
+            .put("  ")
+            .left(&s.code, 4)
+            .put(" ")
+            .left(truncate(&ascii(&s.name), 16), 16)
+            .put(" ")
+            .left(opt(&s.owner), 5);
         if s.terrain == "sea" {
-            o.buf.push_str("   -   -   - ");
+            o.buf.put("   -   -   - ");
         } else {
-            let _ = write!(o.buf, "{:>4}{:>4}{:>4} ", s.population, s.armies, s.forts);
+            o.buf
+                .right(s.population, 4)
+                .right(s.armies, 4)
+                .right(s.forts, 4)
+                .put(" ");
         }
+        let ships = o.buf.len();
         match (&s.fleet, s.base_ships) {
-            (Some(f), _) => cell(
-                &mut o.buf,
-                17,
-                format_args!("{} {}s {}a", f.owner, f.ships, f.armies),
-            ),
-            (None, Some(b)) => cell(&mut o.buf, 17, format_args!("base {b}")),
-            (None, None) => cell(&mut o.buf, 17, format_args!("-")),
-        }
+            (Some(f), _) => o
+                .buf
+                .put(&f.owner)
+                .put(" ")
+                .num(f.ships)
+                .put("s ")
+                .num(f.armies)
+                .put("a"),
+            (None, Some(b)) => o.buf.put("base ").num(b),
+            (None, None) => o.buf.put("-"),
+        };
+        o.buf.pad_from(ships, 17);
         // Seen by: B border, F fleet, S spy, W watcher, A one of your actions.
         o.buf.push(' ');
         for w in &s.seen_by {
@@ -518,8 +578,7 @@ fn scouting(o: &mut Out, r: &Report) {
                 o.buf.push(c.to_ascii_uppercase());
             }
         }
-        o.asciify(start);
-        o.end_line(start);
+        o.finish(start);
     }
     o.raw(format_args!(
         "  Seen by: B border, F fleet, S spy, W watcher, A one of your actions."
@@ -647,7 +706,7 @@ fn turnsheet(o: &mut Out, r: &Report, actions: u32) {
     o.raw(format_args!("EMPIRE {}", r.empire.code));
     o.blank();
     for i in 1..=actions {
-        o.raw(format_args!("{i}."));
+        o.buf.num(i).put(".\n");
     }
     o.blank();
     o.raw(format_args!("MESSAGES"));
