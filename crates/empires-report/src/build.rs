@@ -6,7 +6,7 @@ use crate::describe;
 use crate::model::*;
 use empires_rules::engine::{area_supply, fleet_distance};
 use empires_rules::event::{Event, Outcome, Phase, What};
-use empires_rules::knowledge::visible_areas;
+use empires_rules::knowledge::visible_areas_of_all;
 use empires_rules::map::AreaId;
 use empires_rules::order::Verb;
 use empires_rules::state::{DefenceMode, GameState, VictoryClaim};
@@ -60,6 +60,8 @@ pub struct Shared {
     /// For each empire, the events that concern it, in order: each report reads only its
     /// own rather than every event of the turn.
     concerning: BTreeMap<EmpireCode, Vec<usize>>,
+    /// What each empire sees (10.2), in the order of the state's empires.
+    sight: Vec<Vec<bool>>,
 }
 
 /// Works out the shared parts once, for all the reports of a turn.
@@ -90,6 +92,7 @@ pub fn shared(t: &Turn) -> Shared {
         actions_report: cached::Shared::new(public_events(t)),
         messages: cached::Shared::new(messages),
         concerning,
+        sight: visible_areas_of_all(t.map, t.state),
     }
 }
 
@@ -155,7 +158,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                 armies,
                 ships,
             } if *e == empire => econ.dispersals.push(DispersalLine {
-                area: area.to_string(),
+                area: area.as_str().to_owned(),
                 armies: *armies,
                 ships: *ships,
             }),
@@ -165,7 +168,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                     let by = ev.concerns.iter().find(|c| **c != empire);
                     against_you.push(Happening {
                         round: round(ev.phase),
-                        by: by.map(|c| c.to_string()),
+                        by: by.map(|c| c.as_str().to_owned()),
                         text,
                     });
                 }
@@ -232,7 +235,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
         turn: st.turn,
         next_turn: st.turn + 1,
         empire: EmpireLine {
-            code: empire.to_string(),
+            code: empire.as_str().to_owned(),
             name: me.name.clone(),
             player: me.player.clone(),
             eliminated: me.eliminated,
@@ -243,12 +246,12 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
         economy,
         areas,
         fleets,
-        spy: me.spy.as_ref().map(|s| s.area.to_string()),
+        spy: me.spy.as_ref().map(|s| s.area.as_str().to_owned()),
         watchers,
-        scouting: scouting(t, empire, &seen_by_action),
+        scouting: scouting(t, sh, empire, &seen_by_action),
         supply: european.then(|| SupplyLine {
             capacity: me.supply_capacity,
-            capital: me.capital.map(|c| c.to_string()),
+            capital: me.capital.map(|c| c.as_str().to_owned()),
         }),
         roundup: sh.roundup.clone(),
         actions_report: sh.actions_report.clone(),
@@ -310,17 +313,17 @@ fn against(w: &What, empire: EmpireCode) -> Option<String> {
 fn owned_area(t: &Turn, a: AreaId, european: bool) -> OwnedArea {
     let (def, st) = (t.map.area(a), t.state.area(a));
     OwnedArea {
-        code: def.code.to_string(),
+        code: def.code.as_str().to_owned(),
         name: def.name.clone(),
-        terrain: def.terrain.to_string(),
+        terrain: def.terrain.name().to_owned(),
         population: st.population,
         armies: st.armies,
         forts: st.forts,
         defence: defence(st.defence),
-        against: st.defence_against.map(|c| c.to_string()),
-        retreat_to: st.retreat_to.map(|c| c.to_string()),
+        against: st.defence_against.map(|c| c.as_str().to_owned()),
+        retreat_to: st.retreat_to.map(|c| c.as_str().to_owned()),
         base: st.base.as_ref().map(|b| BaseLine {
-            entrance: b.entrance.to_string(),
+            entrance: b.entrance.as_str().to_owned(),
             ships: b.ships,
             laid_up: b.laid_up,
         }),
@@ -335,9 +338,11 @@ fn owned_area(t: &Turn, a: AreaId, european: bool) -> OwnedArea {
 }
 
 /// 10.2: areas in sight at the end of the turn, besides the empire's own.
-fn scouting(t: &Turn, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedArea> {
+fn scouting(t: &Turn, sh: &Shared, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedArea> {
     let st = t.state;
-    let seen = visible_areas(t.map, st, empire);
+    let Some(seen) = st.empire_index(empire).and_then(|e| sh.sight.get(e)) else {
+        return Vec::new();
+    };
     let spy = st
         .empire(empire)
         .and_then(|e| e.spy.as_ref())
@@ -376,16 +381,16 @@ fn scouting(t: &Turn, empire: EmpireCode, by_action: &[AreaId]) -> Vec<ScoutedAr
         }
         let def = t.map.area(id);
         out.push(ScoutedArea {
-            code: def.code.to_string(),
+            code: def.code.as_str().to_owned(),
             name: def.name.clone(),
-            terrain: def.terrain.to_string(),
-            owner: a.owner.map(|o| o.to_string()),
+            terrain: def.terrain.name().to_owned(),
+            owner: a.owner.map(|o| o.as_str().to_owned()),
             population: a.population,
             armies: a.armies,
             forts: a.forts,
             base_ships: a.base.as_ref().map(|b| b.ships),
             fleet: a.fleet.as_ref().map(|f| FleetSighting {
-                owner: f.owner.to_string(),
+                owner: f.owner.as_str().to_owned(),
                 ships: f.ships,
                 armies: f.armies,
             }),

@@ -2,6 +2,7 @@
 //! turns and the warnings, in plain text.
 
 use crate::build::{Shared, Turn, shared};
+use crate::put::Put;
 use crate::text::ascii;
 use empires_rules::event::{Outcome, What};
 use std::fmt::Write;
@@ -90,13 +91,22 @@ pub fn summary_with(t: &Turn, sh: &Shared) -> String {
                 result,
                 ..
             } => {
-                let _ = write!(s, "{empire} {slot:>2} {order}: ");
+                // Every action of the turn has a line: written piece by piece.
+                s.put(empire.as_str())
+                    .put(" ")
+                    .right(*slot, 2)
+                    .put(" ")
+                    .put(order)
+                    .put(": ");
                 match outcome {
-                    Outcome::Done => write!(s, "{result}"),
-                    Outcome::CutDown { reason } => write!(s, "{result} (cut down: {reason})"),
-                    Outcome::Failed { reason } => write!(s, "FAILED: {reason}"),
-                    Outcome::Ignored { reason } => write!(s, "ignored: {reason}"),
-                }
+                    Outcome::Done => s.put(result),
+                    Outcome::CutDown { reason } => {
+                        s.put(result).put(" (cut down: ").put(reason).put(")")
+                    }
+                    Outcome::Failed { reason } => s.put("FAILED: ").put(reason),
+                    Outcome::Ignored { reason } => s.put("ignored: ").put(reason),
+                };
+                Ok(())
             }
             What::Unowned { area, growth } => {
                 let line = format!("unowned {area}: +1 {growth:?}").to_lowercase();

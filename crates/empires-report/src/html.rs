@@ -95,28 +95,30 @@ pub fn render_with(
     shared: &str,
 ) -> String {
     let mut h = String::with_capacity(16 * 1024 + shared.len() + map_svg.map_or(0, str::len));
-    h.put("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>")
-        .esc(&r.game)
-        .put(" – ")
-        .esc(&r.empire.name)
-        .put(" – turn ")
-        .num(r.turn)
-        .put("</title><style>")
-        .put(STYLE)
-        .put("</style></head><body><main><header><h1>")
-        .esc(&r.empire.name)
-        .put(" (")
-        .esc(&r.empire.code)
-        .put(") — turn ")
-        .num(r.turn)
-        .put(" report</h1><p>")
-        .esc(&r.game)
-        .put(" · ")
-        .esc(&r.variant)
-        .put(" Empires · player ")
-        .esc(r.empire.player.as_deref().unwrap_or("computer"))
-        .put("</p></header>");
+    h.put(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>",
+    )
+    .esc(&r.game)
+    .put(" – ")
+    .esc(&r.empire.name)
+    .put(" – turn ")
+    .num(r.turn)
+    .put("</title><style>")
+    .put(STYLE)
+    .put("</style></head><body><main><header><h1>")
+    .esc(&r.empire.name)
+    .put(" (")
+    .esc(&r.empire.code)
+    .put(") — turn ")
+    .num(r.turn)
+    .put(" report</h1><p>")
+    .esc(&r.game)
+    .put(" · ")
+    .esc(&r.variant)
+    .put(" Empires · player ")
+    .esc(r.empire.player.as_deref().unwrap_or("computer"))
+    .put("</p></header>");
     if let Some(t) = r.empire.eliminated {
         let _ = write!(
             h,

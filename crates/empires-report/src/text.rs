@@ -184,8 +184,14 @@ impl Out {
         self.rule('-', s.len());
     }
 
+    /// A rule of `n` copies of `c` (`=` or `-`), at most the width of the page.
     fn rule(&mut self, c: char, n: usize) {
-        self.buf.extend(std::iter::repeat_n(c, n));
+        const EQUALS: &str =
+            "================================================================================";
+        const DASHES: &str =
+            "--------------------------------------------------------------------------------";
+        let line = if c == '=' { EQUALS } else { DASHES };
+        self.buf.push_str(&line[..n.min(line.len())]);
         self.buf.push('\n');
     }
 }
@@ -356,7 +362,11 @@ fn economy(o: &mut Out, r: &Report) {
     o.buf.put("  Income ").right(e.income, 6);
     o.buf.put("    Supply costs ").right(e.supply_cost, 5);
     let turn = o.buf.put("    BPs for turn ").len();
-    o.buf.num(r.next_turn).pad_from(turn, 3).put(" ").right(e.bps, 5);
+    o.buf
+        .num(r.next_turn)
+        .pad_from(turn, 3)
+        .put(" ")
+        .right(e.bps, 5);
     o.finish(start);
     let start = o.buf.len();
     o.buf.put("  Treasury ").right(e.treasury, 4);

@@ -84,8 +84,11 @@ impl fmt::Display for Quantity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Quantity::All => f.write_str("-"),
-            Quantity::AllBut(n) => write!(f, "AB-{n}"),
-            Quantity::Exactly(n) => write!(f, "{n}"),
+            Quantity::AllBut(n) => {
+                f.write_str("AB-")?;
+                f.write_str(itoa::Buffer::new().format(*n))
+            }
+            Quantity::Exactly(n) => f.write_str(itoa::Buffer::new().format(*n)),
         }
     }
 }
@@ -135,20 +138,35 @@ impl Order {
     }
 }
 
-impl fmt::Display for Order {
-    /// The canonical turnsheet line: `VERB FROM TO NUMBER`, blanks written as `-`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Order {
+    /// The canonical turnsheet line: `VERB FROM TO NUMBER`, blanks written as `-`. Every
+    /// action of every turn is written out for the reports, so it is built piece by piece
+    /// rather than through a format string.
+    pub fn line(&self) -> String {
         fn blank(o: &Option<String>) -> &str {
             o.as_deref().unwrap_or("-")
         }
-        write!(
-            f,
-            "{} {} {} {}",
-            self.verb,
-            blank(&self.from),
-            blank(&self.to),
-            self.number
-        )
+        let mut line = String::with_capacity(24);
+        for part in [self.verb.name(), blank(&self.from), blank(&self.to)] {
+            line.push_str(part);
+            line.push(' ');
+        }
+        match self.number {
+            Quantity::All => line.push('-'),
+            Quantity::AllBut(n) => {
+                line.push_str("AB-");
+                line.push_str(itoa::Buffer::new().format(n));
+            }
+            Quantity::Exactly(n) => line.push_str(itoa::Buffer::new().format(n)),
+        }
+        line
+    }
+}
+
+impl fmt::Display for Order {
+    /// The canonical turnsheet line, as [`Order::line`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.line())
     }
 }
 

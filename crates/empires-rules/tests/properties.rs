@@ -16,6 +16,7 @@ mod common;
 use common::*;
 use empires_rules::engine::supply_cost;
 use empires_rules::event::What;
+use empires_rules::knowledge::{visible_areas, visible_areas_of_all};
 use empires_rules::order::{Order, OrderLine, Quantity, Turnsheet, Verb};
 use empires_rules::state::{
     DefenceMode, Fleet, GameState, NavalBase, Spy, VictoryClaim, VictoryCondition,
@@ -566,6 +567,20 @@ proptest! {
         let reloaded: GameState = serde_json::from_str(&text).unwrap();
         let c = adjudicate(&m, &reloaded, &o).unwrap();
         prop_assert_eq!(json(&a), json(&c));
+    }
+
+    /// 10.2: what every empire sees, worked out for all at once, is what each sees alone.
+    #[test]
+    fn everyones_sight_is_each_empires_sight(w in world(), o in orders()) {
+        let (m, st) = build(&w);
+        let t = adjudicate(&m, &st, &o).unwrap();
+        for position in [&st, &t.state] {
+            let all = visible_areas_of_all(&m, position);
+            prop_assert_eq!(all.len(), position.empires.len());
+            for (seen, e) in all.iter().zip(&position.empires) {
+                prop_assert_eq!(seen, &visible_areas(&m, position, e.code), "{}", e.code);
+            }
+        }
     }
 
     /// Decision 9: an action that fails (or is ignored) changes nothing: the turn ends as

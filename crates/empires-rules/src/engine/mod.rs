@@ -143,6 +143,9 @@ impl<'m> Turn<'m> {
         let turn = st.turn + 1;
         let emp = vec![EmpireScratch::default(); st.empires.len()];
         let area = vec![AreaScratch::default(); st.areas.len()];
+        // An event for every action, and a few more for each empire at the end of the turn.
+        let events =
+            Vec::with_capacity(st.empires.len() * (st.options.actions_per_turn as usize + 4));
         Turn {
             map,
             st,
@@ -150,7 +153,7 @@ impl<'m> Turn<'m> {
             turn,
             emp,
             area,
-            events: Vec::new(),
+            events,
             phase: Phase::Start,
             spent: 0,
             pending_from: None,
@@ -220,7 +223,7 @@ impl<'m> Turn<'m> {
                         reason: reason.into(),
                     },
                     Done::new(""),
-                    order.to_string(),
+                    order.line(),
                 )
             }
             Ok(order) => {
@@ -235,7 +238,7 @@ impl<'m> Turn<'m> {
                     }
                     Err(reason) => (Outcome::Failed { reason }, Done::new("")),
                 };
-                (outcome.0, outcome.1, order.to_string())
+                (outcome.0, outcome.1, order.line())
             }
             Err(msg) => (
                 Outcome::Failed {

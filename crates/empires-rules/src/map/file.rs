@@ -205,6 +205,11 @@ impl Map {
             });
         }
         let sea = SeaDistances::new(&areas);
+        let mut index: Vec<(u32, AreaId)> = index
+            .into_iter()
+            .map(|(c, id)| (super::code_key(c), id))
+            .collect();
+        index.sort();
         Ok(Map {
             name: f.name,
             variant: f.variant,

@@ -13,7 +13,6 @@ pub use file::{MapError, MapFile, MapFileArea, MapFileEmpire};
 use crate::codes::{AreaCode, EmpireCode};
 use crate::terrain::Terrain;
 use crate::variant::Variant;
-use std::collections::HashMap;
 
 /// Index of an area in its map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,9 +71,18 @@ pub struct Map {
     pub name: String,
     pub variant: Option<Variant>,
     areas: Vec<Area>,
-    index: HashMap<AreaCode, AreaId>,
+    /// Every area's code (as a number, see [`code_key`]) and index, sorted: codes are looked
+    /// up everywhere, and a binary search over a few hundred numbers beats hashing them.
+    index: Vec<(u32, AreaId)>,
     pub empires: Vec<EmpireDef>,
     sea: sea::SeaDistances,
+}
+
+/// An area code as a number that sorts as the code does.
+pub(crate) fn code_key(code: AreaCode) -> u32 {
+    code.as_str()
+        .bytes()
+        .fold(0, |key, b| (key << 8) | u32::from(b))
 }
 
 impl Map {
@@ -91,7 +99,11 @@ impl Map {
     }
 
     pub fn id(&self, code: AreaCode) -> Option<AreaId> {
-        self.index.get(&code).copied()
+        let i = self
+            .index
+            .binary_search_by_key(&code_key(code), |&(c, _)| c)
+            .ok()?;
+        Some(self.index[i].1)
     }
 
     pub fn code(&self, id: AreaId) -> AreaCode {
