@@ -1,7 +1,9 @@
 //! Whole games played by the computer: every empire without orders gets the routine
 //! decision 21 gives it; in a simulation nobody sends orders, so every empire is a dummy.
 
-use crate::{style_for, turnsheet_for};
+use crate::plan::{read_as_computer, write_orders};
+use crate::style_for;
+use crate::view::{Survey, View};
 use empires_rules::order::Turnsheet;
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::state::{GameState, VictoryClaim};
@@ -15,9 +17,12 @@ pub fn complete_orders(
     sent: &BTreeMap<EmpireCode, Turnsheet>,
 ) -> BTreeMap<EmpireCode, Turnsheet> {
     let mut all = sent.clone();
+    let survey = Survey::new(state);
     for e in state.empires.iter().filter(|e| e.alive()) {
         if let Some(style) = style_for(e, &state.options, sent.contains_key(&e.code)) {
-            all.insert(e.code, turnsheet_for(map, state, e.code, style));
+            let held = survey.of(e.code).expect("the empire is in the game");
+            let text = write_orders(&View::new(map, state, e.code, held), style);
+            all.insert(e.code, read_as_computer(&text));
         }
     }
     all

@@ -33,5 +33,5 @@ pub fn parse_order(text: &str) -> Result<Order, String> {
 /// Reads a whole turnsheet for the engine. Lines that cannot be understood are kept, with
 /// the reason, so that the engine reports them in their place and the rest goes on.
 pub fn parse_turnsheet(text: &str) -> Turnsheet {
-    parse_sheet(text).into_turnsheet()
+    sheet::parse_turnsheet(text)
 }

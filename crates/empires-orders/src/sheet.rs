@@ -92,17 +92,54 @@ impl ParsedSheet {
     }
 }
 
-/// Splits a line into words at blanks and commas, keeping columns.
-fn tokens(line: &str) -> Vec<Token> {
-    let mut out = Vec::with_capacity(4);
-    // Where the word being read starts: its byte offset and its column.
-    let mut word: Option<(usize, usize)> = None;
+/// A word of a line, still borrowed from it, and the column (1-based, in characters) it
+/// starts at. Only the words that end up in the result are copied out as [`Token`]s.
+#[derive(Debug, Clone, Copy)]
+struct Word<'a> {
+    text: &'a str,
+    column: u32,
+}
+
+impl Word<'_> {
+    fn token(self) -> Token {
+        Token {
+            text: self.text.to_string(),
+            column: self.column,
+        }
+    }
+}
+
+/// Splits a line into words at blanks and commas, keeping columns, into `out`.
+fn words<'a>(line: &'a str, out: &mut Vec<Word<'a>>) {
+    out.clear();
     let mut push = |from: usize, to: usize, column: usize| {
-        out.push(Token {
-            text: line[from..to].to_string(),
+        out.push(Word {
+            text: &line[from..to],
             column: column as u32 + 1,
         })
     };
+    // Columns count characters, not bytes. Lines are nearly always plain ASCII, where the
+    // two are the same and a byte can be read as a character without decoding it.
+    if line.is_ascii() {
+        // Where the word being read starts.
+        let mut word = None;
+        for (i, &b) in line.as_bytes().iter().enumerate() {
+            // The ASCII blanks of `char::is_whitespace`, and the comma.
+            if matches!(b, b' ' | b'\t'..=b'\r' | b',') {
+                if let Some(from) = word.take() {
+                    push(from, i, from);
+                }
+            } else if word.is_none() {
+                word = Some(i);
+            }
+        }
+        if let Some(from) = word {
+            push(from, line.len(), from);
+        }
+        return;
+    }
+    // Where the word being read starts: its byte offset and its column.
+    let mut word: Option<(usize, usize)> = None;
     for (column, (i, c)) in line.char_indices().enumerate() {
         if c.is_whitespace() || c == ',' {
             if let Some((from, col)) = word.take() {
@@ -115,18 +152,61 @@ fn tokens(line: &str) -> Vec<Token> {
     if let Some((from, col)) = word {
         push(from, line.len(), col);
     }
-    out
 }
 
 /// Cuts a comment (`#`, `;` or `//` to the end of the line) off a line.
 fn strip_comment(line: &str) -> &str {
     let bytes = line.as_bytes();
-    let cut = (0..bytes.len()).find(|&i| match bytes[i] {
-        b'#' | b';' => true,
-        b'/' => bytes.get(i + 1) == Some(&b'/'),
-        _ => false,
-    });
-    cut.map_or(line, |i| &line[..i])
+    for (i, &b) in bytes.iter().enumerate() {
+        // Letters and blanks, nearly every byte, are ruled out by one comparison.
+        if (b'#'..=b';').contains(&b)
+            && (b == b'#' || b == b';' || (b == b'/' && bytes.get(i + 1) == Some(&b'/')))
+        {
+            return &line[..i];
+        }
+    }
+    line
+}
+
+/// The lines of a text, as [`str::lines`] gives them. Turnsheet lines are short: a plain
+/// search for the line end is quicker on them than the general one.
+fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let line = match rest.bytes().position(|b| b == b'\n') {
+            Some(end) => {
+                let line = &rest[..end];
+                rest = &rest[end + 1..];
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => std::mem::take(&mut rest),
+        };
+        Some(line)
+    })
+}
+
+/// `str::trim_start`, quicker when there is nothing to trim, as on nearly every line.
+fn trim_start(s: &str) -> &str {
+    match s.as_bytes().first() {
+        Some(b) if b.is_ascii_graphic() => s,
+        _ => s.trim_start(),
+    }
+}
+
+/// `str::trim_end`, quicker when there is nothing to trim, as on nearly every line.
+fn trim_end(s: &str) -> &str {
+    match s.as_bytes().last() {
+        Some(b) if b.is_ascii_graphic() => s,
+        _ => s.trim_end(),
+    }
+}
+
+/// `str::trim`, quicker when there is nothing to trim, as on nearly every line.
+fn trim(s: &str) -> &str {
+    trim_end(trim_start(s))
 }
 
 /// Reads the number box from the words at the end of a line (6.3): a count, `-` or `ALL`
@@ -150,14 +230,16 @@ pub fn parse_quantity(words: &[&str]) -> Option<Quantity> {
     }
 }
 
-/// Whether a word was meant as a number even though it is not a valid one.
+/// Whether a word was meant as a number even though it is not a valid one: it starts with a
+/// digit, is `-` followed by more, or is `AB` (any case) followed by `-` and more or a digit.
 fn looks_like_a_number(word: &str) -> bool {
-    let up = word.to_ascii_uppercase();
-    let first = up.chars().next().unwrap_or(' ');
-    first.is_ascii_digit()
-        || (first == '-' && up.len() > 1)
-        || (up.starts_with("AB-") && up.len() > 3)
-        || (up.starts_with("AB") && up[2..].starts_with(|c: char| c.is_ascii_digit()))
+    let b = word.as_bytes();
+    let ab = b.len() > 2 && b[..2].eq_ignore_ascii_case(b"AB");
+    match b.first() {
+        Some(d) if d.is_ascii_digit() => true,
+        Some(b'-') => b.len() > 1,
+        _ => ab && ((b[2] == b'-' && b.len() > 3) || b[2].is_ascii_digit()),
+    }
 }
 
 /// Where a lone code goes when only one of the two boxes is written.
@@ -174,47 +256,135 @@ fn lone_code_goes_to(verb: Verb, code: &str) -> bool {
     }
 }
 
+/// The number box as written: up to three words and the column of the first.
+#[derive(Debug, Clone, Copy)]
+struct NumberWords<'a> {
+    words: [&'a str; 3],
+    count: usize,
+    column: u32,
+}
+
+impl NumberWords<'_> {
+    fn token(&self) -> Token {
+        let words = &self.words[..self.count];
+        Token {
+            text: match words {
+                [one] => one.to_string(),
+                _ => words.join(" "),
+            },
+            column: self.column,
+        }
+    }
+}
+
+/// One action line as read, its words still borrowed from the line. The engine needs only
+/// the text and the order; the words and where they were written are for the diagnostics
+/// and the checker, so they are copied out only for a [`ParsedAction`].
+struct Action<'a> {
+    line: u32,
+    text: &'a str,
+    verb_token: Word<'a>,
+    verb: Option<Verb>,
+    from: Option<Word<'a>>,
+    to: Option<Word<'a>>,
+    number: Quantity,
+    number_words: Option<NumberWords<'a>>,
+    order: Result<Order, String>,
+}
+
+impl Action<'_> {
+    fn parsed(self) -> ParsedAction {
+        ParsedAction {
+            line: self.line,
+            text: self.text.to_string(),
+            verb_token: self.verb_token.token(),
+            verb: self.verb,
+            from: self.from.map(Word::token),
+            to: self.to.map(Word::token),
+            number: self.number,
+            number_token: self.number_words.as_ref().map(NumberWords::token),
+            order: self.order,
+        }
+    }
+
+    fn order_line(self) -> OrderLine {
+        OrderLine {
+            line: self.line,
+            text: self.text.to_string(),
+            order: self.order,
+        }
+    }
+}
+
 /// Reads one action line. `line` is its number, `text` the line without its comment.
 pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Option<ParsedAction> {
-    let mut toks = tokens(text);
+    read_action(
+        line,
+        text,
+        text.trim(),
+        &mut Vec::new(),
+        diags,
+        Action::parsed,
+    )
+}
+
+/// Reads one action line, kept as `keep` makes it: `text` is the line without its comment
+/// and `trimmed` the same trimmed. `buffer` holds the words, kept from line to line of a
+/// sheet.
+fn read_action<'a, A>(
+    line: u32,
+    text: &'a str,
+    trimmed: &'a str,
+    buffer: &mut Vec<Word<'a>>,
+    diags: &mut Vec<Diagnostic>,
+    keep: impl FnOnce(Action<'a>) -> A,
+) -> Option<A> {
+    words(text, buffer);
+    let mut toks: &[Word<'a>] = buffer;
     // A leading action number ("1.", "12)", "3:") is allowed and skipped.
     if toks.len() > 1 {
         let t = toks[0].text.trim_end_matches(['.', ')', ':']);
         if !t.is_empty()
             && t.bytes().all(|b| b.is_ascii_digit())
-            && Verb::parse(&toks[1].text).is_some()
+            && Verb::parse(toks[1].text).is_some()
         {
-            toks.remove(0);
+            toks = &toks[1..];
         }
     }
-    let (verb_token, rest) = toks.split_first()?;
+    let (&verb_token, rest) = toks.split_first()?;
     let first_error = diags.len();
-    let verb = Verb::parse(&verb_token.text);
+    let verb = Verb::parse(verb_token.text);
     if verb.is_none() {
         diags.push(
             Diagnostic::new(
                 Code::UnknownAction,
                 line,
                 verb_token.column,
-                &verb_token.text,
+                verb_token.text,
                 format!("`{}` is not an action", verb_token.text),
             )
             .expected("an action such as MOVE, ATTACK, GROW or TAX")
-            .suggest(crate::suggest::verbs(&verb_token.text)),
+            .suggest(crate::suggest::verbs(verb_token.text)),
         );
     }
-    // The number is at the end: the longest number form wins.
-    let mut fields: &[Token] = rest;
+    // The number is at the end: the longest number form wins. Every number form ends in a
+    // word starting with a digit, `-` or `A`, which most boxes (area codes) do not: they are
+    // passed over at once.
+    let mut fields: &[Word<'a>] = rest;
     let mut number = Quantity::All;
-    let mut number_token = None;
-    for take in [3usize, 2, 1] {
+    let mut number_words = None;
+    let takes = match fields.last().map(|w| w.text.as_bytes()[0]) {
+        Some(b'0'..=b'9' | b'-' | b'a' | b'A') => [3usize, 2, 1].as_slice(),
+        _ => &[],
+    };
+    for &take in takes {
         if fields.len() < take {
             continue;
         }
         let tail = &fields[fields.len() - take..];
         let mut written = [""; 3];
         for (w, t) in written.iter_mut().zip(tail) {
-            *w = t.text.as_str();
+            *w = t.text;
         }
         let words = &written[..take];
         // A lone "-" at the end is the number box only when every box is written.
@@ -222,41 +392,44 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
             continue;
         }
         // "AB 2" would swallow an empire code AB in the box before the number.
-        let empire_box = verb.is_some_and(|v| matches!(spec(v).to, Field::Empire { .. }));
-        if take == 2 && empire_box && words[0].eq_ignore_ascii_case("AB") {
+        if take == 2
+            && words[0].eq_ignore_ascii_case("AB")
+            && verb.is_some_and(|v| matches!(spec(v).to, Field::Empire { .. }))
+        {
             continue;
         }
         let Some(q) = parse_quantity(words) else {
             continue;
         };
         number = q;
-        number_token = Some(Token {
-            text: words.join(" "),
+        number_words = Some(NumberWords {
+            words: written,
+            count: take,
             column: tail[0].column,
         });
         fields = &fields[..fields.len() - take];
         break;
     }
-    if number_token.is_none()
+    if number_words.is_none()
         && let Some(last) = fields.last()
-        && looks_like_a_number(&last.text)
+        && looks_like_a_number(last.text)
     {
         diags.push(
             Diagnostic::new(
                 Code::BadNumber,
                 line,
                 last.column,
-                &last.text,
+                last.text,
                 format!("`{}` is not a number", last.text),
             )
             .expected("a number, blank for all, or all-but written AB-2"),
         );
         fields = &fields[..fields.len() - 1];
     }
-    let blank = |t: &Token| (t.text != "-").then(|| t.clone());
+    let blank = |t: &Word<'a>| (t.text != "-").then_some(*t);
     let (from, to) = match fields {
         [] => (None, None),
-        [one] => match (blank(one), verb.map(|v| lone_code_goes_to(v, &one.text))) {
+        [one] => match (blank(one), verb.map(|v| lone_code_goes_to(v, one.text))) {
             (None, _) => (None, None),
             (Some(t), Some(true)) => (None, Some(t)),
             (Some(t), _) => (Some(t), None),
@@ -269,7 +442,7 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
                     Code::TooManyBoxes,
                     line,
                     extra.column,
-                    &extra.text,
+                    extra.text,
                     format!("`{}` is one box too many", extra.text),
                 )
                 .expected(format!("at most `{shape}`")),
@@ -278,13 +451,13 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
         }
     };
     for t in [&from, &to].into_iter().flatten() {
-        if !t.text.chars().all(|c| c.is_ascii_alphanumeric()) {
+        if !t.text.bytes().all(|b| b.is_ascii_alphanumeric()) {
             diags.push(
                 Diagnostic::new(
                     Code::NotACode,
                     line,
                     t.column,
-                    &t.text,
+                    t.text,
                     format!("`{}` is not an area or empire code", t.text),
                 )
                 .expected("a three-character area code or a two-letter empire code"),
@@ -294,58 +467,122 @@ pub fn parse_action(line: u32, text: &str, diags: &mut Vec<Diagnostic>) -> Optio
     let order = match (verb, diags.get(first_error)) {
         (Some(verb), None) => Ok(Order {
             verb,
-            from: from.as_ref().map(|t| t.text.to_ascii_uppercase()),
-            to: to.as_ref().map(|t| t.text.to_ascii_uppercase()),
+            from: from.map(|t| t.text.to_ascii_uppercase()),
+            to: to.map(|t| t.text.to_ascii_uppercase()),
             number,
         }),
         (_, Some(d)) => Err(d.message.clone()),
         (None, None) => Err(format!("`{}` is not an action", verb_token.text)),
     };
-    Some(ParsedAction {
+    Some(keep(Action {
         line,
-        text: text.trim().to_string(),
-        verb_token: verb_token.clone(),
+        text: trimmed,
+        verb_token,
         verb,
         from,
         to,
         number,
-        number_token,
+        number_words,
         order,
-    })
+    }))
 }
 
 /// The header word a line starts with, if it is one: any case, with or without a colon.
 fn header(word: &str) -> Option<&'static str> {
     let word = word.trim_end_matches(':');
-    [
-        "PHONE", "EMAIL", "MESSAGES", "MESSAGE", "GAME", "TURN", "EMPIRE", "COUNTRY",
-    ]
-    .into_iter()
-    .find(|k| word.eq_ignore_ascii_case(k))
+    // Every line is asked, and most are actions: the length and the first letter rule out
+    // all headers but one at most.
+    let first = word.as_bytes().first()?.to_ascii_uppercase();
+    let keyword = match (word.len(), first) {
+        (4, b'G') => "GAME",
+        (4, b'T') => "TURN",
+        (5, b'P') => "PHONE",
+        (5, b'E') => "EMAIL",
+        (6, b'E') => "EMPIRE",
+        (7, b'M') => "MESSAGE",
+        (7, b'C') => "COUNTRY",
+        (8, b'M') => "MESSAGES",
+        _ => return None,
+    };
+    word.eq_ignore_ascii_case(keyword).then_some(keyword)
+}
+
+/// The first word of a trimmed line: up to the first blank.
+fn first_word(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if (b as char).is_whitespace() {
+                return &line[..i];
+            }
+            i += 1;
+        } else {
+            let c = line[i..].chars().next().unwrap_or_default();
+            if c.is_whitespace() {
+                return &line[..i];
+            }
+            i += c.len_utf8();
+        }
+    }
+    line
 }
 
 /// Reads a whole turnsheet.
 pub fn parse_sheet(text: &str) -> ParsedSheet {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut sheet = ParsedSheet::default();
+    sheet.actions = read_sheet(text, &mut sheet, Action::parsed);
+    sheet
+}
+
+/// Reads a whole turnsheet for the engine, as [`ParsedSheet::into_turnsheet`] of
+/// [`parse_sheet`] would. Every computer player's orders are read back this way every turn,
+/// and the engine needs no words or columns.
+pub(crate) fn parse_turnsheet(text: &str) -> Turnsheet {
+    let mut sheet = ParsedSheet::default();
+    let actions = read_sheet(text, &mut sheet, Action::order_line);
+    Turnsheet {
+        actions,
+        messages: sheet.messages,
+        phone: sheet.phone.map(|p| p.value),
+        email: sheet.email.map(|p| p.value),
+        computer: false,
+    }
+}
+
+/// Reads a whole turnsheet into `sheet`, but for its actions, which are returned as `keep`
+/// makes them.
+fn read_sheet<'a, A>(
+    text: &'a str,
+    sheet: &mut ParsedSheet,
+    mut keep: impl FnMut(Action<'a>) -> A,
+) -> Vec<A> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut actions = Vec::new();
+    let mut buffer = Vec::new();
     let mut in_messages = false;
     let mut message = String::new();
-    for (i, raw) in text.lines().enumerate() {
+    for (i, raw) in lines(text).enumerate() {
         let line = i as u32 + 1;
-        let trimmed = raw.trim();
-        let (head, tail) = trimmed
-            .split_once(char::is_whitespace)
-            .map_or((trimmed, ""), |(h, t)| (h, t.trim()));
+        let indented = trim_start(raw);
+        let trimmed = trim_end(indented);
+        let head = first_word(trimmed);
         let head_up = header(head);
-        let column = (raw.chars().count() - raw.trim_start().chars().count()) as u32 + 1;
-        let located = |v: &str| Located {
-            value: v.to_string(),
-            line,
-            column: column + head.chars().count() as u32 + 1,
+        // What follows the first word; only header lines need it.
+        let tail = || trimmed[head.len()..].trim();
+        let located = |v: &str| {
+            // Columns count characters; only the blanks before the first word need counting.
+            let indent = raw[..raw.len() - indented.len()].chars().count() as u32;
+            Located {
+                value: v.to_string(),
+                line,
+                column: indent + 1 + head.chars().count() as u32 + 1,
+            }
         };
         match head_up {
             Some("PHONE" | "EMAIL") => {
-                let v = located(tail);
+                let v = located(tail());
                 if head_up == Some("PHONE") {
                     sheet.phone = Some(v);
                 } else {
@@ -353,7 +590,7 @@ pub fn parse_sheet(text: &str) -> ParsedSheet {
                 }
                 continue;
             }
-            Some("MESSAGES") if tail.is_empty() => {
+            Some("MESSAGES") if tail().is_empty() => {
                 in_messages = true;
                 continue;
             }
@@ -374,23 +611,29 @@ pub fn parse_sheet(text: &str) -> ParsedSheet {
             continue;
         }
         let code = strip_comment(raw);
-        let ctrim = code.trim();
+        // Without a comment the line reads as it did above.
+        let (ctrim, chead, cheader) = if code.len() == raw.len() {
+            (trimmed, head, head_up)
+        } else {
+            let ctrim = trim(code);
+            let chead = first_word(ctrim);
+            (ctrim, chead, header(chead))
+        };
         if ctrim.is_empty() {
             continue;
         }
-        let (chead, ctail) = ctrim
-            .split_once(char::is_whitespace)
-            .map_or((ctrim, ""), |(h, t)| (h, t.trim()));
-        match header(chead) {
+        let ctail = || ctrim[chead.len()..].trim();
+        match cheader {
             Some("MESSAGE") => sheet
                 .messages
                 .push(trimmed[head.len()..].trim().to_string()),
-            Some("GAME") => sheet.game = Some(located(ctail)),
-            Some("TURN") => sheet.turn = Some(located(ctail)),
-            Some("EMPIRE" | "COUNTRY") => sheet.empire = Some(located(ctail)),
+            Some("GAME") => sheet.game = Some(located(ctail())),
+            Some("TURN") => sheet.turn = Some(located(ctail())),
+            Some("EMPIRE" | "COUNTRY") => sheet.empire = Some(located(ctail())),
             _ => {
-                if let Some(a) = parse_action(line, code, &mut sheet.diagnostics) {
-                    sheet.actions.push(a);
+                let diags = &mut sheet.diagnostics;
+                if let Some(a) = read_action(line, code, ctrim, &mut buffer, diags, &mut keep) {
+                    actions.push(a);
                 }
             }
         }
@@ -398,5 +641,69 @@ pub fn parse_sheet(text: &str) -> ParsedSheet {
     if !message.is_empty() {
         sheet.messages.push(message);
     }
-    sheet
+    actions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn columns(line: &str) -> Vec<(&str, u32)> {
+        let mut out = Vec::new();
+        words(line, &mut out);
+        out.into_iter().map(|w| (w.text, w.column)).collect()
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(
+            columns("\tMOVE\tDDD,AAA  2"),
+            [("MOVE", 2), ("DDD", 7), ("AAA", 11), ("2", 16)]
+        );
+        assert_eq!(
+            columns("\tMOVE é  DDD,AAA 2"),
+            [("MOVE", 2), ("é", 7), ("DDD", 10), ("AAA", 14), ("2", 18)]
+        );
+        // An ideographic space is a blank too, three bytes long.
+        assert_eq!(
+            columns("TAX\u{3000}ÄÄ AB-1"),
+            [("TAX", 1), ("ÄÄ", 5), ("AB-1", 8)]
+        );
+        let sheet = parse_sheet("TAX\n\u{a0}\tMOVE é D?D\n \u{a0}GAME  x\n");
+        let found: Vec<_> = sheet
+            .diagnostics
+            .iter()
+            .map(|d| (d.line, d.column, d.found.as_str()))
+            .collect();
+        assert_eq!(found, [(2, 8, "é"), (2, 10, "D?D")]);
+        let game = sheet.game.unwrap();
+        assert_eq!((game.value.as_str(), game.line, game.column), ("x", 3, 8));
+    }
+
+    #[test]
+    fn verbs_are_read_whole_in_any_case() {
+        assert_eq!(Verb::parse("tax"), Some(Verb::Tax));
+        assert_eq!(Verb::parse(" Sabotage\t"), Some(Verb::Sabotage));
+        assert_eq!(Verb::parse("MOBILIZE"), Some(Verb::Mobilise));
+        for not in ["TAX\0", "TA", "TAXES", "ENTRENCHES", "", "TÄX", "\0"] {
+            assert_eq!(Verb::parse(not), None, "{not:?}");
+        }
+    }
+
+    #[test]
+    fn the_engine_reads_what_the_sheet_reads() {
+        for text in [
+            "",
+            "\u{feff}GAME g\r\nTURN 3\r\nEMPIRE FR\r\n1. TAX\r\nMOVE ABC DEF AB 2 # note\r\n",
+            "ATACK DDD EEE 3\nGROW D?D\nMOVE DDD AAA BBB 3\nMESSAGE hi\nPHONE 1 2\n",
+            "EMAIL a@b\nMESSAGES\nhello\n# all\n\nagain\nTAX",
+            "\tRESERVE\tTUC - 10\nFORTIFY ENT - 1\nGIFT , FR, 10\nTAX ; GROW\r",
+        ] {
+            assert_eq!(
+                parse_turnsheet(text),
+                parse_sheet(text).into_turnsheet(),
+                "{text:?}"
+            );
+        }
+    }
 }

@@ -6,28 +6,54 @@ use empires_rules::state::GameState;
 
 /// Edit distance with adjacent transpositions (optimal string alignment), case-insensitive.
 pub fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_ascii_uppercase().chars().collect();
-    let b: Vec<char> = b.to_ascii_uppercase().chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = best;
+    // Every misspelt word is compared with every action, area or empire code, and words are
+    // short: they and the table are kept on the stack when they fit.
+    const FIT: usize = 16;
+    let (mut a_chars, mut b_chars) = (['\0'; FIT], ['\0'; FIT]);
+    match (upper_chars(a, &mut a_chars), upper_chars(b, &mut b_chars)) {
+        (Some(a), Some(b)) => alignment(a, b, &mut [0; 3 * (FIT + 1)]),
+        _ => {
+            let upper =
+                |s: &str| -> Vec<char> { s.chars().map(|c| c.to_ascii_uppercase()).collect() };
+            let (a, b) = (upper(a), upper(b));
+            alignment(&a, &b, &mut vec![0; 3 * (b.len() + 1)])
         }
     }
-    d[a.len()][b.len()]
+}
+
+/// The characters of `s`, upper-cased, in `buffer` if they fit.
+fn upper_chars<'b>(s: &str, buffer: &'b mut [char]) -> Option<&'b [char]> {
+    let mut n = 0;
+    for c in s.chars() {
+        *buffer.get_mut(n)? = c.to_ascii_uppercase();
+        n += 1;
+    }
+    Some(&buffer[..n])
+}
+
+/// The optimal string alignment distance of `a` and `b`, with room in `rows` for three rows
+/// of the table: each row looks back at the two before it only.
+fn alignment(a: &[char], b: &[char], rows: &mut [usize]) -> usize {
+    let w = b.len() + 1;
+    let (mut before, rest) = rows.split_at_mut(w);
+    let (mut last, rest) = rest.split_at_mut(w);
+    let mut row = &mut rest[..w];
+    for (j, cell) in last.iter_mut().enumerate() {
+        *cell = j;
+    }
+    for (i, &x) in a.iter().enumerate() {
+        row[0] = i + 1;
+        for (j, &y) in b.iter().enumerate() {
+            let cost = usize::from(x != y);
+            let mut best = (last[j + 1] + 1).min(row[j] + 1).min(last[j] + cost);
+            if i > 0 && j > 0 && x == b[j - 1] && a[i - 1] == y {
+                best = best.min(before[j - 1] + 1);
+            }
+            row[j + 1] = best;
+        }
+        (before, last, row) = (last, row, before);
+    }
+    last[b.len()]
 }
 
 /// Actions close to a misspelt word, best first.

@@ -22,18 +22,45 @@ macro_rules! verbs {
 
             /// Parses a verb in any case; `MOBILIZE` is accepted for `MOBILISE`.
             pub fn parse(text: &str) -> Option<Verb> {
-                // Every verb is ASCII and at most 8 letters: upper-case it on the stack, as
-                // every line of every turnsheet comes through here.
-                let text = text.trim().as_bytes();
+                // Every verb is ASCII and at most 8 letters: upper-case it on the stack and
+                // compare it as one number, as every line of every turnsheet comes through here.
+                // Words read from a line have nothing to trim.
+                let text = match text.as_bytes() {
+                    [a, .., z] if a.is_ascii_graphic() && z.is_ascii_graphic() => text,
+                    _ => text.trim(),
+                }
+                .as_bytes();
                 let mut up = [0u8; 8];
                 up.get_mut(..text.len())?.copy_from_slice(text);
                 up.make_ascii_uppercase();
-                match std::str::from_utf8(&up[..text.len()]).ok()? {
-                    $($s => Some(Verb::$v),)*
-                    "MOBILIZE" => Some(Verb::Mobilise),
-                    _ => None,
-                }
+                let verb = match u64::from_le_bytes(up) {
+                    $(verb_keys::$v => Verb::$v,)*
+                    verb_keys::MOBILIZE => Verb::Mobilise,
+                    _ => return None,
+                };
+                // The unused bytes are zero, so a word ending in NUL characters would
+                // otherwise read as the verb it starts with.
+                (verb.name().len() == text.len()).then_some(verb)
             }
+
+            /// A verb's name as one number: its bytes, padded with zeros to eight.
+            const fn key(name: &str) -> u64 {
+                let name = name.as_bytes();
+                let mut bytes = [0u8; 8];
+                let mut i = 0;
+                while i < name.len() {
+                    bytes[i] = name[i];
+                    i += 1;
+                }
+                u64::from_le_bytes(bytes)
+            }
+        }
+
+        /// Every verb's name as [`Verb::key`] makes it, for [`Verb::parse`] to match on.
+        #[allow(non_upper_case_globals)]
+        mod verb_keys {
+            $(pub const $v: u64 = super::Verb::key($s);)*
+            pub const MOBILIZE: u64 = super::Verb::key("MOBILIZE");
         }
     };
 }
