@@ -4,6 +4,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use empires_ai::sim::{complete_orders, play_game};
+use empires_maps::draw::{Base, DrawOptions};
 use empires_report::{Turn, render_every};
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{Map, Variant, adjudicate};
@@ -46,12 +47,51 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
+    // As above, with each empire's map drawn into its HTML report as `empires turn` writes
+    // them. The map's geometry (regions, borders, label places) is a property of the map,
+    // worked out once before the turn's drawings, as `empires turn` does, and outside the
+    // measured time, like reading the map file; see "map geometry" below for its cost.
+    let next = empires_ai::sim::computer_turn(&map, &st)
+        .expect("turn")
+        .state;
+    let opts = DrawOptions {
+        width: 960,
+        title: Some(format!("{}, turn {}", next.game, next.turn)),
+        graticule: true,
+    };
+    let base = Base::new(&map, &opts).expect("map geometry");
+    c.bench_function(
+        "world turn: computer orders, adjudication and all reports with their maps",
+        |b| {
+            b.iter(|| {
+                let orders = complete_orders(&map, black_box(&st), &BTreeMap::new());
+                let out = adjudicate(&map, &st, &orders).expect("turn");
+                let turn = Turn {
+                    map: &map,
+                    state: &out.state,
+                    events: &out.events,
+                    computer_written: &[],
+                    gm_messages: &[],
+                };
+                render_every(&turn, |empire| {
+                    base.svg(Some((&out.state, Some(empire)))).ok()
+                })
+                .expect("reports")
+            })
+        },
+    );
     c.bench_function("world turn: computer orders and adjudication", |b| {
         b.iter(|| {
             let orders = complete_orders(&map, black_box(&st), &BTreeMap::new());
             adjudicate(&map, &st, &orders).expect("turn")
         })
     });
+    let mut group = c.benchmark_group("map geometry");
+    group.sample_size(10);
+    group.bench_function("World Empires map, 960 pixels wide", |b| {
+        b.iter(|| Base::new(&map, black_box(&opts)).expect("map geometry"))
+    });
+    group.finish();
     let mut group = c.benchmark_group("whole game");
     group.sample_size(10);
     group.bench_function("a complete simulated World Empires game", |b| {

@@ -11,6 +11,7 @@ pub mod projection;
 pub mod regions;
 pub mod style;
 pub mod svg;
+pub mod taken;
 pub mod trace;
 
 pub use png::png;
@@ -71,6 +72,8 @@ pub struct Base<'m> {
     width: f64,
     title: Option<String>,
     graticule: bool,
+    /// The frames' region outlines, borders and graticule, written once.
+    outlines: Vec<svg::Outlines>,
     /// Positions off the coastlines, or missing.
     pub notes: Vec<String>,
     /// Where the drawn borders differ from the map's adjacency.
@@ -102,7 +105,7 @@ impl<'m> Base<'m> {
             },
             None => (None, None),
         };
-        Ok(Base {
+        let mut base = Base {
             map,
             main,
             inset,
@@ -111,9 +114,28 @@ impl<'m> Base<'m> {
             width,
             title: opts.title.clone(),
             graticule: opts.graticule,
+            outlines: Vec::new(),
             notes,
             borders,
-        })
+        };
+        base.outlines = svg::outlines(&base.scene(None));
+        Ok(base)
+    }
+
+    fn scene(&self, game: Option<svg::Game>) -> svg::Scene<'_> {
+        svg::Scene {
+            map: self.map,
+            main: &self.main,
+            inset: self.inset.as_ref(),
+            inset_box: self.inset_box,
+            ss: self.ss,
+            width: self.width,
+            sizes: Sizes::new(self.width, 40.0),
+            game,
+            title: self.title.clone(),
+            graticule: self.graticule,
+            outlines: &self.outlines,
+        }
     }
 
     /// The SVG of the map alone (`None`), of a game on it, or of what one empire knows of a
@@ -141,19 +163,7 @@ impl<'m> Base<'m> {
                 })
             }
         };
-        let scene = svg::Scene {
-            map,
-            main: &self.main,
-            inset: self.inset.as_ref(),
-            inset_box: self.inset_box,
-            ss: self.ss,
-            width: self.width,
-            sizes: Sizes::new(self.width, 40.0),
-            game,
-            title: self.title.clone(),
-            graticule: self.graticule,
-        };
-        Ok(svg::write(&scene))
+        Ok(svg::write(&self.scene(game)))
     }
 }
 

@@ -5,6 +5,7 @@
 use super::projection::Projection;
 use super::regions::{FRAME, OFF_LAND, OFF_SEA, OUTSIDE, Regions};
 use super::style::{self, Sizes};
+use super::taken::Taken;
 use super::trace::Traced;
 use empires_rules::map::AreaId;
 use empires_rules::{EmpireCode, GameState, Map, Terrain};
@@ -42,15 +43,106 @@ pub struct Scene<'a> {
     pub game: Option<Game>,
     pub title: Option<String>,
     pub graticule: bool,
+    /// The outlines of the main frame and of the inset, worked out beforehand by
+    /// [`outlines`]; worked out while drawing where missing.
+    pub outlines: &'a [Outlines],
+}
+
+/// The parts of a frame's drawing that no game changes, written once per map and copied into
+/// every drawing of it: they are most of a drawing's bytes and nearly all of its work.
+pub struct Outlines {
+    /// Path data of each area's region, by area index, then of the off-map sea and land.
+    regions: Vec<String>,
+    /// Each area's path element but for its colour: what comes before it and after it.
+    /// `None` for an area outside an inset, which is left out of it.
+    areas: Vec<Option<(String, String)>>,
+    /// The shade of each area's colour, told apart from its neighbours'.
+    shade: Vec<usize>,
+    /// The border lines, as finished elements.
+    borders: String,
+    /// The graticule's path data; empty when it is not drawn.
+    graticule: String,
+}
+
+impl Outlines {
+    fn new(s: &Scene, f: &Frame) -> Outlines {
+        let n = s.map.areas().len() as u16;
+        let regions: Vec<String> = (0..n)
+            .chain([OFF_SEA, OFF_LAND])
+            .map(|label| f.region_path(label))
+            .collect();
+        let pre = f.prefix;
+        let areas = s
+            .map
+            .ids()
+            .map(|id| {
+                let a = s.map.area(id);
+                let d = &regions[id.index()];
+                (!d.is_empty() || pre.is_empty()).then(|| {
+                    (
+                        format!(r#"<path id="{pre}{}" d="{d}" fill=""#, a.code),
+                        format!("\"><title>{} {}</title></path>\n", a.code, escape(&a.name)),
+                    )
+                })
+            })
+            .collect();
+        let mut borders_out = String::new();
+        borders(s, f, &mut borders_out);
+        Outlines {
+            regions,
+            areas,
+            shade: shades(s.map),
+            borders: borders_out,
+            graticule: if s.graticule {
+                graticule(s, f)
+            } else {
+                String::new()
+            },
+        }
+    }
+
+    /// The path data of a region: an area's by its index, or the off-map sea or land.
+    fn region(&self, label: u16) -> &str {
+        let n = self.regions.len() - 2;
+        let i = match label {
+            OFF_SEA => n,
+            OFF_LAND => n + 1,
+            l => usize::from(l),
+        };
+        self.regions.get(i).map_or("", String::as_str)
+    }
+}
+
+/// The outlines of a scene's frames (the main map, then the inset if any), for drawing the
+/// map many times over.
+pub fn outlines(s: &Scene) -> Vec<Outlines> {
+    let (main, inset) = frames(s);
+    std::iter::once(&main)
+        .chain(&inset)
+        .map(|f| Outlines::new(s, f))
+        .collect()
 }
 
 /// A number with at most one decimal, without a trailing ".0".
 pub fn num(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    if r == r.trunc() {
-        format!("{}", r as i64)
+    let mut s = String::with_capacity(8);
+    tenths(&mut s, (v * 10.0).round() as i64);
+    s
+}
+
+/// Writes a number given in tenths, with at most one decimal and no trailing ".0"; integer
+/// arithmetic, for it is written some thousands of times per drawing.
+fn tenths(d: &mut String, t: i64) {
+    let mut digits = itoa::Buffer::new();
+    if t % 10 == 0 {
+        d.push_str(digits.format(t / 10));
     } else {
-        format!("{r:.1}")
+        if t < 0 {
+            d.push('-');
+        }
+        d.push_str(digits.format(t.unsigned_abs() / 10));
+        d.push('.');
+        d.push(char::from(b'0' + (t.unsigned_abs() % 10) as u8));
     }
 }
 
@@ -83,17 +175,7 @@ impl<'s> PathData<'s> {
         if t >= 0 && !d.ends_with(['M', 'l']) {
             d.push(' ');
         }
-        if t % 10 == 0 {
-            let _ = write!(d, "{}", t / 10);
-        } else {
-            let _ = write!(
-                d,
-                "{}{}.{}",
-                if t < 0 { "-" } else { "" },
-                t.abs() / 10,
-                t.abs() % 10
-            );
-        }
+        tenths(d, t);
     }
 
     /// Starts a new run at `(x, y)`.
@@ -306,14 +388,28 @@ struct Badge {
     fill: &'static str,
 }
 
-pub fn write(s: &Scene) -> String {
+/// Where the main map and the inset are drawn on the page.
+fn frames<'s>(s: &Scene<'s>) -> (Frame<'s>, Option<Frame<'s>>) {
     let sz = s.sizes;
     let main = Frame::new(s.main, s.ss, sz.margin, sz.margin + sz.title * 1.9, "");
     let below = main.fy + main.fh + sz.text * 1.2;
     let inset = s
         .inset
-        .as_ref()
         .map(|p| Frame::new(p, s.ss, sz.margin, below + sz.text * 1.6, "inset-"));
+    (main, inset)
+}
+
+pub fn write(s: &Scene) -> String {
+    let sz = s.sizes;
+    let (main, inset) = frames(s);
+    let below = main.fy + main.fh + sz.text * 1.2;
+    let worked_out;
+    let outlines = if s.outlines.len() == 1 + usize::from(inset.is_some()) {
+        s.outlines
+    } else {
+        worked_out = outlines(s);
+        &worked_out
+    };
     let (legend_x, legend_w) = match &inset {
         Some(f) => (
             f.fx + f.fw + sz.margin * 1.5,
@@ -378,7 +474,7 @@ pub fn write(s: &Scene) -> String {
         style::MUTED_INK,
         escape(&subtitle)
     );
-    draw_frame(s, &main, &mut o);
+    draw_frame(s, &main, &outlines[0], &mut o);
     if let (Some(b), Some(_)) = (s.inset_box, &inset) {
         let (x0, y0) = main.out((b[0], b[1]));
         let (x1, y1) = main.out((b[2], b[3]));
@@ -401,7 +497,7 @@ pub fn write(s: &Scene) -> String {
             num(sz.text),
             style::MUTED_INK
         );
-        draw_frame(s, f, &mut o);
+        draw_frame(s, f, &outlines[1], &mut o);
     }
     o.push_str(&legend);
     o.push_str("</svg>\n");
@@ -409,7 +505,7 @@ pub fn write(s: &Scene) -> String {
 }
 
 /// One frame: fills, hatching, graticule, borders, then labels, markers and forces.
-fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
+fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
     let map = s.map;
     let sz = f.p.sizes;
     let pre = f.prefix;
@@ -431,7 +527,7 @@ fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
         (OFF_SEA, style::OFF_SEA, "off-map-sea"),
         (OFF_LAND, style::OFF_LAND, "off-map-land"),
     ] {
-        let d = f.region_path(label);
+        let d = lines.region(label);
         if !d.is_empty() {
             let _ = writeln!(
                 o,
@@ -439,22 +535,13 @@ fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
             );
         }
     }
-    let shade = shades(map);
     let _ = writeln!(o, r#"<g id="{pre}areas" fill-rule="evenodd">"#);
-    for id in map.ids() {
-        let a = map.area(id);
-        let d = f.region_path(id.0);
-        if d.is_empty() && !pre.is_empty() {
-            continue;
+    for (id, element) in map.ids().zip(&lines.areas) {
+        if let Some((head, tail)) = element {
+            o.push_str(head);
+            o.push_str(area_colour(s, id, &lines.shade));
+            o.push_str(tail);
         }
-        let colour = area_colour(s, id, &shade);
-        let _ = writeln!(
-            o,
-            r#"<path id="{pre}{}" d="{d}" fill="{colour}"><title>{} {}</title></path>"#,
-            a.code,
-            a.code,
-            escape(&a.name)
-        );
     }
     let _ = writeln!(o, "</g>");
     if let Some(Game {
@@ -463,7 +550,7 @@ fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
     {
         let mut d = String::new();
         for id in map.ids().filter(|i| !vis[i.index()]) {
-            d.push_str(&f.region_path(id.0));
+            d.push_str(lines.region(id.0));
         }
         if !d.is_empty() {
             let _ = writeln!(
@@ -473,7 +560,7 @@ fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
         }
     }
     if s.graticule {
-        let d = graticule(s, f);
+        let d = &lines.graticule;
         if !d.is_empty() {
             let _ = writeln!(
                 o,
@@ -482,7 +569,7 @@ fn draw_frame(s: &Scene, f: &Frame, o: &mut String) {
             );
         }
     }
-    borders(s, f, o);
+    o.push_str(&lines.borders);
     let _ = writeln!(o, "</g>");
     let _ = writeln!(
         o,
@@ -574,12 +661,6 @@ impl Mark {
     }
 }
 
-fn overlap(a: &[f64; 4], b: &[f64; 4]) -> f64 {
-    let w = (a[2].min(b[2]) - a[0].max(b[0])).max(0.0);
-    let h = (a[3].min(b[3]) - a[1].max(b[1])).max(0.0);
-    w * h
-}
-
 /// Where each area's label goes: at its position, or nudged a little where labels would
 /// overlap, preferring spots inside the area. Small areas are placed first.
 fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
@@ -635,7 +716,7 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
     }
     let mut order: Vec<usize> = (0..marks.len()).collect();
     order.sort_by_key(|&i| (regions.pixels[marks[i].id.index()], i));
-    let mut placed: Vec<[f64; 4]> = Vec::new();
+    let mut placed = Taken::new([f.fx, f.fy, f.fx + f.fw, f.fy + f.fh], sz.label * 4.0);
     let steps = [
         (0.0, 0.0),
         (0.0, -1.0),
@@ -660,7 +741,7 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
         for (k, &(dx, dy)) in steps.iter().enumerate() {
             let (x, y) = (x0 + dx * bw, y0 + dy * bh * 0.8);
             let b = m.bounds(&sz, x, y);
-            let covered: f64 = placed.iter().map(|p| overlap(p, &b)).sum();
+            let covered = placed.covered(&b);
             let (px, py) = f.pixel(x, y);
             let outside = if regions.at(px, py) == m.id.0 || k == 0 {
                 0.0
@@ -1153,4 +1234,38 @@ fn write_legend(s: &Scene, x0: f64, top: f64, width: f64, o: &mut String) -> f64
     }
     let _ = writeln!(o, "</g>");
     t * 0.4 + row * (rows as f64 + 0.4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Rounding to a tenth and printing through floating-point formatting: what `num` does
+    /// with integers only.
+    fn by_float(v: f64) -> String {
+        let r = (v * 10.0).round() / 10.0;
+        if r == r.trunc() {
+            format!("{}", r as i64)
+        } else {
+            format!("{r:.1}")
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn numbers_are_written_as_floating_point_would(v in -1.0e7..1.0e7f64) {
+            prop_assert_eq!(num(v), by_float(v));
+        }
+    }
+
+    #[test]
+    fn numbers_keep_one_decimal_and_drop_a_trailing_zero() {
+        assert_eq!(num(12.0), "12");
+        assert_eq!(num(12.04), "12");
+        assert_eq!(num(12.06), "12.1");
+        assert_eq!(num(-0.5), "-0.5");
+        assert_eq!(num(-0.04), "0");
+        assert_eq!(num(-3.25), "-3.3");
+    }
 }
