@@ -5,12 +5,14 @@
 //! cargo run --release -p empires-ai --example world_turn_profile
 //! ```
 //!
-//! prints the mean time per turn of each stage, one after another, then of the turn as
-//! `empires turn` plays it (reports rendered on every core). `RUNS=n` sets the number of
+//! prints the mean time per turn of each stage, one after another (the maps drawn into the
+//! HTML reports among them, from the map's geometry worked out once), then of the turn as
+//! `empires turn` plays it without the maps (reports rendered on every core). `RUNS=n` sets the number of
 //! turns (2000 by default); `ONLY=turn` plays only the whole turns, for counting
 //! instructions under `valgrind --tool=callgrind`.
 
 use empires_ai::sim::{complete_orders, computer_turn};
+use empires_maps::draw::{Base, DrawOptions};
 use empires_report::{Turn, gm, html, render_every, report_with, shared, text};
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{GameState, Map, Variant, adjudicate};
@@ -21,7 +23,7 @@ use std::time::{Duration, Instant};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const STAGES: [&str; 8] = [
+const STAGES: [&str; 9] = [
     "computer orders",
     "adjudication",
     "shared parts",
@@ -30,6 +32,7 @@ const STAGES: [&str; 8] = [
     "text",
     "html",
     "gm summary",
+    "maps",
 ];
 
 fn main() {
@@ -75,8 +78,19 @@ fn whole_turn(map: &Map, st: &GameState) -> usize {
 
 /// Each stage on its own, one after another.
 fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f64) {
+    let c = Instant::now();
+    let opts = DrawOptions {
+        width: 960,
+        title: Some(format!("{}, turn {}", st.game, st.turn + 1)),
+        graticule: true,
+    };
+    let base = Base::new(map, &opts).expect("map geometry");
+    println!(
+        "The map's geometry, once per map: {:.1} ms",
+        c.elapsed().as_secs_f64() * 1e3
+    );
     let mut t = [Duration::ZERO; STAGES.len()];
-    let mut bytes = [0usize; 3];
+    let mut bytes = [0usize; 4];
     let mut clock = |i: usize, c: Instant| t[i] += c.elapsed();
     for _ in 0..runs {
         let c = Instant::now();
@@ -110,6 +124,12 @@ fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f
             let c = Instant::now();
             bytes[2] += html::render_with(&r, 16, None, &hsh).len();
             clock(6, c);
+            let c = Instant::now();
+            bytes[3] += base
+                .svg(Some((&out.state, Some(e.code))))
+                .expect("map")
+                .len();
+            clock(8, c);
         }
         let c = Instant::now();
         std::hint::black_box(gm::summary_with(&turn, &sh));
@@ -120,7 +140,7 @@ fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f
         println!("{name:>16}: {:>8.1} µs", per_turn(d));
     }
     println!("{:>16}: {:>8.1} µs", "whole turn", per_turn(t.iter().sum()));
-    for (name, b) in ["json", "text", "html"].iter().zip(bytes) {
+    for (name, b) in ["json", "text", "html", "maps"].iter().zip(bytes) {
         println!("{name:>16}: {:>8} bytes a turn", b / runs.max(1) as usize);
     }
 }
