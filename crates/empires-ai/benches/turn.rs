@@ -5,9 +5,9 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use empires_ai::sim::{complete_orders, play_game};
 use empires_maps::draw::{Base, DrawOptions};
-use empires_report::{Turn, render_every};
+use empires_report::{Turn, TurnReports, render_every};
 use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{Map, Variant, adjudicate};
+use empires_rules::{GameState, Map, Variant, adjudicate};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
@@ -18,6 +18,24 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn world() -> Map {
     let text = include_str!("../../../maps/world.toml");
     Map::from_toml(text, "world.toml").expect("world map")
+}
+
+/// One turn as `empires turn` plays it, without the files: every empire's computer orders,
+/// the adjudication, and every report, with the maps drawn on `base` when given.
+fn whole_turn(map: &Map, st: &GameState, base: Option<&Base>) -> TurnReports {
+    let orders = complete_orders(map, st, &BTreeMap::new());
+    let out = adjudicate(map, st, &orders).expect("turn");
+    let turn = Turn {
+        map,
+        state: &out.state,
+        events: &out.events,
+        computer_written: &[],
+        gm_messages: &[],
+    };
+    render_every(&turn, |empire| {
+        base.and_then(|b| b.svg(Some((&out.state, Some(empire)))).ok())
+    })
+    .expect("reports")
 }
 
 fn bench(c: &mut Criterion) {
@@ -32,20 +50,7 @@ fn bench(c: &mut Criterion) {
     }
     c.bench_function(
         "world turn: computer orders, adjudication and all reports",
-        |b| {
-            b.iter(|| {
-                let orders = complete_orders(&map, black_box(&st), &BTreeMap::new());
-                let out = adjudicate(&map, &st, &orders).expect("turn");
-                let turn = Turn {
-                    map: &map,
-                    state: &out.state,
-                    events: &out.events,
-                    computer_written: &[],
-                    gm_messages: &[],
-                };
-                render_every(&turn, |_| None).expect("reports")
-            })
-        },
+        |b| b.iter(|| whole_turn(&map, black_box(&st), None)),
     );
     // As above, with each empire's map drawn into its HTML report as `empires turn` writes
     // them. The map's geometry (regions, borders, label places) is a property of the map,
@@ -62,23 +67,7 @@ fn bench(c: &mut Criterion) {
     let base = Base::new(&map, &opts).expect("map geometry");
     c.bench_function(
         "world turn: computer orders, adjudication and all reports with their maps",
-        |b| {
-            b.iter(|| {
-                let orders = complete_orders(&map, black_box(&st), &BTreeMap::new());
-                let out = adjudicate(&map, &st, &orders).expect("turn");
-                let turn = Turn {
-                    map: &map,
-                    state: &out.state,
-                    events: &out.events,
-                    computer_written: &[],
-                    gm_messages: &[],
-                };
-                render_every(&turn, |empire| {
-                    base.svg(Some((&out.state, Some(empire)))).ok()
-                })
-                .expect("reports")
-            })
-        },
+        |b| b.iter(|| whole_turn(&map, black_box(&st), Some(&base))),
     );
     c.bench_function("world turn: computer orders and adjudication", |b| {
         b.iter(|| {

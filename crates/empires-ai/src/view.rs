@@ -1,7 +1,8 @@
 //! The game as one empire sees it, with the questions a player asks of it.
 
+use empires_rules::knowledge::mask_area;
 use empires_rules::map::AreaId;
-use empires_rules::state::{AreaState, DefenceMode, EmpireState, GameState};
+use empires_rules::state::{AreaState, EmpireState, GameState};
 use empires_rules::{AreaCode, EmpireCode, Map, Options, Variant, supply};
 
 /// Where one empire's land areas and fleets are, and which areas its watchers look at, each
@@ -181,25 +182,7 @@ impl<'a> View<'a> {
     #[inline]
     pub fn area(&self, a: AreaId) -> AreaState {
         let mut area = self.st.area(a).clone();
-        if area.watcher != Some(self.me) {
-            area.watcher = None;
-        }
-        if area.owner != Some(self.me) {
-            area.defence = DefenceMode::default();
-            area.defence_against = None;
-            area.retreat_to = None;
-        }
-        if !self.seen[a.index()] {
-            area.population = 0;
-            area.armies = 0;
-            area.forts = 0;
-            area.trains = 0;
-            area.fleet = None;
-            if let Some(b) = area.base.as_mut() {
-                b.ships = 0;
-                b.laid_up = 0;
-            }
-        }
+        mask_area(&mut area, self.me, self.seen[a.index()]);
         area
     }
 

@@ -5,7 +5,7 @@
 
 use crate::codes::EmpireCode;
 use crate::map::Map;
-use crate::state::{DefenceMode, GameState};
+use crate::state::{AreaState, DefenceMode, GameState};
 
 /// For every area of the map, whether `empire` sees what is in it.
 pub fn visible_areas(map: &Map, st: &GameState, empire: EmpireCode) -> Vec<bool> {
@@ -67,6 +67,32 @@ pub fn visible_areas_of_all(map: &Map, st: &GameState) -> Vec<Vec<bool>> {
     seen
 }
 
+/// An area as `empire` knows it (10.3): only its own watcher and, in its own areas, its
+/// defence orders; in an area it does not see (`seen` false), no population or forces.
+#[inline]
+pub fn mask_area(a: &mut AreaState, empire: EmpireCode, seen: bool) {
+    if a.watcher != Some(empire) {
+        a.watcher = None;
+    }
+    if a.owner != Some(empire) {
+        a.defence = DefenceMode::default();
+        a.defence_against = None;
+        a.retreat_to = None;
+    }
+    if seen {
+        return;
+    }
+    a.population = 0;
+    a.armies = 0;
+    a.forts = 0;
+    a.trains = 0;
+    a.fleet = None;
+    if let Some(b) = a.base.as_mut() {
+        b.ships = 0;
+        b.laid_up = 0;
+    }
+}
+
 /// The game as `empire` knows it at the start of a turn: hidden areas show nothing, other
 /// empires' spies, watchers, balances, navies and air forces are unknown, and other
 /// empires' defence orders are not known anywhere. Owners of areas, treasuries and army
@@ -74,27 +100,8 @@ pub fn visible_areas_of_all(map: &Map, st: &GameState) -> Vec<Vec<bool>> {
 pub fn view_for(map: &Map, st: &GameState, empire: EmpireCode) -> GameState {
     let seen = visible_areas(map, st, empire);
     let mut view = st.clone();
-    for (i, a) in view.areas.iter_mut().enumerate() {
-        if a.watcher != Some(empire) {
-            a.watcher = None;
-        }
-        if a.owner != Some(empire) {
-            a.defence = DefenceMode::default();
-            a.defence_against = None;
-            a.retreat_to = None;
-        }
-        if seen[i] {
-            continue;
-        }
-        a.population = 0;
-        a.armies = 0;
-        a.forts = 0;
-        a.trains = 0;
-        a.fleet = None;
-        if let Some(b) = a.base.as_mut() {
-            b.ships = 0;
-            b.laid_up = 0;
-        }
+    for (a, &seen) in view.areas.iter_mut().zip(&seen) {
+        mask_area(a, empire, seen);
     }
     for e in view.empires.iter_mut().filter(|e| e.code != empire) {
         e.spy = None;
