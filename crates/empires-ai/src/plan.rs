@@ -134,7 +134,7 @@ fn write_count(out: &mut String, mut n: u32) {
 
 /// The turnsheet text the computer writes for `empire`.
 pub fn orders_for(map: &Map, state: &GameState, empire: EmpireCode, style: Style) -> String {
-    let held = Holdings::of(state, empire);
+    let held = Holdings::of(map, state, empire);
     write_orders(&View::new(map, state, empire, &held), style)
 }
 

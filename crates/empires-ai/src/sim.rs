@@ -17,7 +17,7 @@ pub fn complete_orders(
     sent: &BTreeMap<EmpireCode, Turnsheet>,
 ) -> BTreeMap<EmpireCode, Turnsheet> {
     let mut all = sent.clone();
-    let survey = Survey::new(state);
+    let survey = Survey::new(map, state);
     for e in state.empires.iter().filter(|e| e.alive()) {
         if let Some(style) = style_for(e, &state.options, sent.contains_key(&e.code)) {
             let held = survey.of(e.code).expect("the empire is in the game");

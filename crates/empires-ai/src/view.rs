@@ -1,23 +1,26 @@
 //! The game as one empire sees it, with the questions a player asks of it.
 
-use empires_rules::knowledge::mask_area;
+use empires_rules::knowledge::{mask_area, visible_areas, visible_areas_of_all};
 use empires_rules::map::AreaId;
 use empires_rules::state::{AreaState, EmpireState, GameState};
 use empires_rules::{AreaCode, EmpireCode, Map, Options, Variant, supply};
 
-/// Where one empire's land areas and fleets are, and which areas its watchers look at, each
-/// in map order.
+/// Where one empire's land areas and fleets are, each in map order, and which areas it sees.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Holdings {
     owned: Vec<AreaId>,
     fleets: Vec<AreaId>,
-    watched: Vec<AreaId>,
+    /// For every area of the map, whether the empire sees what is in it (10.2).
+    seen: Vec<bool>,
 }
 
 impl Holdings {
-    /// What `me` holds.
-    pub fn of(st: &GameState, me: EmpireCode) -> Holdings {
-        let mut h = Holdings::default();
+    /// What `me` holds and sees.
+    pub fn of(map: &Map, st: &GameState, me: EmpireCode) -> Holdings {
+        let mut h = Holdings {
+            seen: visible_areas(map, st, me),
+            ..Holdings::default()
+        };
         for (i, a) in st.areas.iter().enumerate() {
             let id = AreaId(i as u16);
             if a.owner == Some(me) {
@@ -25,9 +28,6 @@ impl Holdings {
             }
             if a.fleet.as_ref().is_some_and(|f| f.owner == me) {
                 h.fleets.push(id);
-            }
-            if a.watcher == Some(me) {
-                h.watched.push(id);
             }
         }
         h
@@ -43,7 +43,7 @@ pub(crate) struct Survey {
 }
 
 impl Survey {
-    pub fn new(st: &GameState) -> Survey {
+    pub fn new(map: &Map, st: &GameState) -> Survey {
         let mut index: Vec<(EmpireCode, usize)> = st
             .empires
             .iter()
@@ -53,10 +53,15 @@ impl Survey {
         index.sort();
         // Like `GameState::empire`, a code listed twice means its first record.
         index.dedup_by_key(|(code, _)| *code);
-        let mut s = Survey {
-            holdings: (0..st.empires.len()).map(|_| Holdings::default()).collect(),
-            index,
-        };
+        // What each empire sees comes in the order of the state's empires, as the holdings.
+        let holdings = visible_areas_of_all(map, st)
+            .into_iter()
+            .map(|seen| Holdings {
+                seen,
+                ..Holdings::default()
+            })
+            .collect();
+        let mut s = Survey { holdings, index };
         // Neighbouring areas in map order mostly share an owner.
         let mut last = None;
         for (i, a) in st.areas.iter().enumerate() {
@@ -76,9 +81,6 @@ impl Survey {
             }
             if let Some(h) = a.fleet.as_ref().and_then(|f| s.slot(f.owner)) {
                 s.holdings[h].fleets.push(id);
-            }
-            if let Some(h) = a.watcher.and_then(|e| s.slot(e)) {
-                s.holdings[h].watched.push(id);
             }
         }
         s
@@ -108,7 +110,7 @@ pub(crate) struct View<'a> {
     /// The empire's own record: it knows everything about itself.
     mine: &'a EmpireState,
     /// For every area of the map, whether the empire sees what is in it.
-    seen: Vec<bool>,
+    seen: &'a [bool],
     /// The empire's land areas, in map order: asked for by nearly every part of a plan.
     owned: &'a [AreaId],
     /// The threat next to each of `owned`, in the same order: asked for again and again.
@@ -121,27 +123,12 @@ impl<'a> View<'a> {
     /// The game as `me` sees it; `held` is what `me` holds in `st`.
     pub fn new(map: &'a Map, st: &'a GameState, me: EmpireCode, held: &'a Holdings) -> View<'a> {
         let mine = st.empire(me).expect("the empire is in the game");
-        // 10.2: scouting reaches every area next to the empire's land and fleets; watchers
-        // and the spy see only where they stand.
-        let mut seen = vec![false; st.areas.len()];
-        for &a in held.owned.iter().chain(&held.fleets) {
-            seen[a.index()] = true;
-            for &n in map.neighbours(a) {
-                seen[n.index()] = true;
-            }
-        }
-        for &a in &held.watched {
-            seen[a.index()] = true;
-        }
-        if let Some(a) = mine.spy.as_ref().and_then(|s| map.id(s.area)) {
-            seen[a.index()] = true;
-        }
         let mut v = View {
             map,
             st,
             me,
             mine,
-            seen,
+            seen: &held.seen,
             owned: &held.owned,
             threats: Vec::new(),
             fleets: &held.fleets,
@@ -280,10 +267,10 @@ mod tests {
     /// Every empire's view of `st` shows each area, threat and supply line exactly as the
     /// knowledge rules give them to it: no more, no less.
     fn check_views(map: &Map, st: &GameState, label: &str) {
-        let survey = Survey::new(st);
+        let survey = Survey::new(map, st);
         for e in &st.empires {
             let me = e.code;
-            let held = Holdings::of(st, me);
+            let held = Holdings::of(map, st, me);
             assert_eq!(survey.of(me), Some(&held), "{label} {me}");
             let v = View::new(map, st, me, &held);
             assert_eq!(v.seen, visible_areas(map, st, me), "{label} {me}");
@@ -375,7 +362,7 @@ mod tests {
         )
         .unwrap();
         let me = st.empires[0].code;
-        let held = Holdings::of(&st, me);
+        let held = Holdings::of(&map, &st, me);
         let v = View::new(&map, &st, me, &held);
         let nowhere = AreaCode::parse("QQ9").unwrap();
         assert_eq!(map.id(nowhere), None);
