@@ -109,27 +109,10 @@ fn write_line(out: &mut String, line: &[Word]) {
         match *word {
             Is(text) => out.push_str(text),
             Area(code) => out.push_str(code.as_str()),
-            Count(n) => write_count(out, n),
+            Count(n) => out.push_str(itoa::Buffer::new().format(n)),
         }
     }
     out.push('\n');
-}
-
-/// Writes `n` in decimal.
-fn write_count(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
 }
 
 /// The turnsheet text the computer writes for `empire`.
@@ -442,7 +425,7 @@ fn retreats(v: &View, p: &mut Plan) {
         }
         let ok = area
             .retreat_to
-            .and_then(|r| v.id_near(a, r))
+            .and_then(|r| v.map.id(r))
             .is_some_and(|r| v.owns(r));
         if ok {
             continue;

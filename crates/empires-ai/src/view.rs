@@ -154,16 +154,6 @@ impl<'a> View<'a> {
         self.map.code(a)
     }
 
-    /// The area whose code is `code`, looked for first among the neighbours of `near`, where
-    /// the codes a plan follows usually lead.
-    pub fn id_near(&self, near: AreaId, code: AreaCode) -> Option<AreaId> {
-        let close = self.map.neighbours(near).iter().copied();
-        close
-            .chain([near])
-            .find(|&n| self.map.code(n) == code)
-            .or_else(|| self.map.id(code))
-    }
-
     /// Area `a` as the empire knows it: what it cannot see shows empty, and other empires'
     /// defence orders and watchers are unknown.
     #[inline]
@@ -262,7 +252,7 @@ mod tests {
     use empires_rules::map::AreaId;
     use empires_rules::setup::{NewGame, new_game};
     use empires_rules::state::Spy;
-    use empires_rules::{AreaCode, GameState, Map, Variant, supply};
+    use empires_rules::{GameState, Map, Variant, supply};
 
     /// Every empire's view of `st` shows each area, threat and supply line exactly as the
     /// knowledge rules give them to it: no more, no less.
@@ -344,33 +334,6 @@ mod tests {
                 check_views(&map, &with_watchers_and_spies(&map, &st), &label);
                 st = computer_turn(&map, &st).unwrap().state;
             }
-        }
-    }
-
-    /// Looking for an area near another finds the same area as the map's own index.
-    #[test]
-    fn areas_found_near_are_the_areas_with_that_code() {
-        let text = std::fs::read_to_string(format!(
-            "{}/../../maps/european.toml",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
-        let map = Map::from_toml(&text, "european").unwrap();
-        let st = new_game(
-            &map,
-            &NewGame::without_players("near", Variant::European, 1),
-        )
-        .unwrap();
-        let me = st.empires[0].code;
-        let held = Holdings::of(&map, &st, me);
-        let v = View::new(&map, &st, me, &held);
-        let nowhere = AreaCode::parse("QQ9").unwrap();
-        assert_eq!(map.id(nowhere), None);
-        for a in map.ids() {
-            for b in map.ids() {
-                assert_eq!(v.id_near(a, map.code(b)), Some(b));
-            }
-            assert_eq!(v.id_near(a, nowhere), None);
         }
     }
 }
