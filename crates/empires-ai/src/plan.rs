@@ -222,6 +222,7 @@ fn attack(v: &View, p: &mut Plan, busy: &[AreaId]) {
                 attackers,
                 attacker_air: air,
                 attacker_ships: 0,
+                attacker_aboard: 0,
                 defenders: target.armies,
                 forts: target.forts,
                 population: target.population,

@@ -42,7 +42,14 @@ pub fn phases(b: &LandBattle) -> Vec<String> {
         ));
     }
     if let Some(s) = &b.sea {
-        out.push(format!("sea: {}", sea(s)));
+        let stranded = match b.lost_at_sea {
+            0 => String::new(),
+            n => format!(
+                "; {n} attacking {} lost with the sunken ships, before the land phase",
+                if n == 1 { "army" } else { "armies" }
+            ),
+        };
+        out.push(format!("sea: {}{stranded}", sea(s)));
     }
     if let Some(r) = &b.retreated_to {
         out.push(format!(
@@ -88,4 +95,57 @@ pub fn sea(s: &SeaFight) -> String {
         "{} ships against {}; losses {} and {}",
         s.attacker_ships, s.defender_ships, s.attacker_lost, s.defender_lost
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use empires_rules::EmpireCode;
+
+    fn battle(lost_at_sea: u32) -> LandBattle {
+        LandBattle {
+            area: "AAA".parse().unwrap(),
+            from: "NSE".parse().unwrap(),
+            attacker: EmpireCode::parse("BB").unwrap(),
+            defender: EmpireCode::parse("AA").ok(),
+            attackers: 6,
+            defenders: 4,
+            air: None,
+            sea: Some(SeaFight {
+                attacker_ships: 6,
+                defender_ships: 6,
+                attacker_lost: 2,
+                defender_lost: 2,
+            }),
+            retreated_to: None,
+            attack_strength: 4,
+            defence_strength: 4,
+            attacker_lost: 3,
+            defender_lost: 1,
+            ambushed: false,
+            lost_at_sea,
+            population_lost: 1,
+            forts_lost: 0,
+            trains_lost: 0,
+            captured: false,
+            moved_in: 0,
+            returned: 3,
+            attacker_vps: -2,
+            defender_vps: -1,
+        }
+    }
+
+    #[test]
+    fn the_sea_phase_says_how_many_attackers_went_down_with_their_ships() {
+        // 8.1, 8.5 (decision 31): the reader learns why fewer armies fought on land.
+        let p = phases(&battle(2));
+        assert_eq!(
+            p[0],
+            "sea: 6 ships against 6; losses 2 and 2; 2 attacking armies lost with the sunken ships, before the land phase"
+        );
+        assert_eq!(
+            phases(&battle(0))[0],
+            "sea: 6 ships against 6; losses 2 and 2"
+        );
+    }
 }

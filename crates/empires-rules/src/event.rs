@@ -99,6 +99,10 @@ pub struct LandBattle {
     pub attacker_lost: u32,
     pub defender_lost: u32,
     pub ambushed: bool,
+    /// Attacking armies lost after the sea phase for want of ships (8.1, 8.5), included in
+    /// `attacker_lost`; they did not land.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lost_at_sea: u32,
     pub population_lost: u32,
     pub forts_lost: u32,
     #[serde(skip_serializing_if = "is_zero")]

@@ -17,6 +17,7 @@ fn input(
         attackers,
         attacker_air: 0,
         attacker_ships: 0,
+        attacker_aboard: 0,
         defenders,
         forts,
         population,

@@ -109,6 +109,17 @@ fn rule_5_17_close_sends_ships_to_the_reserve_and_blocks_recover() {
 }
 
 #[test]
+fn decision_34_a_failed_close_still_locks_recover() {
+    let (m, st) = basic();
+    // DDD has no naval base, so the CLOSE fails; RECOVER is locked all the same.
+    assert!(area(&m, &st, "DDD").base.is_none());
+    let t = play(&m, &st, &[("AA", &["CLOSE DDD", "RECOVER AAA - 1"])]);
+    failure(&t, "AA", 0);
+    assert!(failure(&t, "AA", 1).contains("5.13"));
+    assert_eq!(emp(&t.state, "AA").navy_reserve, 3);
+}
+
+#[test]
 fn rule_7_2_seamove_costs_one_plus_the_distance_from_base() {
     let (m, mut st) = with_fleet();
     st.empires[0].bps = 10;
@@ -277,4 +288,164 @@ fn decision_16_capturing_a_base_sinks_its_ships_and_cuts_off_its_fleets() {
     let b = aaa.base.clone().unwrap();
     assert_eq!((b.ships, b.laid_up), (0, 0));
     assert_eq!(area(&m, &t.state, "ESE").fleet.as_ref().unwrap().base, None);
+}
+
+/// BB's fleet in NSE (based in DDD) against AA's AAA: plains, naval base entered from NSE.
+fn sea_attack(
+    fleet: (u32, u32),
+    base_ships: u32,
+    armies: u32,
+    population: u32,
+) -> (empires_rules::Map, empires_rules::GameState) {
+    let (ships, aboard) = fleet;
+    scenario(&format!(
+        r#"
+next_census = 9
+order_of_play = ["BB", "AA", "CC"]
+compute_balances = false
+[[empire]]
+code = "AA"
+[[empire]]
+code = "BB"
+bps = 20
+[[empire]]
+code = "CC"
+[[area]]
+code = "AAA"
+owner = "AA"
+population = {population}
+armies = {armies}
+defence = "defend"
+base = {{ entrance = "NSE", ships = {base_ships} }}
+[[area]]
+code = "BBB"
+owner = "AA"
+population = 3
+[[area]]
+code = "DDD"
+owner = "BB"
+population = 3
+base = {{ entrance = "ESE" }}
+[[area]]
+code = "JJJ"
+owner = "CC"
+population = 3
+[[fleet]]
+area = "NSE"
+owner = "BB"
+ships = {ships}
+armies = {aboard}
+base = "DDD"
+"#
+    ))
+}
+
+fn land_battle_of(t: &empires_rules::TurnOutcome) -> empires_rules::event::LandBattle {
+    t.events
+        .iter()
+        .find_map(|ev| match &ev.what {
+            What::LandBattle(b) => Some((**b).clone()),
+            _ => None,
+        })
+        .expect("a land battle")
+}
+
+#[test]
+fn decision_31_ships_sunk_in_the_sea_phase_take_their_armies_down() {
+    // 3 ships carrying 3 armies against an empty area (population 0) with 9 ships in its
+    // base: 9 v 3 sinks all 3 ships (8.1), so all 3 armies are lost before the land phase
+    // and the attack fails.
+    let (m, st) = sea_attack((3, 3), 9, 0, 0);
+    let t = play(&m, &st, &[("BB", &["ATTACK NSE AAA 3"])]);
+    let b = land_battle_of(&t);
+    let s = b.sea.clone().unwrap();
+    assert_eq!((s.attacker_lost, s.defender_lost), (3, 1));
+    assert_eq!(b.lost_at_sea, 3);
+    assert_eq!(b.attacker_lost, 3);
+    assert!(!b.captured);
+    assert_eq!((b.moved_in, b.returned), (0, 0));
+    let aaa = area(&m, &t.state, "AAA");
+    assert_eq!(aaa.owner, Some(e("AA")));
+    assert_eq!(aaa.base.as_ref().unwrap().ships, 8);
+    assert!(area(&m, &t.state, "NSE").fleet.is_none());
+    // A failed attack (decision 13): nothing was captured or lost on land.
+    assert_eq!((b.attacker_vps, b.defender_vps), (-1, 0));
+}
+
+#[test]
+fn decision_31_the_excess_armies_are_lost_and_the_rest_attack() {
+    // 6 ships with 6 armies against a base of 6 ships and 4 armies defending plains
+    // (population 2, no forts): each side loses 2 ships, so 2 armies are lost; 4 attack a
+    // defence of 4, each side loses 1, the attack fails and 3 go back aboard the 4 ships.
+    let (m, st) = sea_attack((6, 6), 6, 4, 2);
+    let t = play(&m, &st, &[("BB", &["ATTACK NSE AAA 6"])]);
+    let b = land_battle_of(&t);
+    let s = b.sea.clone().unwrap();
+    assert_eq!((s.attacker_lost, s.defender_lost), (2, 2));
+    assert_eq!(b.lost_at_sea, 2);
+    assert_eq!((b.attack_strength, b.defence_strength), (4, 4));
+    assert_eq!(b.defender_lost, 1);
+    assert_eq!(b.attacker_lost, 2 + 1);
+    assert!(!b.captured);
+    assert_eq!(b.returned, 3);
+    let f = area(&m, &t.state, "NSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (4, 3));
+    assert_eq!(area(&m, &t.state, "AAA").base.as_ref().unwrap().ships, 4);
+}
+
+#[test]
+fn decision_33_the_excess_comes_from_the_attacking_armies_first() {
+    // 6 ships with 6 armies, 4 of them attack; 2 ships are sunk, so 2 armies too many are
+    // aboard: both come from the 4 attacking, the 2 staying aboard keep their places.
+    let (m, st) = sea_attack((6, 6), 6, 4, 2);
+    let t = play(&m, &st, &[("BB", &["ATTACK NSE AAA 4"])]);
+    let b = land_battle_of(&t);
+    assert_eq!(b.lost_at_sea, 2);
+    assert_eq!(b.attack_strength, 2);
+    // 2 attack a defence of 4: the attacker loses 4/3 + 2/3 = 1, the defender none.
+    assert_eq!((b.attacker_lost, b.defender_lost), (2 + 1, 0));
+    let f = area(&m, &t.state, "NSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (4, 2 + 1));
+}
+
+#[test]
+fn decision_35_a_seamove_with_no_route_disperses_an_army_left_behind() {
+    // A fleet of 5 ships and 2 armies is cut off from its base; 3 ships SEAMOVE (carrying no
+    // armies): one ship of those moving and one army of those staying are dispersed.
+    let (m, mut st) = with_fleet();
+    let ese = m.find("ESE").unwrap().index();
+    let f = st.areas[ese].fleet.as_mut().unwrap();
+    f.ships = 5;
+    f.base = None;
+    let t = play(&m, &st, &[("AA", &["SEAMOVE ESE SSE 3"])]);
+    done(&t, "AA", 0);
+    let ev = events_of(&t, |w| matches!(w, What::NoRouteToBase { .. }));
+    assert!(matches!(
+        &ev[0].what,
+        What::NoRouteToBase {
+            ships: 1,
+            armies: 1,
+            ..
+        }
+    ));
+    let result = t
+        .events
+        .iter()
+        .find_map(|ev| match &ev.what {
+            What::Action { empire, result, .. } if empire.as_str() == "AA" => Some(result.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(result.contains("1 ship and 1 army dispersed"), "{result}");
+    // After the move: 2 ships in SSE; 2 ships and 1 army in ESE. The end of the turn
+    // disperses a ship and an army (if any) of each fleet with no route (6.5).
+    let fleet = |c: &str| {
+        let f = area(&m, &t.state, c).fleet.clone().unwrap();
+        (f.ships, f.armies)
+    };
+    assert_eq!(fleet("SSE"), (1, 0));
+    assert_eq!(fleet("ESE"), (1, 0));
+    // Dispersed ships and armies go to the reserves (decision 17): 2 armies, 3 ships.
+    let (before, after) = (emp(&st, "AA"), emp(&t.state, "AA"));
+    assert_eq!(after.navy_reserve, before.navy_reserve + 3);
 }

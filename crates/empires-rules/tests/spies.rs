@@ -598,15 +598,35 @@ fn rule_9_6_sabotage_destroys_one_army_costs_one_bp_and_loses_the_spy() {
 }
 
 #[test]
-fn rule_9_6_sabotage_with_no_armies_fails_and_keeps_the_spy() {
+fn rule_9_6_sabotage_with_no_armies_costs_the_bp_and_the_spy() {
+    // Decision 30: the cost and the capture are unconditional.
     let (m, mut st) = basic();
     // CCC (AA's) has no armies; BB's spy is there.
+    assert_eq!(area(&m, &st, "CCC").armies, 0);
     set_spy(&mut st, "BB", "CCC");
     let t = play(&m, &st, &[("BB", &["SABOTAGE"])]);
-    let why = failure(&t, "BB", 0);
-    assert!(why.contains("no armies"), "{why}");
-    assert_eq!(spent(&t, "BB", 0), 0);
-    assert_eq!(spy_at(&t.state, "BB").as_deref(), Some("CCC"));
+    done(&t, "BB", 0);
+    assert_eq!(spent(&t, "BB", 0), 1);
+    assert_eq!(spy_at(&t.state, "BB"), None);
+    assert_eq!(area(&m, &t.state, "CCC").armies, 0);
+    // The area's owner learns of the caught spy, as with any sabotage.
+    let action = t
+        .events
+        .iter()
+        .find(|ev| matches!(&ev.what, What::Action { empire, .. } if empire.as_str() == "BB"))
+        .unwrap();
+    assert!(action.concerns.contains(&e("AA")));
+}
+
+#[test]
+fn rule_9_6_sabotage_of_ones_own_area_fails_without_cost() {
+    let (m, mut st) = basic();
+    set_spy(&mut st, "AA", "CCC");
+    let t = play(&m, &st, &[("AA", &["SABOTAGE"])]);
+    let why = failure(&t, "AA", 0);
+    assert!(why.contains("your own area"), "{why}");
+    assert_eq!(spent(&t, "AA", 0), 0);
+    assert_eq!(spy_at(&t.state, "AA").as_deref(), Some("CCC"));
 }
 
 #[test]

@@ -298,10 +298,10 @@ fn rule_s10_s11_gather_is_limited_by_capacity_population_and_bps() {
     assert_eq!(trains(&m, &t.state, "AAA"), 3 + 3 + 3 + 2 - 2);
 }
 
-#[test]
-fn rule_s11_no_gathering_in_a_blockaded_base() {
+/// BB's ships in NSE, outside AA's capital AAA and a base of AA's in DDD, both entered
+/// from NSE.
+fn blockading() -> (empires_rules::Map, empires_rules::GameState) {
     let (m, mut st) = europe();
-    // BB's ships sit in NSE, outside AA's base in DDD (a base, not the capital).
     st.areas[id(&m, "DDD").index()].base = Some(empires_rules::state::NavalBase {
         entrance: "NSE".parse().unwrap(),
         ships: 0,
@@ -314,10 +314,70 @@ fn rule_s11_no_gathering_in_a_blockaded_base() {
         armies: 0,
         base: Some("GGG".parse().unwrap()),
     });
+    (m, st)
+}
+
+fn leftover(t: &empires_rules::TurnOutcome, who: &str) -> (u32, u32, u32) {
+    t.events
+        .iter()
+        .find_map(|ev| match &ev.what {
+            What::Leftover {
+                empire,
+                trains,
+                armies,
+                order_bps,
+            } if empire.as_str() == who => Some((*trains, *armies, *order_bps)),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn rule_s11_no_gathering_in_a_blockaded_base() {
+    let (m, st) = blockading();
     assert!(blockaded(&m, &st, id(&m, "DDD")));
-    let t = play(&m, &st, &[("AA", &["GATHER DDD - 1", "GATHER AAA - 1"])]);
+    let t = play(&m, &st, &[("AA", &["GATHER DDD - 1"])]);
     assert!(failure(&t, "AA", 0).contains("blockaded"));
-    // The capital is never blockaded.
+    assert_eq!(trains(&m, &t.state, "DDD"), 0);
+}
+
+#[test]
+fn decision_36_a_blockaded_coastal_capital_gathers_no_trains() {
+    let (m, st) = blockading();
+    // The capital AAA is a naval base entered from NSE, where BB's ships are.
+    assert!(blockaded(&m, &st, id(&m, "AAA")));
+    let t = play(&m, &st, &[("AA", &["GATHER AAA - 1"])]);
+    assert!(failure(&t, "AA", 0).contains("blockaded"));
+}
+
+#[test]
+fn decision_36_leftover_bps_of_a_blockaded_capital_go_to_armies() {
+    let (m, st) = blockading();
+    // 30 BPs left and no trains may be built in the capital: 10 armies, no bid.
+    let t = play(&m, &st, &[]);
+    assert_eq!(leftover(&t, "AA"), (0, 10, 0));
+    // The forecast of `check` splits the leftover the same way.
+    let f = empires_rules::engine::forecast(&m, &st, e("AA"), &sheet(&[])).unwrap();
+    assert_eq!(
+        (f.leftover_trains, f.leftover_armies, f.leftover_order_bid),
+        (0, 10, 0)
+    );
+    // Unblockaded, the capital takes 2 trains first (decision 28), in the forecast too.
+    let (m, st) = europe();
+    let f = empires_rules::engine::forecast(&m, &st, e("AA"), &sheet(&[])).unwrap();
+    assert_eq!(
+        (f.leftover_trains, f.leftover_armies, f.leftover_order_bid),
+        (2, 9, 1)
+    );
+}
+
+#[test]
+fn decision_36_a_capital_whose_base_is_closed_is_not_blockaded() {
+    let (m, st) = blockading();
+    // CLOSE the capital's base: it has no base, so no blockade, and it gathers again.
+    let t = play(&m, &st, &[("AA", &["CLOSE AAA", "GATHER AAA - 1"])]);
+    done(&t, "AA", 0);
+    assert!(!blockaded(&m, &t.state, id(&m, "AAA")));
     done(&t, "AA", 1);
 }
 

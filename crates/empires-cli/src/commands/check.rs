@@ -196,9 +196,17 @@ fn write_forecast(f: &mut fmt::Formatter<'_>, fc: &Forecast) -> fmt::Result {
         )?;
     }
     let n = |k: u32, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    let trains = if fc.leftover_trains > 0 {
+        format!(
+            "{} in the capital (S.12) and ",
+            n(fc.leftover_trains, "supply train", "supply trains")
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         f,
-        "expected surplus: {} left over, building {} and bidding {} for the order of play (3.7); treasury {}",
+        "expected surplus: {} left over, building {trains}{} and bidding {} for the order of play (3.7); treasury {}",
         n(fc.leftover_bps, "BP", "BPs"),
         n(fc.leftover_armies, "reserve army", "reserve armies"),
         n(fc.leftover_order_bid, "BP", "BPs"),

@@ -42,6 +42,8 @@ pub struct LandInput {
     pub attacker_air: u32,
     /// Commissioned ships of the attacker's fleet, when attacking from the sea.
     pub attacker_ships: u32,
+    /// Every army aboard that fleet, the attacking ones included (8.1, 8.5).
+    pub attacker_aboard: u32,
     pub defenders: u32,
     pub forts: u32,
     pub population: u32,
@@ -72,6 +74,9 @@ pub struct LandResult {
     pub attacker_lost: u32,
     pub defender_lost: u32,
     pub ambushed: bool,
+    /// Attacking armies lost after the sea phase because too few ships were left to carry
+    /// them (8.1, 8.5; decisions 31 and 33). They do not fight the land phase.
+    pub lost_at_sea: u32,
     /// Collateral damage (8.13): population and fort levels destroyed.
     pub damage: u32,
     pub population_lost: u32,
@@ -95,8 +100,13 @@ struct LandPhase {
     ambushed: bool,
 }
 
-fn land_phase(i: &LandInput, defenders: u32, carry_to_att: u32, carry_to_def: u32) -> LandPhase {
-    let attack = i.attackers;
+fn land_phase(
+    i: &LandInput,
+    attack: u32,
+    defenders: u32,
+    carry_to_att: u32,
+    carry_to_def: u32,
+) -> LandPhase {
     // 8.9 (decision 10): armies + the lesser of armies and forts + the terrain's bonus.
     let mut defence = defenders + defenders.min(i.forts) + i.terrain.defence_bonus();
     // 8.10: doubled facing the attack, halved (rounded down) otherwise; only with armies.
@@ -133,7 +143,7 @@ fn land_phase(i: &LandInput, defenders: u32, carry_to_att: u32, carry_to_def: u3
     LandPhase {
         attack,
         defence,
-        attacker_lost: att_lost.min(i.attackers),
+        attacker_lost: att_lost.min(attack),
         defender_lost: def_lost.min(defenders),
         ambushed,
     }
@@ -183,6 +193,7 @@ pub fn land_battle(i: &LandInput) -> LandResult {
         }
     }
     let mut sea = None;
+    let mut lost_at_sea = 0;
     if i.from_sea && i.attacker_ships > 0 && i.defender_ships > 0 {
         // 8.5: ships on both sides fight as in 8.1, with air hits carried over added (8.6).
         let (a_lost, d_lost) = sea_hits(i.attacker_ships, i.defender_ships);
@@ -205,22 +216,54 @@ pub fn land_battle(i: &LandInput) -> LandResult {
         });
         carry_att = next_att;
         carry_def = next_def;
+        // 8.1's last step, which 8.5 plays too (decisions 31, 33): armies beyond the ships
+        // left are lost before the land phase, the attacking ones first.
+        let ships_left = i.attacker_ships - a_total;
+        lost_at_sea = i
+            .attacker_aboard
+            .max(i.attackers)
+            .saturating_sub(ships_left)
+            .min(i.attackers);
+    }
+    let attackers = i.attackers - lost_at_sea;
+    if attackers == 0 {
+        // Nothing lands, so no land phase is fought and no collateral damage is done
+        // (8.13 applies to a land battle); the attack has failed.
+        return LandResult {
+            air,
+            sea,
+            retreated: false,
+            attack_strength: 0,
+            defence_strength: 0,
+            attacker_lost: 0,
+            defender_lost: 0,
+            ambushed: false,
+            lost_at_sea,
+            damage: 0,
+            population_lost: 0,
+            forts_lost: 0,
+            captured: false,
+            survivors: 0,
+            defenders_left: i.defenders,
+            attacker_air_lost: att_air_lost.min(i.attacker_air),
+            defender_air_lost: def_air_lost.min(i.defender_air),
+        };
     }
     // 8.7 (decision 11): fight the land phase as if the defenders stood; they retreat only
     // if they would lose more than the attacker and the area would fall anyway.
-    let stand = land_phase(i, i.defenders, carry_att, carry_def);
+    let stand = land_phase(i, attackers, i.defenders, carry_att, carry_def);
     let mut retreated = false;
     let phase = if i.may_retreat && i.defenders > 0 {
         let damage = collateral(stand.defender_lost);
         let pop_after = i.population.saturating_sub(damage);
         let falls = captures(
-            i.attackers - stand.attacker_lost,
+            attackers - stand.attacker_lost,
             i.defenders - stand.defender_lost,
             pop_after,
         );
         if stand.defender_lost > stand.attacker_lost && falls {
             retreated = true;
-            land_phase(i, 0, carry_att, carry_def)
+            land_phase(i, attackers, 0, carry_att, carry_def)
         } else {
             stand
         }
@@ -232,7 +275,7 @@ pub fn land_battle(i: &LandInput) -> LandResult {
     let damage = collateral(phase.defender_lost);
     let population_lost = damage.min(i.population);
     let forts_lost = damage.min(i.forts);
-    let survivors = i.attackers - phase.attacker_lost;
+    let survivors = attackers - phase.attacker_lost;
     let captured = captures(survivors, defenders_left, i.population - population_lost);
     LandResult {
         air,
@@ -243,6 +286,7 @@ pub fn land_battle(i: &LandInput) -> LandResult {
         attacker_lost: phase.attacker_lost,
         defender_lost: phase.defender_lost,
         ambushed: phase.ambushed,
+        lost_at_sea,
         damage,
         population_lost,
         forts_lost,

@@ -44,7 +44,10 @@ pub struct Forecast {
     pub cash_returned: u32,
     /// 3.7: the BPs left over after the last action, not counting those returned.
     pub leftover_bps: u32,
-    /// What the leftover BPs become: reserve armies and an ORDER bid.
+    /// What the leftover BPs become: supply trains in the capital (European, S.12), reserve
+    /// armies and an ORDER bid (3.7).
+    #[serde(default)]
+    pub leftover_trains: u32,
     pub leftover_armies: u32,
     pub leftover_order_bid: u32,
     pub end_treasury: u32,
@@ -109,7 +112,21 @@ pub fn forecast(
     t.return_cash();
     let cash_returned = leftover_before - t.st.empires[e].bps;
     let leftover_bps = t.st.empires[e].bps;
+    let from = t.events.len();
     t.spend_leftovers();
+    // The same split the turn makes (S.12, decisions 28 and 36, then 3.7).
+    let (leftover_trains, leftover_armies, leftover_order_bid) = t.events[from..]
+        .iter()
+        .find_map(|ev| match ev.what {
+            What::Leftover {
+                empire: who,
+                trains,
+                armies,
+                order_bps,
+            } if who == empire => Some((trains, armies, order_bps)),
+            _ => None,
+        })
+        .unwrap_or((0, 0, 0));
     Ok(Forecast {
         empire,
         turn: state.turn + 1,
@@ -118,8 +135,9 @@ pub fn forecast(
         steps,
         cash_returned,
         leftover_bps,
-        leftover_armies: leftover_bps / 3,
-        leftover_order_bid: leftover_bps % 3,
+        leftover_trains,
+        leftover_armies,
+        leftover_order_bid,
         end_treasury: t.st.empires[e].treasury,
     })
 }

@@ -284,6 +284,12 @@ impl Turn<'_> {
             } else {
                 0
             },
+            // The attacking armies have already left the fleet's count.
+            attacker_aboard: if from_sea {
+                self.st.area(from).fleet.as_ref().map_or(0, |f| f.armies) + k
+            } else {
+                0
+            },
             defenders: target.armies,
             forts: target.forts,
             population: target.population,
@@ -311,6 +317,8 @@ impl Turn<'_> {
             self.st.empires[d].air_force -= r.defender_air_lost;
         }
         if let Some(sea) = &r.sea {
+            // Decision 33: the excess armies were taken from the attackers first
+            // (`r.lost_at_sea`); any still beyond the ships left are lost from those aboard.
             if let Some(f) = self.st.area_mut(from).fleet.as_mut() {
                 f.ships -= sea.attacker_lost;
                 f.armies = f.armies.min(f.ships);
@@ -397,7 +405,8 @@ impl Turn<'_> {
             retreated_to,
             attack_strength: r.attack_strength,
             defence_strength: r.defence_strength,
-            attacker_lost: r.attacker_lost + drowned,
+            attacker_lost: r.lost_at_sea + r.attacker_lost + drowned,
+            lost_at_sea: r.lost_at_sea,
             defender_lost: r.defender_lost,
             ambushed: r.ambushed,
             population_lost: r.population_lost,

@@ -244,8 +244,9 @@ impl Turn<'_> {
     /// 5.17 CLOSE: the base closes and all its ships go to the naval reserve; no RECOVER
     /// for the rest of the turn.
     pub(super) fn close(&mut self, e: usize, o: &Order) -> Act {
-        let a = self.own_base(e, o, false)?;
+        // Decision 34: ordering a CLOSE locks RECOVER whether or not it succeeds, as NAVY.
         self.emp[e].navy_locked = true;
+        let a = self.own_base(e, o, false)?;
         let b = self
             .st
             .area_mut(a)
@@ -358,9 +359,20 @@ impl Turn<'_> {
         let (mut ships, mut armies) = (ships, armies);
         let mut note = String::new();
         if route.is_none() {
+            // 7.2 (decision 35): one ship and one army of the fleet are dispersed; the ship
+            // from those moving, the army from those moving if any, otherwise from the armies
+            // staying behind in the area being left.
             ships -= 1;
-            let lost_army = armies.min(1);
+            let mut lost_army = armies.min(1);
             armies -= lost_army;
+            if lost_army == 0
+                && let Berth::Sea(s) = berth
+                && let Some(f) = self.st.area_mut(s).fleet.as_mut()
+                && f.armies > 0
+            {
+                f.armies -= 1;
+                lost_army = 1;
+            }
             let emp = &mut self.st.empires[e];
             emp.navy_reserve += 1;
             emp.army_reserve += lost_army;

@@ -215,6 +215,10 @@ impl Turn<'_> {
     }
 
     /// 9.6 SABOTAGE: one army in the spy's area is destroyed, and the spy is caught.
+    /// 9.1 and 9.6 both say, without condition, that sabotage costs 1 BP and the spy
+    /// (decision 30): in an area with no armies the spy is still caught and nothing else
+    /// happens. Only sabotage of one's own area fails without cost, as an order that makes
+    /// no sense; with no BP to pay, it fails like any action that cannot be paid for.
     pub(super) fn sabotage(&mut self, e: usize) -> Act {
         let me = self.code(e);
         let spy = self.st.empires[e].spy.clone().ok_or("you have no spy")?;
@@ -223,19 +227,21 @@ impl Turn<'_> {
         if owner == Some(me) {
             return Err(format!("{} is your own area", spy.area));
         }
-        // Decision: with no army to sabotage the action fails and the spy is kept.
-        if self.st.area(at).armies == 0 {
-            return Err(format!("there are no armies in {} to sabotage", spy.area));
-        }
         self.pay(e, 1)?;
-        self.st.area_mut(at).armies -= 1;
         self.st.empires[e].spy = None;
-        Ok(Done::new(format!(
-            "sabotage destroyed 1 army in {}; your spy was caught",
-            spy.area
-        ))
-        .affecting(owner)
-        .seeing(&[at]))
+        let text = if self.st.area(at).armies == 0 {
+            format!(
+                "there were no armies in {} to sabotage; your spy was caught all the same (9.6)",
+                spy.area
+            )
+        } else {
+            self.st.area_mut(at).armies -= 1;
+            format!(
+                "sabotage destroyed 1 army in {}; your spy was caught",
+                spy.area
+            )
+        };
+        Ok(Done::new(text).affecting(owner).seeing(&[at]))
     }
 
     /// 9.7 WATCH: the spy goes underground as a watcher in its area, eliminating any other

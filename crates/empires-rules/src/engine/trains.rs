@@ -112,9 +112,9 @@ impl Turn<'_> {
                 "{code} is neither your capital nor a naval base (S.2)"
             ));
         }
-        // Decision: a capital is never blockaded; a base is while enemy ships hold its entrance.
-        let capital = self.st.empires[e].capital == Some(code);
-        if !capital && supply::blockaded(self.map, &self.st, a) {
+        // Decision 36: a coastal capital's base is blockaded like any other (S.3, S.11); a
+        // capital without a base (never coastal, or closed) cannot be.
+        if supply::blockaded(self.map, &self.st, a) {
             return Err(format!("the base in {code} is blockaded (S.11)"));
         }
         let most = self.capacity(e).min(self.st.area(a).population);
@@ -228,13 +228,14 @@ impl Turn<'_> {
     }
 
     /// S.12 (decision 28): leftover BPs first build trains in the capital, up to the supply
-    /// capacity. Returns the number built.
+    /// capacity; none while the capital's base is blockaded (decision 36), so the BPs go to
+    /// armies. Returns the number built.
     pub(super) fn leftover_trains(&mut self, e: usize) -> u32 {
         let me = self.code(e);
         let Some(cap) = self.st.empires[e].capital.and_then(|c| self.map.id(c)) else {
             return 0;
         };
-        if self.st.area(cap).owner != Some(me) {
+        if self.st.area(cap).owner != Some(me) || supply::blockaded(self.map, &self.st, cap) {
             return 0;
         }
         let room = self.capacity(e).saturating_sub(self.st.area(cap).trains);
