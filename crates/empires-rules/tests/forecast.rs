@@ -123,3 +123,21 @@ fn rule_6_4_no_random_actions_in_a_forecast() {
         f.steps[0].result
     );
 }
+
+#[test]
+fn decision_30_the_forecast_charges_a_sabotage_with_nothing_to_destroy() {
+    let (m, mut st) = basic();
+    // BB's spy sits in CCC, which AA owns and which holds no armies.
+    st.empires[1].spy = Some(Spy {
+        area: "CCC".parse().unwrap(),
+        waiting_for: None,
+    });
+    let f = forecast(&m, &st, e("BB"), &sheet(&["SABOTAGE"])).unwrap();
+    assert!(f.steps[0].outcome.succeeded());
+    assert_eq!(f.steps[0].spent, 1);
+    assert!(
+        f.steps[0].result.contains("caught"),
+        "{}",
+        f.steps[0].result
+    );
+}
