@@ -123,6 +123,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                 spent,
                 result,
                 seen,
+                ..
             } if *who == empire => {
                 let (status, reason) = match outcome {
                     Outcome::Done => ("done", None),
@@ -274,15 +275,14 @@ struct EndOfTurn {
 /// as their battles.
 fn against(w: &What, empire: EmpireCode) -> Option<String> {
     match w {
+        // Worded for the empire it was done to; battles and spies killed are told by their
+        // own events, so an action with nothing to tell adds nothing.
         What::Action {
             empire: who,
-            order,
-            result,
             outcome,
+            told: Some(told),
             ..
-        } if *who != empire && outcome.succeeded() && !order.starts_with("ATTACK") => {
-            Some(format!("{who}: {order}: {result}"))
-        }
+        } if *who != empire && outcome.succeeded() => Some(told.clone()),
         What::LandBattle(b) if b.defender == Some(empire) => Some(describe::land_battle(b)),
         What::SeaBattle {
             area,

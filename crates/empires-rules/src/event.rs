@@ -145,8 +145,12 @@ pub enum What {
         outcome: Outcome,
         /// BPs spent from the current balance.
         spent: u32,
-        /// What happened, in a sentence.
+        /// What happened, in a sentence, as the empire that acted reads it.
         result: String,
+        /// What happened as the other empires concerned read it (the owner of the area
+        /// sabotaged, the receiver of a gift), when it is theirs to know (10.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        told: Option<String>,
         /// The areas this action showed the empire (moved through, attacked, spied on).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         seen: Vec<AreaCode>,

@@ -63,9 +63,11 @@ impl Turn<'_> {
         self.pay(e, k)?;
         self.st.empires[to].bps += k;
         let who = self.code(to);
+        let me = self.code(e);
         Ok(Done::new(format!("gave {k} BPs to {who}"))
             .cut(cut)
-            .affecting(Some(who)))
+            .affecting(Some(who))
+            .telling(format!("{me} gave you {k} BPs (3.9)")))
     }
 
     /// 6.2 ORDER: BPs bid for a place at the front of next turn's order of play. With no

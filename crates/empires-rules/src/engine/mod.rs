@@ -88,6 +88,9 @@ pub(crate) struct Done {
     text: String,
     cut: Option<String>,
     affected: Vec<EmpireCode>,
+    /// The action in words for the empires it affected (10.5); `None` when what they learn
+    /// comes from events of its own (battles, spies killed).
+    told: Option<String>,
     seen: Vec<AreaId>,
 }
 
@@ -97,8 +100,14 @@ impl Done {
             text: text.into(),
             cut: None,
             affected: Vec::new(),
+            told: None,
             seen: Vec::new(),
         }
+    }
+    /// What the affected empires read, worded for them.
+    fn telling(mut self, text: impl Into<String>) -> Done {
+        self.told = Some(text.into());
+        self
     }
     fn cut(mut self, reason: Option<String>) -> Done {
         self.cut = reason;
@@ -281,6 +290,7 @@ impl<'m> Turn<'m> {
                 outcome,
                 spent,
                 result: done.text,
+                told: done.told,
                 seen,
             },
         };

@@ -102,7 +102,9 @@ impl Turn<'_> {
             done.text.push_str(&format!(
                 ", where a spy of {killer} lay in wait and killed it"
             ));
-            done = done.affecting(Some(killer));
+            done = done.affecting(Some(killer)).telling(format!(
+                "the spy of {me} came into {tc}, where your spy lay in wait, and was killed (9.5)"
+            ));
         }
         Ok(done)
     }
@@ -229,19 +231,31 @@ impl Turn<'_> {
         }
         self.pay(e, 1)?;
         self.st.empires[e].spy = None;
-        let text = if self.st.area(at).armies == 0 {
-            format!(
-                "there were no armies in {} to sabotage; your spy was caught all the same (9.6)",
-                spy.area
+        let (text, told) = if self.st.area(at).armies == 0 {
+            (
+                format!(
+                    "there were no armies in {} to sabotage; your spy was caught all the same (9.6)",
+                    spy.area
+                ),
+                format!(
+                    "a spy of {me} was caught in {} before it could do any harm, and eliminated (9.6)",
+                    spy.area
+                ),
             )
         } else {
             self.st.area_mut(at).armies -= 1;
-            format!(
-                "sabotage destroyed 1 army in {}; your spy was caught",
-                spy.area
+            (
+                format!(
+                    "sabotage destroyed 1 army in {}; your spy was caught",
+                    spy.area
+                ),
+                format!(
+                    "a spy of {me} destroyed 1 of your armies in {} and was caught and eliminated (9.6)",
+                    spy.area
+                ),
             )
         };
-        Ok(Done::new(text).affecting(owner).seeing(&[at]))
+        Ok(Done::new(text).affecting(owner).telling(told).seeing(&[at]))
     }
 
     /// 9.7 WATCH: the spy goes underground as a watcher in its area, eliminating any other

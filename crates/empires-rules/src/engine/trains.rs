@@ -144,13 +144,22 @@ impl Turn<'_> {
         self.st.area_mut(to).trains += k;
         let owner = self.st.area(to).owner;
         let mut text = format!("{} went from {fc} to {tc}", count(k, "supply train"));
+        let told = format!(
+            "{me} sent {} from {fc} into your {tc}; they are yours now (S.13.1)",
+            count(k, "supply train")
+        );
         if owner == Some(me) {
             self.st.area_mut(to).retreat_to = Some(fc);
             text.push_str(&format!(
                 "; {tc} now retreats and draws supply towards {fc}"
             ));
         }
-        Ok(Done::new(text).cut(cut).affecting(owner).seeing(&[to]))
+        let owner = owner.filter(|o| *o != me);
+        let mut done = Done::new(text).cut(cut).affecting(owner).seeing(&[to]);
+        if owner.is_some() {
+            done = done.telling(told);
+        }
+        Ok(done)
     }
 
     /// S.13.2 SEND: trains go from a supply centre to any land area on a supply line from it.
@@ -216,15 +225,22 @@ impl Turn<'_> {
             self.supply_amount(o, most, "supply capacity, ships and trains in the base")?;
         self.st.area_mut(base).trains -= k;
         self.st.area_mut(to).trains += k;
-        let owner = self.st.area(to).owner;
-        Ok(Done::new(format!(
+        let owner = self.st.area(to).owner.filter(|o| *o != me);
+        let mut done = Done::new(format!(
             "unloaded {} from the base in {} onto {tc}",
             count(k, "supply train"),
             self.map.code(base)
         ))
         .cut(cut)
-        .affecting(owner.filter(|o| *o != me))
-        .seeing(&[to]))
+        .affecting(owner)
+        .seeing(&[to]);
+        if owner.is_some() {
+            done = done.telling(format!(
+                "{me}'s ships unloaded {} onto your {tc}; they are yours now (S.13.3)",
+                count(k, "supply train")
+            ));
+        }
+        Ok(done)
     }
 
     /// S.12 (decision 28): leftover BPs first build trains in the capital, up to the supply
