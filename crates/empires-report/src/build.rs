@@ -139,6 +139,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                     reason,
                     result: result.clone(),
                     spent: *spent,
+                    setback: false,
                 });
                 seen_by_action.extend(seen.iter().filter_map(|c| t.map.id(*c)));
             }
@@ -158,19 +159,78 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
                 area,
                 armies,
                 ships,
+                present,
+                hold,
+                trains,
             } if *e == empire => econ.dispersals.push(DispersalLine {
                 area: area.as_str().to_owned(),
                 armies: *armies,
                 ships: *ships,
+                reason: describe::dispersal(*armies, *ships, *present, *hold, *trains),
             }),
-            What::Census { empire: e, vps } if *e == empire => econ.census = Some(*vps),
+            What::Census { empire: e, vps } if *e == empire => {
+                econ.census = Some(*vps);
+                econ.vps.push(VpChange {
+                    vps: *vps as i32,
+                    why: format!("census: {vps} populated areas owned (11.2)"),
+                });
+            }
             w => {
-                if let Some(text) = against(w, empire) {
+                // A battle the empire fought: its VPs (8.14, 11.4, 11.5), and, for the
+                // attacker, whether its attack went against it.
+                match w {
+                    What::LandBattle(b) if b.attacker == empire => {
+                        econ.vps.push(VpChange {
+                            vps: b.attacker_vps,
+                            why: if b.captured {
+                                format!(
+                                    "captured {} with population {} (8.14, 11.4)",
+                                    b.area, b.population_left
+                                )
+                            } else {
+                                format!(
+                                    "attack on {} failed, {} population destroyed (11.5)",
+                                    b.area, b.population_lost
+                                )
+                            },
+                        });
+                        if !b.captured
+                            && let Some(a) = actions.last_mut()
+                        {
+                            a.setback = true;
+                        }
+                    }
+                    What::LandBattle(b) if b.defender == Some(empire) && b.defender_vps != 0 => {
+                        econ.vps.push(VpChange {
+                            vps: b.defender_vps,
+                            why: if b.captured {
+                                format!("lost {} to {} (8.14, 11.4)", b.area, b.attacker)
+                            } else {
+                                format!(
+                                    "{} population destroyed in {} by {}'s attack (11.5)",
+                                    b.population_lost, b.area, b.attacker
+                                )
+                            },
+                        });
+                    }
+                    What::SeaBattle {
+                        attacker,
+                        attacker_won: false,
+                        ..
+                    } if *attacker == empire => {
+                        if let Some(a) = actions.last_mut() {
+                            a.setback = true;
+                        }
+                    }
+                    _ => {}
+                }
+                if let Some((text, tone)) = against(w, empire) {
                     let by = ev.concerns.iter().find(|c| **c != empire);
                     against_you.push(Happening {
                         round: round(ev.phase),
                         by: by.map(|c| c.as_str().to_owned()),
                         text,
+                        tone: tone.to_owned(),
                     });
                 }
             }
@@ -228,6 +288,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
         order_bid: econ.bid,
         dispersals: econ.dispersals,
         census_vps: econ.census,
+        vp_changes: econ.vps,
     };
     Report {
         version: REPORT_VERSION,
@@ -269,21 +330,34 @@ struct EndOfTurn {
     bid: u32,
     dispersals: Vec<DispersalLine>,
     census: Option<u32>,
+    vps: Vec<VpChange>,
 }
 
-/// What another empire did to this one, in words; `None` for anything else. Attacks show
-/// as their battles.
-fn against(w: &What, empire: EmpireCode) -> Option<String> {
+/// What another empire did to this one, in words, with how it turned out for this one
+/// (`good`, `bad` or empty); `None` for anything else. Attacks show as their battles.
+fn against(w: &What, empire: EmpireCode) -> Option<(String, &'static str)> {
     match w {
         // Worded for the empire it was done to; battles and spies killed are told by their
         // own events, so an action with nothing to tell adds nothing.
         What::Action {
             empire: who,
+            order,
             outcome,
             told: Some(told),
             ..
-        } if *who != empire && outcome.succeeded() => Some(told.clone()),
-        What::LandBattle(b) if b.defender == Some(empire) => Some(describe::land_battle(b)),
+        } if *who != empire && outcome.succeeded() => {
+            let verb = order.split_whitespace().next().and_then(Verb::parse);
+            let tone = match verb {
+                Some(Verb::Sabotage) => "bad",
+                Some(Verb::Gift | Verb::Wagons | Verb::Unload | Verb::Spy | Verb::Skip) => "good",
+                _ => "",
+            };
+            Some((told.clone(), tone))
+        }
+        What::LandBattle(b) if b.defender == Some(empire) => Some((
+            describe::land_battle_defended(b),
+            if b.captured { "bad" } else { "good" },
+        )),
         What::SeaBattle {
             area,
             attacker,
@@ -291,21 +365,25 @@ fn against(w: &What, empire: EmpireCode) -> Option<String> {
             fight,
             attacker_won,
             ..
-        } if *defender == empire => Some(format!(
-            "{attacker}'s ships attacked yours in {area}: {}; {}",
-            describe::sea(fight),
-            if *attacker_won {
-                "yours were swept away"
-            } else {
-                "yours held"
-            }
+        } if *defender == empire => Some((
+            format!(
+                "{attacker}'s ships attacked yours in {area}: {}; {}",
+                describe::sea(fight),
+                if *attacker_won {
+                    "yours were swept away"
+                } else {
+                    "yours held"
+                }
+            ),
+            if *attacker_won { "bad" } else { "good" },
         )),
         What::SpyKilled {
             victim, by, area, ..
-        } if *victim == empire => Some(format!("your spy was killed in {area} by {by}")),
-        What::WatcherEliminated { victim, area, .. } if *victim == empire => {
-            Some(format!("your watcher in {area} was found and eliminated"))
-        }
+        } if *victim == empire => Some((format!("your spy was killed in {area} by {by}"), "bad")),
+        What::WatcherEliminated { victim, area, .. } if *victim == empire => Some((
+            format!("your watcher in {area} was found and eliminated"),
+            "bad",
+        )),
         _ => None,
     }
 }

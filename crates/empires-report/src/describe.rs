@@ -32,6 +32,69 @@ pub fn land_battle(b: &LandBattle) -> String {
     }
 }
 
+/// A land battle in one sentence for the empire whose area was attacked: the numbers, the
+/// losses, the damage and why the area fell or held (8.8-8.14).
+pub fn land_battle_defended(b: &LandBattle) -> String {
+    let damage = if b.population_lost + b.forts_lost > 0 {
+        format!(
+            "; collateral damage {} population, {} fort levels",
+            b.population_lost, b.forts_lost
+        )
+    } else {
+        String::new()
+    };
+    let retreat = match &b.retreated_to {
+        Some(r) => format!("; your armies retreated to {r}"),
+        None => String::new(),
+    };
+    format!(
+        "{} attacked your {} from {} with {} armies against your {} ({} v {}); they lost {}, you lost {}{retreat}{damage}; {}: {}",
+        b.attacker,
+        b.area,
+        b.from,
+        b.attackers,
+        b.defenders,
+        b.attack_strength,
+        b.defence_strength,
+        b.attacker_lost,
+        b.defender_lost,
+        if b.captured {
+            "the area fell"
+        } else {
+            "the area held"
+        },
+        b.verdict()
+    )
+}
+
+/// An end-of-turn dispersal with its rule and numbers (6.5, S.8, 7.2).
+pub fn dispersal(armies: u32, ships: u32, present: u32, hold: u32, trains: u32) -> String {
+    if ships > 0 {
+        return format!(
+            "the fleet has no route to its base: {ships} ship{} and {armies} arm{} dispersed (6.5, 7.2)",
+            if ships == 1 { "" } else { "s" },
+            if armies == 1 { "y" } else { "ies" }
+        );
+    }
+    let rule = if hold < 2 {
+        format!(
+            "{present} armies with population + forts of {hold}, under 2: half of them, {}",
+            present / 2
+        )
+    } else {
+        format!(
+            "{present} armies against population + forts of {hold}: {present} / {hold} = {}",
+            present / hold
+        )
+    };
+    let cut = if trains > 0 {
+        format!(", less {trains} for the supply trains there (S.8)")
+    } else {
+        String::new()
+    };
+    format!("{rule}{cut}; {armies} went back to the reserve (6.5)")
+}
+
 /// The phases of a land battle, one line each (8.2-8.14).
 pub fn phases(b: &LandBattle) -> Vec<String> {
     let mut out = Vec::new();
@@ -80,11 +143,13 @@ pub fn phases(b: &LandBattle) -> Vec<String> {
     ));
     out.push(if b.captured {
         format!(
-            "captured: {} moved in, {} went back",
-            b.moved_in, b.returned
+            "captured: {}; {} moved in, {} went back",
+            b.verdict(),
+            b.moved_in,
+            b.returned
         )
     } else {
-        format!("repulsed: {} went back", b.returned)
+        format!("repulsed: {}; {} went back", b.verdict(), b.returned)
     });
     out
 }
@@ -127,6 +192,8 @@ mod tests {
             population_lost: 1,
             forts_lost: 0,
             trains_lost: 0,
+            survivors: 3,
+            population_left: 1,
             captured: false,
             moved_in: 0,
             returned: 3,

@@ -106,6 +106,13 @@ pub fn render_with(
     .num(r.turn)
     .put("</title><style>")
     .put(STYLE)
+    // The actions report is the same for everyone; the reader's wins and losses in it
+    // are coloured by this page's own rule.
+    .put("li[data-won=\"")
+    .esc(&r.empire.code)
+    .put("\"]>span{color:#1e6b2e}li[data-lost=\"")
+    .esc(&r.empire.code)
+    .put("\"]>span{color:#a01818}")
     .put("</style></head><body><main><header><h1>")
     .esc(&r.empire.name)
     .put(" (")
@@ -172,6 +179,8 @@ fn actions(h: &mut String, r: &Report) {
     h.push_str("<div class=\"scroll\"><table><tr><th class=\"n\">#</th><th>Action</th><th>Result</th><th class=\"n\">BPs</th></tr>");
     for a in &r.actions {
         let (class, label) = match a.status.as_str() {
+            // Carried out, but it went against the reader: not shown as a success.
+            "done" if a.setback => ("bad", ""),
             "done" => ("ok", ""),
             "cut_down" => ("cut", "cut down: "),
             "failed" => ("bad", "failed: "),
@@ -202,7 +211,12 @@ fn against(h: &mut String, r: &Report) {
     }
     h.push_str("<section><h2>Done to you</h2><ul>");
     for x in &r.against_you {
-        let _ = write!(h, "<li class=\"you\">{}</li>", esc(&x.text));
+        let class = match x.tone.as_str() {
+            "good" => "you ok",
+            "bad" => "you bad",
+            _ => "you",
+        };
+        let _ = write!(h, "<li class=\"{class}\">{}</li>", esc(&x.text));
     }
     h.push_str("</ul></section>");
 }
@@ -265,14 +279,28 @@ fn economy(h: &mut String, r: &Report) {
     for d in &e.dispersals {
         let _ = write!(
             h,
-            "<p class=\"cut\">Dispersal in {}: {} armies and {} ships went back to the reserve.</p>",
+            "<p class=\"cut\">Dispersal in {}: {} armies and {} ships went back to the reserve: {}.</p>",
             esc(&d.area),
             d.armies,
-            d.ships
+            d.ships,
+            esc(&d.reason)
         );
     }
     if let Some(v) = e.census_vps {
         let _ = write!(h, "<p class=\"ok\">Census: you scored {v} VPs.</p>");
+    }
+    if !e.vp_changes.is_empty() {
+        let before = e.vps - e.vp_changes.iter().map(|c| c.vps).sum::<i32>();
+        let _ = write!(
+            h,
+            "<details><summary>Victory points: {before} before this turn, {} now</summary><ul>",
+            e.vps
+        );
+        for c in &e.vp_changes {
+            let class = if c.vps < 0 { "bad" } else { "ok" };
+            let _ = write!(h, "<li class=\"{class}\">{:+} {}</li>", c.vps, esc(&c.why));
+        }
+        h.push_str("</ul></details>");
     }
     h.push_str("</section>");
 }
@@ -466,9 +494,27 @@ fn actions_report(h: &mut String, r: &Report) {
         if e.major {
             class.push("major");
         }
+        // Who came out on top, for each reader's own colouring (see `render_with`).
+        let sides = e.battle.as_ref().and_then(|b| {
+            let defender = b.defender.as_deref()?;
+            let attacker_won = match e.kind.as_str() {
+                "capture" => true,
+                "sea_battle" => b.defender_lost >= b.defenders,
+                _ => false,
+            };
+            Some(if attacker_won {
+                (b.attacker.as_str(), defender)
+            } else {
+                (defender, b.attacker.as_str())
+            })
+        });
+        h.push_str("<li");
+        if let Some((won, lost)) = sides {
+            let _ = write!(h, " data-won=\"{}\" data-lost=\"{}\"", esc(won), esc(lost));
+        }
         let _ = write!(
             h,
-            "<li><span class=\"{}\">{}</span>",
+            "><span class=\"{}\">{}</span>",
             class.join(" "),
             esc(&e.text)
         );

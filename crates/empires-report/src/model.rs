@@ -65,6 +65,9 @@ pub struct ActionLine {
     pub reason: Option<String>,
     pub result: String,
     pub spent: u32,
+    /// Carried out, but it went against the empire: an attack repulsed, a sea battle lost.
+    #[serde(default)]
+    pub setback: bool,
 }
 
 /// Something another empire did that concerns this one.
@@ -74,6 +77,10 @@ pub struct Happening {
     pub round: u32,
     pub by: Option<String>,
     pub text: String,
+    /// How it turned out for the reader: `good` (an attack beaten off, a gift), `bad` (an
+    /// area lost, an army sabotaged) or empty.
+    #[serde(default)]
+    pub tone: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -101,6 +108,17 @@ pub struct Economy {
     pub dispersals: Vec<DispersalLine>,
     /// 11.2: VPs scored at a census this turn.
     pub census_vps: Option<u32>,
+    /// Where this turn's VPs came from and went (8.14, 11.2-11.5), in order; `vps` less
+    /// their sum is the total before the turn.
+    #[serde(default)]
+    pub vp_changes: Vec<VpChange>,
+}
+
+/// One change to an empire's victory points, with its reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VpChange {
+    pub vps: i32,
+    pub why: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -114,6 +132,9 @@ pub struct DispersalLine {
     pub area: String,
     pub armies: u32,
     pub ships: u32,
+    /// The rule and the numbers behind it (6.5, S.8, 7.2).
+    #[serde(default)]
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

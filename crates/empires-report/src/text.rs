@@ -294,6 +294,8 @@ fn actions(o: &mut Out, r: &Report) {
     }
     for a in &r.actions {
         let status = match a.status.as_str() {
+            // Carried out, but it went against the empire (an attack repulsed).
+            "done" if a.setback => "LOST",
             "done" => "ok",
             "cut_down" => "CUT",
             "failed" => "FAILED",
@@ -429,18 +431,39 @@ fn economy(o: &mut Out, r: &Report) {
         } else {
             ("", None)
         };
-        o.line(format_args!(
-            "  ** DISPERSAL in {}: {}{and}{} returned to the reserve **",
-            d.area,
-            N(d.armies, "army", "armies"),
-            Maybe(ships)
-        ));
+        o.hang(
+            format_args!("  "),
+            format_args!(
+                "** DISPERSAL in {}: {}{and}{} returned to the reserve: {} **",
+                d.area,
+                N(d.armies, "army", "armies"),
+                Maybe(ships),
+                d.reason
+            ),
+            5,
+        );
     }
     if let Some(v) = e.census_vps {
         o.line(format_args!(
             "  CENSUS: you scored {v} VPs for your populated areas."
         ));
     }
+    vp_changes(o, r);
+}
+
+/// Where the turn's VPs came from, from the total before the turn to the total after.
+fn vp_changes(o: &mut Out, r: &Report) {
+    let e = &r.economy;
+    if e.vp_changes.is_empty() {
+        return;
+    }
+    let before = e.vps - e.vp_changes.iter().map(|c| c.vps).sum::<i32>();
+    let mut text = format!("Victory points: {before} before this turn");
+    for c in &e.vp_changes {
+        let _ = write!(text, "; {:+} {}", c.vps, c.why);
+    }
+    let _ = write!(text, "; {} now.", e.vps);
+    o.hang(format_args!("  "), format_args!("{text}"), 4);
 }
 
 fn areas(o: &mut Out, r: &Report) {

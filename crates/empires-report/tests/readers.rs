@@ -203,3 +203,99 @@ fn a_battle_reads_for_the_defender_and_not_for_bystanders() {
     assert!(has(&done_to, "AA "), "{done_to:?}");
     assert!(read(&map, &out, "CC").1.is_empty());
 }
+
+fn full(map: &Map, out: &TurnOutcome, who: &str) -> empires_report::Report {
+    let t = Turn {
+        map,
+        state: &out.state,
+        events: &out.events,
+        computer_written: &[],
+        gm_messages: &[],
+    };
+    report(&t, code(who))
+}
+
+#[test]
+fn a_repulsed_attack_is_a_setback_for_the_attacker_and_good_news_for_the_defender() {
+    // 2 armies against 3 on plains: 2 v 3, the attack fails.
+    let (map, st) = game(&[]);
+    let out = play(&map, &st, &[("AA", "ATTACK AAA DDD 2")]);
+    let aa = full(&map, &out, "AA");
+    assert_eq!(aa.actions[0].status, "done");
+    assert!(aa.actions[0].setback);
+    assert!(
+        aa.actions[0]
+            .result
+            .contains("3 defending armies still stood")
+    );
+    let html = empires_report::html::render(&aa, 16, None);
+    assert!(
+        html.contains("<td class=\"bad\">attacked DDD"),
+        "a setback is not green"
+    );
+    let text = empires_report::text::render(&aa, 16);
+    assert!(text.contains("LOST    attacked DDD"), "{text}");
+    let bb = full(&map, &out, "BB");
+    assert_eq!(bb.against_you[0].tone, "good");
+    assert!(
+        bb.against_you[0]
+            .text
+            .starts_with("AA attacked your DDD from AAA with 2 armies against your 3")
+    );
+    assert!(bb.against_you[0].text.contains("the area held"));
+    // The actions report is shared; each page colours the reader's side of a battle.
+    let html = empires_report::html::render(&bb, 16, None);
+    assert!(html.contains("li[data-won=\"BB\"]>span{color:#1e6b2e}"));
+    assert!(html.contains("<li data-won=\"BB\" data-lost=\"AA\">"));
+}
+
+#[test]
+fn a_capture_is_bad_news_for_the_defender_with_the_reason() {
+    let (map, st) = game(&[]);
+    let out = play(&map, &st, &[("AA", "ATTACK AAA DDD 6")]);
+    let aa = full(&map, &out, "AA");
+    assert!(!aa.actions[0].setback);
+    assert!(
+        aa.actions[0].result.contains("outnumbered the population"),
+        "{}",
+        aa.actions[0].result
+    );
+    let bb = full(&map, &out, "BB");
+    assert_eq!(bb.against_you[0].tone, "bad");
+    assert!(bb.against_you[0].text.contains("the area fell"));
+}
+
+#[test]
+fn the_vp_breakdown_adds_up_to_the_change() {
+    // 11.4, 11.5 (decision 13): both sides' battle VPs, with reasons.
+    let (map, st) = game(&[]);
+    let out = play(&map, &st, &[("AA", "ATTACK AAA DDD 6")]);
+    for who in ["AA", "BB"] {
+        let r = full(&map, &out, who);
+        let before = st.empire(code(who)).unwrap().vps;
+        let sum: i32 = r.economy.vp_changes.iter().map(|c| c.vps).sum();
+        assert_eq!(before + sum, r.economy.vps, "{who}");
+        assert!(!r.economy.vp_changes.is_empty(), "{who}");
+    }
+    let aa = full(&map, &out, "AA");
+    assert!(aa.economy.vp_changes[0].why.starts_with("captured DDD"));
+    let text = empires_report::text::render(&aa, 16);
+    assert!(
+        text.contains("Victory points: 0 before this turn"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_dispersal_gives_its_rule_and_numbers() {
+    // AAA: 6 armies, population 3, no forts: 6 / 3 = 2 disperse (6.5).
+    let (map, st) = game(&[]);
+    let out = play(&map, &st, &[]);
+    let aa = full(&map, &out, "AA");
+    let d = &aa.economy.dispersals[0];
+    assert_eq!((d.area.as_str(), d.armies), ("AAA", 2));
+    assert_eq!(
+        d.reason,
+        "6 armies against population + forts of 3: 6 / 3 = 2; 2 went back to the reserve (6.5)"
+    );
+}

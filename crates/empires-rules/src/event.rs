@@ -107,6 +107,12 @@ pub struct LandBattle {
     pub forts_lost: u32,
     #[serde(skip_serializing_if = "is_zero")]
     pub trains_lost: u32,
+    /// Attacking armies standing after the land phase, and the population left after
+    /// collateral damage: what the capture test compares (8.14).
+    #[serde(default)]
+    pub survivors: u32,
+    #[serde(default)]
+    pub population_left: u32,
     pub captured: bool,
     /// Attackers that moved into the area (on capture) and that went back.
     pub moved_in: u32,
@@ -123,6 +129,42 @@ impl LandBattle {
     /// 10.4: a major battle has double figures on both sides.
     pub fn major(&self) -> bool {
         self.attack_strength >= 10 && self.defence_strength >= 10
+    }
+
+    /// Defending armies still in the area after the battle.
+    pub fn defenders_left(&self) -> u32 {
+        if self.retreated_to.is_some() {
+            0
+        } else {
+            self.defenders - self.defender_lost.min(self.defenders)
+        }
+    }
+
+    /// Why the area fell or held, by the capture test of 8.14.
+    pub fn verdict(&self) -> String {
+        let armies = |n: u32| if n == 1 { "army" } else { "armies" };
+        if self.attackers > 0 && self.lost_at_sea >= self.attackers {
+            return "no attacking army reached the shore: all went down with their ships (8.1, 8.5)"
+                .into();
+        }
+        let left = self.defenders_left();
+        let (s, p) = (self.survivors, self.population_left);
+        if self.captured {
+            format!(
+                "no defending army was left and {s} surviving attacking {} outnumbered the population of {p} (8.14)",
+                armies(s)
+            )
+        } else if left > 0 {
+            format!(
+                "{left} defending {} still stood in the area (8.14)",
+                armies(left)
+            )
+        } else {
+            format!(
+                "no defending army was left, but {s} surviving attacking {} did not outnumber the population of {p} (8.14)",
+                armies(s)
+            )
+        }
     }
 }
 
@@ -213,6 +255,15 @@ pub enum What {
         area: AreaCode,
         armies: u32,
         ships: u32,
+        /// On land: the armies present and what holds them (population + forts), and the
+        /// supply trains that cut the dispersal (6.5, S.8). All 0 for a fleet at sea, which
+        /// disperses for want of a route to its base.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        present: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        hold: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        trains: u32,
     },
     Census {
         empire: EmpireCode,

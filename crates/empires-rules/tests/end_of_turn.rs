@@ -23,6 +23,7 @@ fn dispersals(t: &TurnOutcome) -> Vec<(Option<String>, String, u32, u32)> {
                 area,
                 armies,
                 ships,
+                ..
             } => Some((
                 empire.map(|x| x.to_string()),
                 area.to_string(),

@@ -92,7 +92,8 @@ impl Turn<'_> {
                     a.armies / hold
                 };
                 // S.8: trains present cut the dispersal by their number, and one is used up.
-                let (trains, owner) = (a.trains, a.owner);
+                let (trains, owner, present) = (a.trains, a.owner, a.armies);
+                let cut_by = if self.supply_rules() { trains } else { 0 };
                 if self.supply_rules() && n > 0 && trains > 0 {
                     n = n.saturating_sub(trains);
                     self.st.area_mut(id).trains -= 1;
@@ -112,6 +113,9 @@ impl Turn<'_> {
                         area: code,
                         armies: n,
                         ships: 0,
+                        present,
+                        hold,
+                        trains: cut_by,
                     },
                 );
             } else if let Some(f) = self.st.area(id).fleet.clone() {
@@ -136,6 +140,9 @@ impl Turn<'_> {
                         area: code,
                         armies,
                         ships: 1,
+                        present: 0,
+                        hold: 0,
+                        trains: 0,
                     },
                 );
             }

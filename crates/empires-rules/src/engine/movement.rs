@@ -230,14 +230,24 @@ impl Turn<'_> {
         self.remove_armies(origin, k);
         let battle = self.fight(e, origin, to, k);
         let defender = battle.defender;
+        // The numbers and the reason, so the player sees why it went as it did (8.14).
+        let figures = format!(
+            "strength {} v {}; you lost {}, the defenders {}",
+            battle.attack_strength,
+            battle.defence_strength,
+            battle.attacker_lost,
+            battle.defender_lost
+        );
         let text = if battle.captured {
             format!(
-                "captured {tc} from {fc} with {k_army}",
+                "captured {tc} from {fc} with {k_army} ({figures}): {}",
+                battle.verdict(),
                 k_army = count(k, "army")
             )
         } else {
             format!(
-                "attacked {tc} from {fc} with {k_army} and was repulsed",
+                "attacked {tc} from {fc} with {k_army} and was repulsed ({figures}): {}",
+                battle.verdict(),
                 k_army = count(k, "army")
             )
         };
@@ -412,6 +422,8 @@ impl Turn<'_> {
             population_lost: r.population_lost,
             forts_lost: r.forts_lost,
             trains_lost,
+            survivors: r.survivors,
+            population_left: pop_after,
             captured: r.captured,
             moved_in,
             returned: returned - drowned,
