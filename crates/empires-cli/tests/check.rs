@@ -110,3 +110,21 @@ fn checking_changes_nothing_in_the_game() {
     assert_eq!(fs::read(dir.join("turns/0000/state.json")).unwrap(), before);
     assert!(!dir.join("turns/0001").exists());
 }
+
+#[test]
+fn an_action_the_forecast_knows_will_fail_counts_as_a_warning() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = game(&tmp);
+    let orders = tmp.path().join("EN.txt");
+    // GROW in an area EN does not own: legal to write, certain to fail.
+    fs::write(&orders, "TAX\nGROW EDI\n").unwrap();
+    let o = ok(&["check", s(&dir), "--empire", "EN", s(&orders)]);
+    let out = stdout(&o);
+    assert!(out.contains("0 errors, 1 warning"), "{out}");
+    assert!(
+        out.contains("EN.txt:2:1: warning[W114]: on what you can see, this action will fail"),
+        "{out}"
+    );
+    // And the end of the turn: what cannot be foreseen is said.
+    assert!(out.contains("not foreseen:"), "{out}");
+}

@@ -94,6 +94,9 @@ pub enum Code {
     /// European Empires: a land attack from an area with no supply trains.
     #[serde(rename = "W113")]
     AttackWithoutTrains,
+    /// The forecast, on what the empire can see, says the action will fail.
+    #[serde(rename = "W114")]
+    ForecastFails,
 }
 
 impl Code {
@@ -125,6 +128,7 @@ impl Code {
             Code::OncePerTurn => "W111",
             Code::LongContact => "W112",
             Code::AttackWithoutTrains => "W113",
+            Code::ForecastFails => "W114",
         }
     }
 

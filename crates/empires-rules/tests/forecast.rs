@@ -141,3 +141,38 @@ fn decision_30_the_forecast_charges_a_sabotage_with_nothing_to_destroy() {
         f.steps[0].result
     );
 }
+
+#[test]
+fn rule_6_5_the_forecast_shows_the_empires_own_dispersals_and_what_it_cannot_know() {
+    let (m, st) = basic();
+    // AAA: 6 armies, population 4, a fort: 6 > 5, so 6 / 5 = 1 would disperse; levying
+    // more in DDD (population 5, 3 armies) pushes it over too.
+    let f = forecast(&m, &st, e("AA"), &sheet(&["RESERVE DDD - 3"])).unwrap();
+    let got: Vec<(String, u32)> = f
+        .dispersals
+        .iter()
+        .map(|d| (d.area.clone(), d.armies))
+        .collect();
+    assert_eq!(got, vec![("AAA".to_string(), 1), ("DDD".to_string(), 1)]);
+    assert_eq!((f.dispersals[0].present, f.dispersals[0].hold), (6, 5));
+    // Nobody else's dispersals, even where the empire can see.
+    assert!(f.unknowns.iter().any(|u| u.contains("census")));
+    assert!(f.unknowns.iter().any(|u| u.contains("6.4")));
+    // The real turn disperses the same.
+    let t = play(&m, &st, &[("AA", &["RESERVE DDD - 3"])]);
+    let mut real: Vec<(String, u32)> = t
+        .events
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            empires_rules::event::What::Dispersal {
+                empire: Some(x),
+                area,
+                armies,
+                ..
+            } if x.as_str() == "AA" => Some((area.to_string(), *armies)),
+            _ => None,
+        })
+        .collect();
+    real.sort();
+    assert_eq!(real, got);
+}

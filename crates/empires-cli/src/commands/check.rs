@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::gamedir::{self, Game};
-use empires_orders::{Context, Diagnostic, check, parse_sheet, render};
+use empires_orders::{Code, Context, Diagnostic, check, parse_sheet, render};
 use empires_rules::EmpireCode;
 use empires_rules::engine::{Forecast, forecast};
 use empires_rules::event::Outcome;
@@ -100,6 +100,9 @@ pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Res
     let diagnostics = check(&sheet, &cx);
     let forecast = forecast(&game.map, &game.state, empire, &sheet.turnsheet())
         .map_err(|e| Error::new(e.to_string()))?;
+    let mut diagnostics = diagnostics;
+    diagnostics.extend(forecast_warnings(&source, &diagnostics, &forecast));
+    diagnostics.sort_by_key(|d| (d.line, d.column));
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
     let supply = supply_of(&game, empire);
     Ok(CheckReport {
@@ -113,6 +116,32 @@ pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Res
         source,
         format,
     })
+}
+
+/// Actions the forecast already knows will fail (an area not owned, more armies than are
+/// there) are counted with the warnings, at their line, unless a diagnostic there already
+/// says what is wrong.
+fn forecast_warnings(source: &str, found: &[Diagnostic], fc: &Forecast) -> Vec<Diagnostic> {
+    fc.steps
+        .iter()
+        .filter_map(|s| {
+            let Outcome::Failed { reason } = &s.outcome else {
+                return None;
+            };
+            if found.iter().any(|d| d.line == s.line) {
+                return None;
+            }
+            let text = source.lines().nth(s.line.checked_sub(1)? as usize)?;
+            let column = text.chars().take_while(|c| c.is_whitespace()).count() as u32 + 1;
+            Some(Diagnostic::new(
+                Code::ForecastFails,
+                s.line,
+                column,
+                text.trim(),
+                format!("on what you can see, this action will fail: {reason}"),
+            ))
+        })
+        .collect()
 }
 
 impl fmt::Display for CheckReport {
@@ -211,7 +240,20 @@ fn write_forecast(f: &mut fmt::Formatter<'_>, fc: &Forecast) -> fmt::Result {
         n(fc.leftover_armies, "reserve army", "reserve armies"),
         n(fc.leftover_order_bid, "BP", "BPs"),
         fc.end_treasury
-    )
+    )?;
+    for d in &fc.dispersals {
+        writeln!(
+            f,
+            "end: dispersal in {}: {}",
+            d.area,
+            empires_report::describe::dispersal(d.armies, d.ships, d.present, d.hold, d.trains)
+        )?;
+    }
+    writeln!(f, "not foreseen:")?;
+    for u in &fc.unknowns {
+        writeln!(f, "  - {u}")?;
+    }
+    Ok(())
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -77,7 +77,7 @@ impl Turn<'_> {
 
     /// 6.5 (decision 17): armies beyond population + forts disperse to the reserve; fleets
     /// with no route to base lose a ship and an army.
-    fn dispersals(&mut self) {
+    pub(super) fn dispersals(&mut self) {
         for id in self.map.ids() {
             let code = self.map.code(id);
             if self.map.area(id).is_land() {

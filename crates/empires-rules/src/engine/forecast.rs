@@ -1,7 +1,9 @@
 //! The forecast of a turn for one empire, as if no other empire acted: each action played
 //! in order on what the empire knows of the game, with the BP balance and treasury after
-//! it, then the unused BPs at the end (3.6, 3.7). Nothing random happens and no end-of-turn
-//! step that could reveal hidden facts (census, dispersals elsewhere) is run.
+//! it, then the unused BPs at the end (3.6, 3.7) and the dispersals in the empire's own
+//! areas and fleets (6.5). Nothing random happens and no end-of-turn step that could reveal
+//! hidden facts (census, dispersals elsewhere) is shown; what the forecast cannot know is
+//! listed with it.
 
 use super::{Turn, TurnError};
 use crate::codes::EmpireCode;
@@ -51,7 +53,35 @@ pub struct Forecast {
     pub leftover_armies: u32,
     pub leftover_order_bid: u32,
     pub end_treasury: u32,
+    /// 6.5, S.8: the end-of-turn dispersals in the empire's own areas and fleets, as things
+    /// would stand after these actions alone.
+    #[serde(default)]
+    pub dispersals: Vec<ForecastDispersal>,
+    /// What the forecast cannot know and so leaves out.
+    #[serde(default)]
+    pub unknowns: Vec<String>,
 }
+
+/// One dispersal the forecast expects at the end of the turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForecastDispersal {
+    pub area: String,
+    pub armies: u32,
+    pub ships: u32,
+    /// The armies present and what holds them (population + forts), and the trains that
+    /// cut the dispersal; 0 for a fleet with no route to base.
+    pub present: u32,
+    pub hold: u32,
+    pub trains: u32,
+}
+
+/// What no forecast can know, in the order a player would worry about it.
+const UNKNOWNS: [&str; 4] = [
+    "other empires' actions this turn: attacks on your areas, sea battles, sabotage, gifts",
+    "the random growth of unowned areas at the start of the turn (6.4)",
+    "whether this turn is a census turn, which is never announced (11.2)",
+    "next turn's income and supply costs, which hang on all of the above (3.2, 3.3)",
+];
 
 /// Forecasts `empire`'s turnsheet on the current state.
 pub fn forecast(
@@ -127,6 +157,31 @@ pub fn forecast(
             _ => None,
         })
         .unwrap_or((0, 0, 0));
+    // 6.5: only the empire's own dispersals; its view of other areas is masked anyway.
+    let from = t.events.len();
+    t.dispersals();
+    let dispersals = t.events[from..]
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            What::Dispersal {
+                empire: Some(who),
+                area,
+                armies,
+                ships,
+                present,
+                hold,
+                trains,
+            } if *who == empire => Some(ForecastDispersal {
+                area: area.to_string(),
+                armies: *armies,
+                ships: *ships,
+                present: *present,
+                hold: *hold,
+                trains: *trains,
+            }),
+            _ => None,
+        })
+        .collect();
     Ok(Forecast {
         empire,
         turn: state.turn + 1,
@@ -139,6 +194,8 @@ pub fn forecast(
         leftover_armies,
         leftover_order_bid,
         end_treasury: t.st.empires[e].treasury,
+        dispersals,
+        unknowns: UNKNOWNS.iter().map(|u| u.to_string()).collect(),
     })
 }
 

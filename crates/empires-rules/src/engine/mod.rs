@@ -14,7 +14,7 @@ mod unowned;
 
 pub use battle::{Entrenched, LandInput, LandResult, land_battle, sea_losses};
 pub use economy::{Balance, area_supply, balances, fleet_distance, settle_balances, supply_cost};
-pub use forecast::{Forecast, ForecastStep, forecast};
+pub use forecast::{Forecast, ForecastDispersal, ForecastStep, forecast};
 
 use crate::codes::EmpireCode;
 use crate::event::{Event, Outcome, Phase, What};
