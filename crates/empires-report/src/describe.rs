@@ -1,6 +1,24 @@
 //! Events in words, for the report sections that list them.
 
+use crate::model::Claim;
 use empires_rules::event::{LandBattle, SeaFight};
+
+/// A victory warning a player can act on: who, which condition and what it means, and when
+/// the game could end (11.6, decision 19).
+pub fn victory_warning(w: &Claim) -> String {
+    let meaning = match w.condition.as_str() {
+        "runaway" => "at least twice the VPs of the next best empire",
+        "knockout" => "at least 40% of all the VPs of the surviving empires",
+        "points" => "more VPs than the game's points target",
+        _ => "a victory condition",
+    };
+    format!(
+        "{} has {} VPs, {meaning}: the {} victory condition (11.6). Census turns are never \
+         announced; if any empire meets a victory condition at the end of the next one, the \
+         game ends there. Until then, and if none does, play goes on.",
+        w.empire, w.vps, w.condition
+    )
+}
 
 /// A land battle in one sentence.
 pub fn land_battle(b: &LandBattle) -> String {

@@ -1,6 +1,7 @@
 //! The HTML report: one self-contained page (inline CSS, the map as inline SVG, no external
 //! assets) that reads well on a phone and prints well, with battle details expandable.
 
+use crate::describe;
 use crate::model::*;
 use crate::put::{Put, escape_html};
 use std::fmt::{self, Write};
@@ -139,10 +140,8 @@ pub fn render_with(
     if let Some(w) = &r.roundup.warning {
         let _ = write!(
             h,
-            "<p class=\"warn\">Warning: {} has met the {} victory condition with {} VPs. The game may end at the next census.</p>",
-            esc(&w.empire),
-            esc(&w.condition),
-            w.vps
+            "<p class=\"warn\">Warning: {}</p>",
+            esc(&describe::victory_warning(w))
         );
     }
     if let Some(g) = &r.roundup.game_over {

@@ -1,6 +1,7 @@
 //! The print-ready text report: 80 columns of plain ASCII, laid out like a classic
 //! play-by-mail report, with the next turnsheet attached at the end.
 
+use crate::describe;
 use crate::model::*;
 use crate::put::Put;
 use std::borrow::Cow;
@@ -632,10 +633,11 @@ fn roundup(o: &mut Out, r: &Report) {
     );
     o.line(format_args!("  The leader has {} VPs.", ru.leader_score));
     if let Some(w) = &ru.warning {
-        o.line(format_args!(
-            "  !!! WARNING: {} has met the {} victory condition ({} VPs). The game may end at the next census. !!!",
-            w.empire, w.condition, w.vps
-        ));
+        o.hang(
+            format_args!("  "),
+            format_args!("!!! WARNING: {} !!!", describe::victory_warning(w)),
+            6,
+        );
     }
     if let Some(g) = &ru.game_over {
         o.line(format_args!(

@@ -75,6 +75,14 @@ pub struct Options {
     /// The POINTS WIN target (11.6); `None` means the number of land areas on the map.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points_target: Option<u32>,
+    /// The first turn at whose end victory conditions are looked at (11.6): before it none
+    /// warns or ends the game. 0, the default, is the rule as written: from the first turn.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub victory_from_turn: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Default for Options {
@@ -85,6 +93,7 @@ impl Default for Options {
             blockade_means_not_owned: false,
             dropout_after: 3,
             points_target: None,
+            victory_from_turn: 0,
         }
     }
 }

@@ -1353,3 +1353,20 @@ population = 1
     assert_eq!(t3.state.turn, 3);
     assert!(warnings(&t3).is_empty());
 }
+
+#[test]
+fn option_victory_from_turn_keeps_the_first_turns_free_of_victories() {
+    // AA has a runaway lead from the start; with `victory_from_turn = 3` neither the warning
+    // nor the census of turn 2 may end anything; turn 3 warns as 11.6 says.
+    let (m, st) = race(20, 10, 3, 2, "[options]\nvictory_from_turn = 3");
+    let t1 = play(&m, &st, &[]);
+    assert!(warnings(&t1).is_empty());
+    let t2 = play(&m, &t1.state, &[]);
+    assert!(warnings(&t2).is_empty() && game_overs(&t2).is_empty());
+    assert_eq!(t2.state.result, None);
+    let t3 = play(&m, &t2.state, &[]);
+    assert_eq!(warnings(&t3).len(), 1);
+    // Without the option, the same position warns on turn 1 (11.6, decision 19).
+    let (m, st) = race(20, 10, 3, 2, "");
+    assert_eq!(warnings(&play(&m, &st, &[])).len(), 1);
+}

@@ -232,6 +232,10 @@ impl Turn<'_> {
     /// 11.6 (decision 19): conditions are checked every turn; the first time one holds,
     /// everyone is warned; the game ends on a later census turn on which any holds.
     fn victory(&mut self, census: bool) {
+        // Option `victory_from_turn`: a GM may keep the first turns free of victories.
+        if self.turn < self.st.options.victory_from_turn {
+            return;
+        }
         let claim = self.victory_claim();
         match (&self.st.victory_warning, claim) {
             (Some(w), Some(c)) if census && w.turn < self.turn => {
