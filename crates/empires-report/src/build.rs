@@ -412,7 +412,16 @@ fn owned_area(t: &Turn, a: AreaId, european: bool) -> OwnedArea {
         } else {
             None
         },
+        neighbours: neighbours(t.map, a),
     }
+}
+
+/// The codes of an area's neighbours, in the map's order (4.1).
+fn neighbours(map: &Map, a: AreaId) -> Vec<String> {
+    map.neighbours(a)
+        .iter()
+        .map(|&n| map.code(n).as_str().to_owned())
+        .collect()
 }
 
 /// 10.2: areas in sight at the end of the turn, besides the empire's own.
@@ -474,6 +483,7 @@ fn scouting(t: &Turn, sh: &Shared, empire: EmpireCode, by_action: &[AreaId]) -> 
             }),
             trains: st.variant.has_supply().then_some(a.trains),
             seen_by: why.into_iter().map(String::from).collect(),
+            neighbours: neighbours(t.map, id),
         });
     }
     out

@@ -155,6 +155,9 @@ pub struct OwnedArea {
     /// European Empires: trains here and the supply centre this area draws on (S.4).
     pub trains: Option<u32>,
     pub supply_source: Option<String>,
+    /// The codes of the areas next to it, land and sea (4.1), for players without a map.
+    #[serde(default)]
+    pub neighbours: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -193,6 +196,9 @@ pub struct ScoutedArea {
     pub trains: Option<u32>,
     /// Why the area is in sight: `border`, `fleet`, `spy`, `watcher`, `action`.
     pub seen_by: Vec<String>,
+    /// The codes of the areas next to it (4.1).
+    #[serde(default)]
+    pub neighbours: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

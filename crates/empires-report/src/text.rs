@@ -484,7 +484,7 @@ fn areas(o: &mut Out, r: &Report) {
             .put("  ")
             .left(&a.code, 4)
             .put(" ")
-            .left(truncate(&ascii(&a.name), name_width), name_width)
+            .left(&abbreviate(&ascii(&a.name), name_width), name_width)
             .put(" ")
             .left(&a.terrain, 10)
             .right(a.population, 4)
@@ -528,11 +528,61 @@ fn areas(o: &mut Out, r: &Report) {
         "  {} areas, {owned} with population.",
         r.areas.len()
     ));
+    neighbour_lines(
+        o,
+        r.areas
+            .iter()
+            .map(|a| (a.code.as_str(), a.neighbours.as_slice())),
+    );
 }
 
 /// The first `n` characters of `s`.
 fn truncate(s: &str, n: usize) -> &str {
     s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+}
+
+/// A name cut to `n` characters at a word boundary, never mid-word: "Yorkshire and
+/// Lancashire" in 19 is "Yorkshire". A joining word left at the end goes too. Only a first
+/// word longer than `n` is cut, and then marked with a full stop.
+pub fn abbreviate(s: &str, n: usize) -> Cow<'_, str> {
+    if s.chars().count() <= n {
+        return Cow::Borrowed(s);
+    }
+    const JOINERS: [&str; 8] = ["and", "of", "the", "&", "-", "de", "la", "upon"];
+    let mut words: Vec<&str> = Vec::new();
+    let mut len = 0;
+    for w in s.split_whitespace() {
+        let extra = w.chars().count() + usize::from(!words.is_empty());
+        if len + extra > n {
+            break;
+        }
+        len += extra;
+        words.push(w);
+    }
+    while words
+        .last()
+        .is_some_and(|w| JOINERS.contains(&w.to_ascii_lowercase().as_str()))
+    {
+        words.pop();
+    }
+    if words.is_empty() {
+        let first = s.split_whitespace().next().unwrap_or("");
+        let cut = truncate(first, n.saturating_sub(1));
+        return Cow::Owned(format!("{cut}."));
+    }
+    Cow::Owned(words.join(" ").trim_end_matches([',', ';']).to_string())
+}
+
+/// An "area: neighbours" list for players without a map (4.1).
+fn neighbour_lines<'a>(o: &mut Out, areas: impl Iterator<Item = (&'a str, &'a [String])>) {
+    o.raw(format_args!("  Next to:"));
+    for (code, next) in areas {
+        o.hang(
+            format_args!("    "),
+            format_args!("{code}: {}", next.join(" ")),
+            9,
+        );
+    }
 }
 
 fn fleets_and_spies(o: &mut Out, r: &Report) {
@@ -579,7 +629,7 @@ fn scouting(o: &mut Out, r: &Report) {
             .put("  ")
             .left(&s.code, 4)
             .put(" ")
-            .left(truncate(&ascii(&s.name), 16), 16)
+            .left(&abbreviate(&ascii(&s.name), 16), 16)
             .put(" ")
             .left(opt(&s.owner), 5);
         if s.terrain == "sea" {
@@ -617,6 +667,12 @@ fn scouting(o: &mut Out, r: &Report) {
     o.raw(format_args!(
         "  Seen by: B border, F fleet, S spy, W watcher, A one of your actions."
     ));
+    neighbour_lines(
+        o,
+        r.scouting
+            .iter()
+            .map(|s| (s.code.as_str(), s.neighbours.as_slice())),
+    );
 }
 
 fn roundup(o: &mut Out, r: &Report) {
@@ -658,7 +714,7 @@ fn roundup(o: &mut Out, r: &Report) {
         o.raw(format_args!(
             "  {:<4} {:<20} {:<16}{:>6}{:>10}{:>9}",
             e.code,
-            truncate(&ascii(&e.name), 20),
+            abbreviate(&ascii(&e.name), 20),
             truncate(&ascii(&player), 16),
             e.areas.len(),
             e.treasury,

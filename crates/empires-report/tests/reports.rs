@@ -119,3 +119,42 @@ fn rule_10_3_roundup_is_public_and_complete() {
     assert_eq!(a.roundup.order_of_play.len(), 4);
     assert_eq!(a.actions_report, b.actions_report);
 }
+
+#[test]
+fn names_are_shortened_at_word_boundaries() {
+    use empires_report::text::abbreviate;
+    assert_eq!(abbreviate("Yorkshire and Lancashire", 19), "Yorkshire");
+    assert_eq!(
+        abbreviate("Yorkshire and Lancashire", 30),
+        "Yorkshire and Lancashire"
+    );
+    assert_eq!(abbreviate("Dyfed and Powys", 12), "Dyfed");
+    assert_eq!(abbreviate("The Midlands", 12), "The Midlands");
+    assert_eq!(abbreviate("Kamchatka-Peninsula", 8), "Kamchat.");
+    assert_eq!(abbreviate("North West Territories", 16), "North West");
+}
+
+#[test]
+fn the_text_report_lists_every_areas_neighbours_for_players_without_a_map() {
+    let (map, _, out) = turn_one();
+    let r = report(&turn(&map, &out), code("EN"));
+    let t = text::render(&r, 16);
+    // Every area owned or seen is listed with the codes next to it (4.1).
+    for a in &r.areas {
+        let next = map.neighbours(map.find(&a.code).unwrap());
+        let line = format!(
+            "{}: {}",
+            a.code,
+            next.iter()
+                .map(|&n| map.code(n).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        assert!(t.contains(&line), "{line} missing from\n{t}");
+    }
+    for s in &r.scouting {
+        assert!(t.contains(&format!("{}: ", s.code)), "{}", s.code);
+    }
+    // No name is cut in the middle of a word.
+    assert!(!t.contains("Lanca "), "{t}");
+}
