@@ -2,6 +2,7 @@
 //! map. Errors make a map unusable; warnings point at likely slips.
 
 use empires_rules::map::{AreaId, EmpireDef, MapFile};
+use empires_rules::words::count;
 use empires_rules::{Map, Variant};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt;
@@ -54,18 +55,18 @@ impl fmt::Display for MapReport {
             let kind = if x.error { "error" } else { "warning" };
             writeln!(f, "{}: {kind}: {}", self.file, x.message)?;
         }
-        let variant = self
-            .variant
-            .map_or("no variant".to_string(), |v| format!("{v} Empires"));
+        let variant = self.variant.map_or("no variant".to_string(), |v| {
+            format!("{} Empires", v.title())
+        });
         write!(
             f,
-            "{}: {} land areas, {} sea areas, {} empires ({variant}): {} errors, {} warnings",
+            "{}: {}, {}, {} ({variant}): {}, {}",
             self.file,
-            self.land,
-            self.sea,
-            self.empires,
-            self.errors(),
-            self.warnings()
+            count(self.land as u32, "land area"),
+            count(self.sea as u32, "sea area"),
+            count(self.empires as u32, "empire"),
+            count(self.errors() as u32, "error"),
+            count(self.warnings() as u32, "warning")
         )
     }
 }

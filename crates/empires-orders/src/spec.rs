@@ -166,13 +166,15 @@ pub fn shape(verb: Verb) -> String {
 pub fn in_variant(verb: Verb, variant: empires_rules::Variant) -> Result<(), String> {
     match verb {
         Verb::Air if !variant.has_air() => Err(format!(
-            "there are no air forces in {variant} Empires; AIR is a World Empires action (1.7)"
+            "there are no air forces in {} Empires; AIR is a World Empires action (1.7)",
+            variant.title()
         )),
         Verb::Capital | Verb::Gather | Verb::Wagons | Verb::Send | Verb::Unload
             if !variant.has_supply() =>
         {
             Err(format!(
-                "{verb} is a European Empires supply action, not used in {variant} Empires"
+                "{verb} is a European Empires supply action, not used in {} Empires",
+                variant.title()
             ))
         }
         _ => Ok(()),

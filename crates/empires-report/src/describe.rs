@@ -2,6 +2,110 @@
 
 use crate::model::Claim;
 use empires_rules::event::{LandBattle, SeaFight};
+use empires_rules::words::count;
+
+/// Any event not told by the functions above, in words, for the GM's summary: nothing is
+/// left as raw data.
+pub fn other_event(w: &empires_rules::event::What) -> String {
+    use empires_rules::event::What;
+    match w {
+        What::NoRouteToBase {
+            empire,
+            area,
+            ships,
+            armies,
+        } => format!(
+            "{empire}'s fleet in {area} has no route to base: {} and {} dispersed (7.2)",
+            count(*ships, "ship"),
+            count(*armies, "army")
+        ),
+        What::SpyKilled {
+            victim,
+            by,
+            area,
+            how,
+        } => format!("{victim}'s spy killed in {area} by {by}: {how}"),
+        What::SpyFound {
+            finder,
+            spy_of,
+            area,
+        } => format!("{finder} found {spy_of}'s spy in {area}"),
+        What::WatcherEliminated { victim, by, area } => {
+            format!("{victim}'s watcher in {area} eliminated by {by}")
+        }
+        What::Message { from, text } => format!("message from {from}: {text}"),
+        What::CashReturned { empire, bps } => {
+            format!("{empire}: {} back to the treasury (3.6)", count(*bps, "BP"))
+        }
+        What::Leftover {
+            empire,
+            trains,
+            armies,
+            order_bps,
+        } => {
+            let mut parts = Vec::new();
+            if *trains > 0 {
+                parts.push(format!("{} in the capital", count(*trains, "supply train")));
+            }
+            parts.push(format!("{} for the reserve", count(*armies, "army")));
+            parts.push(format!("a bid of {}", count(*order_bps, "BP")));
+            format!("{empire}: leftover BPs built {} (3.7)", parts.join(", "))
+        }
+        What::Dispersal {
+            empire,
+            area,
+            armies,
+            ships,
+            present,
+            hold,
+            trains,
+        } => format!(
+            "dispersal in {area} ({}): {}",
+            empire.map_or("unowned".to_string(), |e| e.to_string()),
+            dispersal(*armies, *ships, *present, *hold, *trains)
+        ),
+        What::Census { empire, vps } => format!("census: {empire} scores {}", count(*vps, "VP")),
+        What::Economy {
+            empire,
+            income,
+            supply,
+            bps,
+        } => format!(
+            "{empire}: income {income}, supply costs {supply}, {} for next turn",
+            count(*bps, "BP")
+        ),
+        What::Eliminated { empire } => format!("{empire} is eliminated (11.1)"),
+        What::VictoryWarning { claim } => format!(
+            "victory warning: {} meets the {} condition with {}",
+            claim.empire,
+            format!("{:?}", claim.condition).to_lowercase(),
+            count(claim.vps, "VP")
+        ),
+        What::GameOver { claim } => format!(
+            "game over: {} wins a {} victory with {}",
+            claim.empire,
+            format!("{:?}", claim.condition).to_lowercase(),
+            count(claim.vps, "VP")
+        ),
+        What::OrderOfPlay { order } => format!(
+            "order of play for the next turn: {}",
+            order
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        What::Unowned { area, growth } => format!("unowned {area}: +1 {growth:?}").to_lowercase(),
+        What::Action { .. } | What::SeaBattle { .. } | What::LandBattle(_) => {
+            "an action or battle".into()
+        }
+    }
+}
+
+/// A report's variant ("medieval") as prose writes it ("Medieval").
+pub fn variant(name: &str) -> &str {
+    empires_rules::Variant::parse(name).map_or(name, |v| v.title())
+}
 
 /// A victory warning a player can act on: who, which condition and what it means, and when
 /// the game could end (11.6, decision 19).
@@ -13,10 +117,12 @@ pub fn victory_warning(w: &Claim) -> String {
         _ => "a victory condition",
     };
     format!(
-        "{} has {} VPs, {meaning}: the {} victory condition (11.6). Census turns are never \
+        "{} has {}, {meaning}: the {} victory condition (11.6). Census turns are never \
          announced; if any empire meets a victory condition at the end of the next one, the \
          game ends there. Until then, and if none does, play goes on.",
-        w.empire, w.vps, w.condition
+        w.empire,
+        count(w.vps, "VP"),
+        w.condition
     )
 }
 
@@ -27,22 +133,22 @@ pub fn land_battle(b: &LandBattle) -> String {
         .map_or("the neutrals".to_string(), |d| d.to_string());
     if b.captured {
         format!(
-            "{} captured {} from {} with {} armies against {} of {defender} ({} v {})",
+            "{} captured {} from {} with {} against {} of {defender} ({} v {})",
             b.attacker,
             b.area,
             b.from,
-            b.attackers,
+            count(b.attackers, "army"),
             b.defenders,
             b.attack_strength,
             b.defence_strength
         )
     } else {
         format!(
-            "{} attacked {} from {} with {} armies and was repulsed by {} of {defender} ({} v {})",
+            "{} attacked {} from {} with {} and was repulsed by {} of {defender} ({} v {})",
             b.attacker,
             b.area,
             b.from,
-            b.attackers,
+            count(b.attackers, "army"),
             b.defenders,
             b.attack_strength,
             b.defence_strength
@@ -96,12 +202,14 @@ pub fn dispersal(armies: u32, ships: u32, present: u32, hold: u32, trains: u32) 
     }
     let rule = if hold < 2 {
         format!(
-            "{present} armies with population + forts of {hold}, under 2: half of them, {}",
+            "{} with population + forts of {hold}, under 2: half of them, {}",
+            count(present, "army"),
             present / 2
         )
     } else {
         format!(
-            "{present} armies against population + forts of {hold}: {present} / {hold} = {}",
+            "{} against population + forts of {hold}: {present} / {hold} = {}",
+            count(present, "army"),
             present / hold
         )
     };

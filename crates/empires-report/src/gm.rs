@@ -20,7 +20,9 @@ pub fn summary_with(t: &Turn, sh: &Shared) -> String {
     let _ = writeln!(
         s,
         "GM SUMMARY: {} ({} Empires), turn {}",
-        st.game, st.variant, st.turn
+        st.game,
+        st.variant.title(),
+        st.turn
     );
     let _ = writeln!(s, "{}", "=".repeat(78));
     let ru = &sh.roundup;
@@ -124,12 +126,18 @@ pub fn summary_with(t: &Turn, sh: &Shared) -> String {
                 "sea battle in {area}: {attacker} v {defender}: {}",
                 crate::describe::sea(fight)
             ),
-            other => write!(s, "{}", serde_json::to_string(other).unwrap_or_default()),
+            other => write!(s, "{}", crate::describe::other_event(other)),
         };
         if !s[start..].is_ascii() {
             let plain = ascii(&s[start..]).into_owned();
             s.truncate(start);
             s.push_str(&plain);
+        }
+        // Long lines are folded at word boundaries, continuing indented, to stay readable
+        // in an 80-column mail reader.
+        if s.len() - start > WIDTH {
+            let line = s.split_off(start);
+            fold(&mut s, &line);
         }
         s.push('\n');
     }
@@ -137,4 +145,26 @@ pub fn summary_with(t: &Turn, sh: &Shared) -> String {
     let _ = writeln!(s);
     let _ = writeln!(s, "{} events, {} captures.", t.events.len(), captures);
     s
+}
+
+/// The widest line of the summary.
+const WIDTH: usize = 78;
+
+/// Writes `line` folded at spaces into lines of at most [`WIDTH`] characters where it can,
+/// each continuation indented by six spaces.
+fn fold(out: &mut String, line: &str) {
+    let mut width = 0;
+    for (i, word) in line.split(' ').enumerate() {
+        if i > 0 {
+            if width + 1 + word.len() > WIDTH && width > 6 {
+                out.push_str("\n      ");
+                width = 6;
+            } else {
+                out.push(' ');
+                width += 1;
+            }
+        }
+        out.push_str(word);
+        width += word.len();
+    }
 }

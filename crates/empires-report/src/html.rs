@@ -4,6 +4,7 @@
 use crate::describe;
 use crate::model::*;
 use crate::put::{Put, escape_html};
+use empires_rules::words::count;
 use std::fmt::{self, Write};
 
 /// Escapes text for HTML as it is written, without a copy.
@@ -123,7 +124,7 @@ pub fn render_with(
     .put(" report</h1><p>")
     .esc(&r.game)
     .put(" · ")
-    .esc(&r.variant)
+    .esc(describe::variant(&r.variant))
     .put(" Empires · player ")
     .esc(r.empire.player.as_deref().unwrap_or("computer"))
     .put("</p></header>");
@@ -147,10 +148,10 @@ pub fn render_with(
     if let Some(g) = &r.roundup.game_over {
         let _ = write!(
             h,
-            "<p class=\"warn\">Game over: {} wins a {} victory with {} VPs on turn {}.</p>",
+            "<p class=\"warn\">Game over: {} wins a {} victory with {} on turn {}.</p>",
             esc(&g.empire),
             esc(&g.condition),
-            g.vps,
+            count(g.vps, "VP"),
             g.turn
         );
     }
@@ -164,7 +165,9 @@ pub fn render_with(
     fleets(&mut h, r);
     scouting(&mut h, r);
     h.push_str(shared);
-    turnsheet(&mut h, r, actions_per_turn);
+    if r.plays_on() {
+        turnsheet(&mut h, r, actions_per_turn);
+    }
     h.push_str("</main></body></html>\n");
     h
 }
@@ -255,22 +258,28 @@ fn economy(h: &mut String, r: &Report) {
     h.push_str("</div>");
     let mut notes = Vec::new();
     if e.cash_returned > 0 {
-        notes.push(format!("{} BPs went back to the treasury", e.cash_returned));
+        notes.push(format!(
+            "{} went back to the treasury",
+            count(e.cash_returned, "BP")
+        ));
     }
     if e.leftover_trains > 0 {
         notes.push(format!(
-            "{} supply trains built in the capital",
-            e.leftover_trains
+            "{} built in the capital",
+            count(e.leftover_trains, "supply train")
         ));
     }
     if e.leftover_armies > 0 {
         notes.push(format!(
-            "{} armies built for the reserve",
-            e.leftover_armies
+            "{} built for the reserve",
+            count(e.leftover_armies, "army")
         ));
     }
     if e.order_bid > 0 {
-        notes.push(format!("{} BPs bid for the order of play", e.order_bid));
+        notes.push(format!(
+            "{} bid for the order of play",
+            count(e.order_bid, "BP")
+        ));
     }
     if !notes.is_empty() {
         let _ = write!(h, "<p>Unspent BPs: {}.</p>", esc(&notes.join("; ")));
@@ -278,15 +287,19 @@ fn economy(h: &mut String, r: &Report) {
     for d in &e.dispersals {
         let _ = write!(
             h,
-            "<p class=\"cut\">Dispersal in {}: {} armies and {} ships went back to the reserve: {}.</p>",
+            "<p class=\"cut\">Dispersal in {}: {} and {} went back to the reserve: {}.</p>",
             esc(&d.area),
-            d.armies,
-            d.ships,
+            count(d.armies, "army"),
+            count(d.ships, "ship"),
             esc(&d.reason)
         );
     }
     if let Some(v) = e.census_vps {
-        let _ = write!(h, "<p class=\"ok\">Census: you scored {v} VPs.</p>");
+        let _ = write!(
+            h,
+            "<p class=\"ok\">Census: you scored {}.</p>",
+            count(v, "VP")
+        );
     }
     if !e.vp_changes.is_empty() {
         let before = e.vps - e.vp_changes.iter().map(|c| c.vps).sum::<i32>();

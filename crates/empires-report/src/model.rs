@@ -45,6 +45,14 @@ pub struct Report {
     pub messages: Shared<Vec<MessageLine>>,
 }
 
+impl Report {
+    /// Whether the empire has a next turn to write orders for: the game goes on and the
+    /// empire is still in it. Otherwise no turnsheet is attached (2.7).
+    pub fn plays_on(&self) -> bool {
+        self.roundup.game_over.is_none() && self.empire.eliminated.is_none()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EmpireLine {
     pub code: String,

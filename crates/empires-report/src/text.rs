@@ -4,6 +4,7 @@
 use crate::describe;
 use crate::model::*;
 use crate::put::Put;
+use empires_rules::words::count;
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
@@ -243,7 +244,7 @@ pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
         .put(" Game: ")
         .put(&r.game)
         .put(" (")
-        .put(&r.variant)
+        .put(describe::variant(&r.variant))
         .put(" Empires)");
     o.finish(start);
     let player = r.empire.player.as_deref().unwrap_or("(computer)");
@@ -280,7 +281,9 @@ pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
     fleets_and_spies(&mut o, r);
     scouting(&mut o, r);
     o.buf.push_str(shared);
-    turnsheet(&mut o, r, actions_per_turn);
+    if r.plays_on() {
+        turnsheet(&mut o, r, actions_per_turn);
+    }
     o.buf
 }
 
@@ -446,7 +449,8 @@ fn economy(o: &mut Out, r: &Report) {
     }
     if let Some(v) = e.census_vps {
         o.line(format_args!(
-            "  CENSUS: you scored {v} VPs for your populated areas."
+            "  CENSUS: you scored {} for your populated areas.",
+            count(v, "VP")
         ));
     }
     vp_changes(o, r);
@@ -687,7 +691,10 @@ fn roundup(o: &mut Out, r: &Report) {
         ),
         4,
     );
-    o.line(format_args!("  The leader has {} VPs.", ru.leader_score));
+    o.line(format_args!(
+        "  The leader has {}.",
+        count(ru.leader_score, "VP")
+    ));
     if let Some(w) = &ru.warning {
         o.hang(
             format_args!("  "),
@@ -697,8 +704,11 @@ fn roundup(o: &mut Out, r: &Report) {
     }
     if let Some(g) = &ru.game_over {
         o.line(format_args!(
-            "  *** GAME OVER: {} wins a {} victory with {} VPs on turn {}. ***",
-            g.empire, g.condition, g.vps, g.turn
+            "  *** GAME OVER: {} wins a {} victory with {} on turn {}. ***",
+            g.empire,
+            g.condition,
+            count(g.vps, "VP"),
+            g.turn
         ));
     }
     o.blank();

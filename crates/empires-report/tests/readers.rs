@@ -299,3 +299,18 @@ fn a_dispersal_gives_its_rule_and_numbers() {
         "6 armies against population + forts of 3: 6 / 3 = 2; 2 went back to the reserve (6.5)"
     );
 }
+
+#[test]
+fn no_turnsheet_for_an_empire_with_no_next_turn() {
+    let (map, st) = game(&[]);
+    let out = play(&map, &st, &[]);
+    let mut r = full(&map, &out, "AA");
+    assert!(r.plays_on());
+    assert!(empires_report::text::render(&r, 16).contains("TURNSHEET"));
+    assert!(empires_report::html::render(&r, 16, None).contains("Turnsheet for turn"));
+    // Out of the game: nothing to write orders for.
+    r.empire.eliminated = Some(1);
+    assert!(!r.plays_on());
+    assert!(!empires_report::text::render(&r, 16).contains("TURNSHEET"));
+    assert!(!empires_report::html::render(&r, 16, None).contains("Turnsheet for turn"));
+}

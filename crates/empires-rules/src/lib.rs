@@ -18,6 +18,7 @@ pub mod state;
 pub mod supply;
 pub mod terrain;
 pub mod variant;
+pub mod words;
 
 pub use codes::{AreaCode, EmpireCode};
 pub use engine::{TurnError, TurnOutcome, adjudicate};

@@ -34,6 +34,17 @@ impl Variant {
         }
     }
 
+    /// The variant's name as players write it in prose: "Medieval" (Empires).
+    pub fn title(self) -> &'static str {
+        match self {
+            Variant::World => "World",
+            Variant::Medieval => "Medieval",
+            Variant::European => "European",
+            Variant::Australian => "Australian",
+        }
+    }
+
+    /// The variant's name as a setting: "medieval".
     pub fn name(self) -> &'static str {
         match self {
             Variant::World => "world",

@@ -58,16 +58,16 @@ impl Turn<'_> {
             return Err("you cannot give BPs to yourself".into());
         }
         let (k, cut) = Clamp::new(n)
-            .limit(self.bps(e), |m| format!("you had only {m} BPs"))
+            .limit(self.bps(e), |m| format!("you had only {}", count(m, "BP")))
             .get()?;
         self.pay(e, k)?;
         self.st.empires[to].bps += k;
         let who = self.code(to);
         let me = self.code(e);
-        Ok(Done::new(format!("gave {k} BPs to {who}"))
+        Ok(Done::new(format!("gave {} to {who}", count(k, "BP")))
             .cut(cut)
             .affecting(Some(who))
-            .telling(format!("{me} gave you {k} BPs (3.9)")))
+            .telling(format!("{me} gave you {} (3.9)", count(k, "BP"))))
     }
 
     /// 6.2 ORDER: BPs bid for a place at the front of next turn's order of play. With no
@@ -79,12 +79,12 @@ impl Turn<'_> {
             Quantity::AllBut(_) => return Err(definite(o).unwrap_err()),
         };
         let (k, cut) = Clamp::new(wanted)
-            .limit(self.bps(e), |m| format!("you had only {m} BPs"))
+            .limit(self.bps(e), |m| format!("you had only {}", count(m, "BP")))
             .get()
             .map_err(|_| "no BPs left to bid".to_string())?;
         self.pay(e, k)?;
         self.emp[e].bid += k;
-        Ok(Done::new(format!("bid {k} BPs for the order of play")).cut(cut))
+        Ok(Done::new(format!("bid {} for the order of play", count(k, "BP"))).cut(cut))
     }
 }
 

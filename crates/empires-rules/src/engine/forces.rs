@@ -75,7 +75,7 @@ impl Turn<'_> {
             Quantity::All => Clamp::new(afford)
                 .limit(afford, |_| String::new())
                 .get()
-                .map_err(|_| format!("{unit} BPs each and you have {} BPs", self.bps(e))),
+                .map_err(|_| format!("{unit} BPs each and you have {}", count(self.bps(e), "BP"))),
             Quantity::AllBut(_) => Err(definite(o).unwrap_err()),
             Quantity::Exactly(n) => Clamp::new(n)
                 .limit(afford, |m| {
@@ -123,7 +123,9 @@ impl Turn<'_> {
             .limit(self.st.empires[e].army_reserve, |m| {
                 format!("the reserve holds only {m}")
             })
-            .limit(self.bps(e), |m| format!("1 BP each and you had {m} BPs"))
+            .limit(self.bps(e), |m| {
+                format!("1 BP each and you had {}", count(m, "BP"))
+            })
             .get()?;
         self.pay(e, k)?;
         self.st.empires[e].army_reserve -= k;
@@ -161,7 +163,9 @@ impl Turn<'_> {
             .limit(self.st.area(a).population, |m| {
                 format!("no more levels than the population ({m}) in one action")
             })
-            .limit(self.bps(e), |m| format!("1 BP a level and you had {m} BPs"))
+            .limit(self.bps(e), |m| {
+                format!("1 BP a level and you had {}", count(m, "BP"))
+            })
             .get()?;
         self.pay(e, k)?;
         self.st.area_mut(a).forts += k;
@@ -184,7 +188,9 @@ impl Turn<'_> {
                     m_fort_level = count(m, "fort level")
                 )
             })
-            .limit(self.bps(e), |m| format!("1 BP a level and you had {m} BPs"))
+            .limit(self.bps(e), |m| {
+                format!("1 BP a level and you had {}", count(m, "BP"))
+            })
             .get()?;
         self.pay(e, k)?;
         self.st.area_mut(a).forts -= k;
@@ -223,7 +229,7 @@ impl Turn<'_> {
         if !self.air_rules() {
             return Err(format!(
                 "there are no air forces in {} Empires (1.7)",
-                self.st.variant
+                self.st.variant.title()
             ));
         }
         let (k, cut) = self.buy_count(e, o, 7)?;

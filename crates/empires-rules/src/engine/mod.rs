@@ -456,7 +456,7 @@ impl<'m> Turn<'m> {
     fn pay(&mut self, e: usize, cost: u32) -> Result<(), String> {
         let bps = self.st.empires[e].bps;
         if bps < cost {
-            return Err(format!("it costs {cost} BPs and you have {bps}"));
+            return Err(format!("it costs {} and you have {bps}", count(cost, "BP")));
         }
         self.st.empires[e].bps = bps - cost;
         self.spent += cost;
@@ -527,13 +527,4 @@ impl Clamp {
     }
 }
 
-/// "1 army", "3 armies": a count with its noun, for result sentences.
-pub(crate) fn count(n: u32, noun: &str) -> String {
-    if n == 1 {
-        return format!("1 {noun}");
-    }
-    match noun.strip_suffix('y') {
-        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
-        _ => format!("{n} {noun}s"),
-    }
-}
+pub(crate) use crate::words::count;

@@ -83,7 +83,12 @@ impl Turn<'_> {
         let afford = self.bps(e) / 3;
         let (k, cut) = match o.number {
             Quantity::All if afford > 0 => (afford, None),
-            Quantity::All => return Err(format!("3 BPs a ship and you have {} BPs", self.bps(e))),
+            Quantity::All => {
+                return Err(format!(
+                    "3 BPs a ship and you have {}",
+                    count(self.bps(e), "BP")
+                ));
+            }
             Quantity::AllBut(_) => return Err(definite(o).unwrap_err()),
             Quantity::Exactly(n) => Clamp::new(n)
                 .limit(afford, |m| {
@@ -112,7 +117,9 @@ impl Turn<'_> {
                     m_ship = count(m, "ship")
                 )
             })
-            .limit(self.bps(e), |m| format!("1 BP a ship and you had {m} BPs"))
+            .limit(self.bps(e), |m| {
+                format!("1 BP a ship and you had {}", count(m, "BP"))
+            })
             .get()?;
         self.pay(e, k)?;
         let b = self.base_mut(a);
@@ -141,7 +148,9 @@ impl Turn<'_> {
             .limit(self.st.empires[e].navy_reserve, |m| {
                 format!("the naval reserve holds only {m}")
             })
-            .limit(self.bps(e), |m| format!("1 BP a ship and you had {m} BPs"))
+            .limit(self.bps(e), |m| {
+                format!("1 BP a ship and you had {}", count(m, "BP"))
+            })
             .get()?;
         self.pay(e, k)?;
         self.st.empires[e].navy_reserve -= k;

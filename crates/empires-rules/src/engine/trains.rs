@@ -120,7 +120,9 @@ impl Turn<'_> {
         let most = self.capacity(e).min(self.st.area(a).population);
         let (k, cut) = self.supply_amount(o, most, "supply capacity and population")?;
         let (k, bp_cut) = Clamp::new(k)
-            .limit(self.bps(e), |m| format!("1 BP a train and you had {m} BPs"))
+            .limit(self.bps(e), |m| {
+                format!("1 BP a train and you had {}", count(m, "BP"))
+            })
             .get()?;
         let cut = bp_cut.or(cut);
         self.pay(e, k)?;
