@@ -28,6 +28,9 @@ pub enum Code {
     /// The number box holds something that is not a number form.
     #[serde(rename = "E004")]
     BadNumber,
+    /// A line too long to be an action: it is not read.
+    #[serde(rename = "E005")]
+    LineTooLong,
     /// An area code that is not on the map.
     #[serde(rename = "E010")]
     UnknownArea,
@@ -97,6 +100,15 @@ pub enum Code {
     /// The forecast, on what the empire can see, says the action will fail.
     #[serde(rename = "W114")]
     ForecastFails,
+    /// A line after MESSAGES that reads as an action: it is part of a message, not played.
+    #[serde(rename = "W115")]
+    ActionInMessages,
+    /// A message longer than a message may be: it is cut short.
+    #[serde(rename = "W116")]
+    MessageCut,
+    /// A PHONE or EMAIL line longer than one may be: it is cut short.
+    #[serde(rename = "W117")]
+    ContactCut,
 }
 
 impl Code {
@@ -106,6 +118,7 @@ impl Code {
             Code::TooManyBoxes => "E002",
             Code::NotACode => "E003",
             Code::BadNumber => "E004",
+            Code::LineTooLong => "E005",
             Code::UnknownArea => "E010",
             Code::UnknownEmpire => "E011",
             Code::MissingBox => "E012",
@@ -129,6 +142,9 @@ impl Code {
             Code::LongContact => "W112",
             Code::AttackWithoutTrains => "W113",
             Code::ForecastFails => "W114",
+            Code::ActionInMessages => "W115",
+            Code::MessageCut => "W116",
+            Code::ContactCut => "W117",
         }
     }
 
@@ -200,7 +216,7 @@ impl Diagnostic {
 /// Renders diagnostics like a compiler: the location, the line with the offending text
 /// marked, what was expected and the suggestions. `file` names the turnsheet.
 pub fn render(file: &str, source: &str, diags: &[Diagnostic]) -> String {
-    let lines: Vec<&str> = source.lines().collect();
+    let lines: Vec<&str> = crate::sheet::lines(source).collect();
     let mut out = String::new();
     for d in diags {
         let kind = match d.severity {

@@ -14,6 +14,7 @@ pub mod diag;
 pub mod sheet;
 pub mod spec;
 pub mod suggest;
+pub mod text;
 
 pub use check::{Context, check};
 pub use diag::{Code, Diagnostic, Severity, render};

@@ -4,6 +4,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::spec::{Field, spec};
+use crate::text::{MAX_CONTACT_CHARS, MAX_LINE_CHARS, MAX_MESSAGE_CHARS, cut};
 use empires_rules::order::{Order, OrderLine, Quantity, Turnsheet, Verb};
 
 /// A word of a line and the column (1-based, in characters) it starts at.
@@ -168,19 +169,22 @@ fn strip_comment(line: &str) -> &str {
     line
 }
 
-/// The lines of a text, as [`str::lines`] gives them. Turnsheet lines are short: a plain
-/// search for the line end is quicker on them than the general one.
-fn lines(text: &str) -> impl Iterator<Item = &str> {
+/// The lines of a text. A line ends at LF, CRLF or a lone CR (old Mac editors, some mail
+/// programs), so a sheet reads the same whichever its line ends. Turnsheet lines are short:
+/// a plain search for the line end is quick on them.
+pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {
             return None;
         }
-        let line = match rest.bytes().position(|b| b == b'\n') {
+        let line = match rest.bytes().position(|b| b == b'\n' || b == b'\r') {
             Some(end) => {
                 let line = &rest[..end];
-                rest = &rest[end + 1..];
-                line.strip_suffix('\r').unwrap_or(line)
+                let crlf =
+                    rest.as_bytes()[end] == b'\r' && rest.as_bytes().get(end + 1) == Some(&b'\n');
+                rest = &rest[end + if crlf { 2 } else { 1 }..];
+                line
             }
             None => std::mem::take(&mut rest),
         };
@@ -562,7 +566,9 @@ fn read_sheet<'a, A>(
     let mut actions = Vec::new();
     let mut buffer = Vec::new();
     let mut in_messages = false;
+    // The message being read after MESSAGES, and the line it started on.
     let mut message = String::new();
+    let mut message_line = 0;
     for (i, raw) in lines(text).enumerate() {
         let line = i as u32 + 1;
         let indented = trim_start(raw);
@@ -571,19 +577,34 @@ fn read_sheet<'a, A>(
         let head_up = header(head);
         // What follows the first word; only header lines need it.
         let tail = || trimmed[head.len()..].trim();
+        let indent = || raw[..raw.len() - indented.len()].chars().count() as u32;
         let located = |v: &str| {
             // Columns count characters; only the blanks before the first word need counting.
-            let indent = raw[..raw.len() - indented.len()].chars().count() as u32;
             Located {
                 value: v.to_string(),
                 line,
-                column: indent + 1 + head.chars().count() as u32 + 1,
+                column: indent() + 1 + head.chars().count() as u32 + 1,
             }
         };
         match head_up {
-            Some("PHONE" | "EMAIL") => {
-                let v = located(tail());
-                if head_up == Some("PHONE") {
+            Some(what @ ("PHONE" | "EMAIL")) => {
+                let mut v = located(tail());
+                if let Some(short) = cut(&v.value, MAX_CONTACT_CHARS) {
+                    sheet.diagnostics.push(
+                        Diagnostic::new(
+                            Code::ContactCut,
+                            line,
+                            v.column,
+                            short,
+                            format!(
+                                "a {what} line is kept to its first {MAX_CONTACT_CHARS} characters"
+                            ),
+                        )
+                        .expected(format!("at most {MAX_CONTACT_CHARS} characters")),
+                    );
+                    v.value = short.to_string();
+                }
+                if what == "PHONE" {
                     sheet.phone = Some(v);
                 } else {
                     sheet.email = Some(v);
@@ -600,13 +621,33 @@ fn read_sheet<'a, A>(
             // 2.9: a blank line ends one message; anything else is text, `#` included.
             if trimmed.is_empty() {
                 if !message.is_empty() {
-                    sheet.messages.push(std::mem::take(&mut message));
+                    let m = std::mem::take(&mut message);
+                    push_message(sheet, m, message_line, 1);
                 }
             } else {
-                if !message.is_empty() {
+                if message.is_empty() {
+                    message_line = line;
+                } else {
                     message.push(' ');
                 }
-                message.push_str(trimmed);
+                // A line that reads as an action is text here, which a player who forgot
+                // the block was open would not expect.
+                if looks_like_an_action(trimmed, &mut buffer) {
+                    sheet.diagnostics.push(
+                        Diagnostic::new(
+                            Code::ActionInMessages,
+                            line,
+                            indent() + 1,
+                            trimmed,
+                            "this line comes after MESSAGES, so it is part of a message and is not played",
+                        )
+                        .expected("actions before the MESSAGES line"),
+                    );
+                }
+                // Past the limit the rest is dropped; it need not be kept meanwhile.
+                if message.len() <= 4 * MAX_MESSAGE_CHARS {
+                    message.push_str(trimmed);
+                }
             }
             continue;
         }
@@ -624,24 +665,85 @@ fn read_sheet<'a, A>(
         }
         let ctail = || ctrim[chead.len()..].trim();
         match cheader {
-            Some("MESSAGE") => sheet
-                .messages
-                .push(trimmed[head.len()..].trim().to_string()),
+            Some("MESSAGE") => {
+                let text = trimmed[head.len()..].trim().to_string();
+                push_message(sheet, text, line, indent() + 1);
+            }
             Some("GAME") => sheet.game = Some(located(ctail())),
             Some("TURN") => sheet.turn = Some(located(ctail())),
             Some("EMPIRE" | "COUNTRY") => sheet.empire = Some(located(ctail())),
             _ => {
                 let diags = &mut sheet.diagnostics;
-                if let Some(a) = read_action(line, code, ctrim, &mut buffer, diags, &mut keep) {
+                if let Some(short) = cut(ctrim, MAX_LINE_CHARS) {
+                    actions.push(keep(too_long(line, indent() + 1, short, diags)));
+                } else if let Some(a) =
+                    read_action(line, code, ctrim, &mut buffer, diags, &mut keep)
+                {
                     actions.push(a);
                 }
             }
         }
     }
     if !message.is_empty() {
-        sheet.messages.push(message);
+        push_message(sheet, message, message_line, 1);
     }
     actions
+}
+
+/// Keeps a player's message (2.9), cut to the longest a message may be.
+fn push_message(sheet: &mut ParsedSheet, mut text: String, line: u32, column: u32) {
+    if let Some(short) = cut(&text, MAX_MESSAGE_CHARS) {
+        let at = short.len();
+        sheet.diagnostics.push(
+            Diagnostic::new(
+                Code::MessageCut,
+                line,
+                column,
+                "MESSAGE",
+                format!("a message is kept to its first {MAX_MESSAGE_CHARS} characters"),
+            )
+            .expected(format!("at most {MAX_MESSAGE_CHARS} characters a message")),
+        );
+        text.truncate(at);
+    }
+    sheet.messages.push(text);
+}
+
+/// Whether a line of a message would be read as an action outside the message block.
+fn looks_like_an_action<'a>(line: &'a str, buffer: &mut Vec<Word<'a>>) -> bool {
+    let first = first_word(line).trim_end_matches(['.', ')', ':']);
+    let verb_first = Verb::parse(first).is_some()
+        || (first.bytes().all(|b| b.is_ascii_digit()) && !first.is_empty());
+    if !verb_first || line.len() > MAX_LINE_CHARS {
+        return false;
+    }
+    let code = strip_comment(line);
+    let mut diags = Vec::new();
+    read_action(0, code, trim(code), buffer, &mut diags, |a| a.order.is_ok()).unwrap_or(false)
+}
+
+/// An action line too long to read: kept, cut short, as an action that fails.
+fn too_long<'a>(line: u32, column: u32, short: &'a str, diags: &mut Vec<Diagnostic>) -> Action<'a> {
+    let reason = format!("the line is longer than the {MAX_LINE_CHARS} characters a line may have");
+    let shown = cut(short, 20).unwrap_or(short);
+    diags.push(
+        Diagnostic::new(Code::LineTooLong, line, column, shown, reason.clone())
+            .expected(format!("at most {MAX_LINE_CHARS} characters")),
+    );
+    Action {
+        line,
+        text: short,
+        verb_token: Word {
+            text: first_word(shown),
+            column,
+        },
+        verb: None,
+        from: None,
+        to: None,
+        number: Quantity::All,
+        number_words: None,
+        order: Err(reason),
+    }
 }
 
 #[cfg(test)]
@@ -705,5 +807,53 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn cr_lf_and_crlf_all_end_lines() {
+        for text in [
+            "TAX\nGROW LON\n",
+            "TAX\r\nGROW LON\r\n",
+            "TAX\rGROW LON\r",
+            "TAX\rGROW LON\n",
+        ] {
+            let sheet = parse_sheet(text);
+            let lines: Vec<_> = sheet
+                .actions
+                .iter()
+                .map(|a| (a.line, a.text.as_str()))
+                .collect();
+            assert_eq!(lines, [(1, "TAX"), (2, "GROW LON")], "{text:?}");
+        }
+        // An empty line between two CRs counts.
+        let sheet = parse_sheet("TAX\r\rGROW LON");
+        assert_eq!(sheet.actions[1].line, 3);
+    }
+
+    #[test]
+    fn an_action_after_messages_is_a_message_with_a_warning() {
+        let sheet = parse_sheet("TAX\nMESSAGES\nHello all\n\nMOVE LON KEN 3\n");
+        assert_eq!(sheet.actions.len(), 1);
+        assert_eq!(sheet.messages, ["Hello all", "MOVE LON KEN 3"]);
+        let codes: Vec<_> = sheet.diagnostics.iter().map(|d| (d.code, d.line)).collect();
+        assert_eq!(codes, [(Code::ActionInMessages, 5)]);
+    }
+
+    #[test]
+    fn long_lines_messages_and_contacts_are_bounded() {
+        let long = "A".repeat(MAX_LINE_CHARS + 1);
+        let sheet = parse_sheet(&format!("TAX\nMOVE {long}\n"));
+        assert_eq!(sheet.actions.len(), 2);
+        assert!(sheet.actions[1].order.is_err());
+        assert!(sheet.actions[1].text.chars().count() <= MAX_LINE_CHARS);
+        assert_eq!(sheet.diagnostics[0].code, Code::LineTooLong);
+
+        let text = format!("MESSAGE {}\nPHONE {}\n", "é".repeat(5000), "1".repeat(5000));
+        let sheet = parse_sheet(&text);
+        assert_eq!(sheet.messages[0].chars().count(), MAX_MESSAGE_CHARS);
+        assert_eq!(sheet.phone.as_ref().unwrap().value.len(), MAX_CONTACT_CHARS);
+        let codes: Vec<_> = sheet.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, [Code::MessageCut, Code::ContactCut]);
+        assert_eq!(parse_turnsheet(&text), sheet.into_turnsheet());
     }
 }
