@@ -16,11 +16,12 @@
 //! directory first calls [`GameDir::recover`], which rolls an interrupted turn back.
 
 use crate::error::{Error, Result};
+use crate::files::{self, Kind};
+use crate::staging;
 use empires_rules::event::Event;
 use empires_rules::state::STATE_FORMAT;
-use empires_rules::{EmpireCode, GameState, Map};
+use empires_rules::{GameState, Map};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ pub const TURNS_DIR: &str = "turns";
 pub const STATE_FILE: &str = "state.json";
 pub const EVENTS_FILE: &str = "events.json";
 pub const HASH_FILE: &str = "state.sha256";
+pub const LOCK_FILE: &str = ".lock";
 /// Suffix of a turn directory being written.
 pub const TMP_SUFFIX: &str = ".tmp";
 
@@ -57,24 +59,19 @@ pub struct GameDir {
     root: PathBuf,
 }
 
-/// A turnsheet file waiting in `orders/`.
-#[derive(Debug, Clone)]
-pub struct OrdersFile {
-    pub path: PathBuf,
-    pub text: String,
-}
-
-/// The turnsheets waiting for the next turn, and what was found but not used.
-#[derive(Debug, Clone, Default)]
-pub struct PendingOrders {
-    pub sheets: BTreeMap<EmpireCode, OrdersFile>,
-    /// The GM's messages for everyone (10.6), from `orders/gm.txt`: one per paragraph.
-    pub gm_messages: Vec<String>,
-    pub warnings: Vec<String>,
+/// How a command opens a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Looks only: a shared lock when one can be had, no recovery, nothing written. Works
+    /// on a read-only copy of a game.
+    Read,
+    /// Plays a turn: the game's lock alone, recovery of an interrupted turn, and a state
+    /// that must match its `state.sha256` unless `accept_state` is set.
+    Play { accept_state: bool },
 }
 
 /// Everything a command needs from an existing game directory.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Game {
     pub dir: GameDir,
     pub map: Map,
@@ -83,29 +80,63 @@ pub struct Game {
     pub state: GameState,
     /// Recovery notes and other things the user should know.
     pub warnings: Vec<String>,
-    /// Held while the game is open, so two commands never work on one game at once.
-    _lock: std::sync::Arc<std::fs::File>,
+    /// Why the state could not be verified against its `state.sha256`, when it could not and
+    /// the GM accepted it all the same; recorded with the turn played on it.
+    pub state_accepted: Option<String>,
+    /// Held while the game is open: exclusive to play a turn, shared to look.
+    _lock: Option<File>,
 }
 
 impl Game {
-    /// Opens a game directory, recovering from an interrupted turn first, and loads the map
-    /// and the current state.
+    /// Opens a game directory to look at it: the map and the current state, under a shared
+    /// lock where the directory allows one. An interrupted turn is reported, not rolled back.
     pub fn load(root: &Path) -> Result<Game> {
+        Game::open(root, Access::Read)
+    }
+
+    /// Opens a game directory. To play, the game's lock is taken and an interrupted turn
+    /// rolled back first.
+    pub fn open(root: &Path, access: Access) -> Result<Game> {
         let dir = GameDir::at(root);
         dir.check_is_game()?;
-        let lock = dir.lock()?;
-        let mut warnings = dir.recover()?;
+        let (lock, mut warnings) = match access {
+            Access::Read => (dir.lock_shared()?, dir.interrupted_turns()?),
+            Access::Play { .. } => {
+                let lock = dir.lock()?;
+                let notes = dir.recover()?;
+                (Some(lock), notes)
+            }
+        };
         let map = dir.load_map()?;
         let turn = dir.current_turn()?;
-        let state = dir.load_state(turn, &map)?;
-        warnings.extend(dir.check_hash(turn)?);
+        let (state, problem) = dir.load_verified_state(turn, &map)?;
+        let mut state_accepted = None;
+        if let Some(problem) = problem {
+            match access {
+                Access::Read => warnings.push(problem),
+                Access::Play {
+                    accept_state: false,
+                } => {
+                    return Err(Error::new(format!(
+                        "{problem}; no turn is played on a state that cannot be verified. If \
+                         the state is as the GM wants it, run `empires turn --accept-state`, \
+                         which records this with the turn"
+                    )));
+                }
+                Access::Play { accept_state: true } => {
+                    warnings.push(format!("{problem}; played all the same (--accept-state)"));
+                    state_accepted = Some(problem);
+                }
+            }
+        }
         Ok(Game {
             dir,
             map,
             turn,
             state,
             warnings,
-            _lock: std::sync::Arc::new(lock),
+            state_accepted,
+            _lock: lock,
         })
     }
 }
@@ -115,23 +146,53 @@ impl GameDir {
         GameDir { root: root.into() }
     }
 
-    /// Takes the game's lock file (`.lock`), failing at once if another command holds it.
-    pub fn lock(&self) -> Result<std::fs::File> {
-        let path = self.root.join(".lock");
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
+    fn lock_path(&self) -> PathBuf {
+        self.root.join(LOCK_FILE)
+    }
+
+    /// Takes the game's lock file (`.lock`) for this command alone, failing at once if
+    /// another command holds it.
+    pub fn lock(&self) -> Result<File> {
+        let path = self.lock_path();
+        let mut options = std::fs::OpenOptions::new();
+        options.create(true).truncate(false).write(true);
+        #[cfg(unix)]
+        {
+            // A link in place of the lock file must not make us create a file elsewhere.
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NOFOLLOW);
+        }
+        let file = options
             .open(&path)
             .map_err(|e| Error::io("cannot open", &path, e))?;
         match file.try_lock() {
             Ok(()) => Ok(file),
-            Err(std::fs::TryLockError::WouldBlock) => Err(Error::new(format!(
-                "{}: another empires command is working on this game; try again when it ends",
-                self.root.display()
-            ))),
+            Err(std::fs::TryLockError::WouldBlock) => Err(self.busy()),
             Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
         }
+    }
+
+    /// Takes the game's lock file shared with other readers, so that a turn is not played
+    /// while a command looks. A game without a lock file, or one that cannot be opened (a
+    /// read-only copy), is looked at without a lock: nothing is written, and a turn commits
+    /// with one rename, so a reader sees either the turn before or the turn after.
+    pub fn lock_shared(&self) -> Result<Option<File>> {
+        let path = self.lock_path();
+        let Ok(file) = files::open_in_game(&path) else {
+            return Ok(None);
+        };
+        match file.try_lock_shared() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Err(self.busy()),
+            Err(std::fs::TryLockError::Error(_)) => Ok(None),
+        }
+    }
+
+    fn busy(&self) -> Error {
+        Error::new(format!(
+            "{}: another empires command is working on this game; try again when it ends",
+            self.root.display()
+        ))
     }
 
     pub fn root(&self) -> &Path {
@@ -163,88 +224,119 @@ impl GameDir {
         self.turn_dir(turn).join(STATE_FILE)
     }
 
-    /// Fails unless the directory holds a map and a `turns/` directory.
+    /// Fails unless the directory holds a map and a `turns/` directory, neither of them a
+    /// link: the moderator reads and writes nothing outside the game's own directory.
     pub fn check_is_game(&self) -> Result<()> {
-        if !self.root.exists() {
-            return Err(Error::new(format!(
-                "{}: no such game directory; create one with `empires new`",
-                self.root.display()
-            )));
+        let kind = |p: &Path| Kind::of(p).map_err(|e| Error::io("cannot read", p, e));
+        match std::fs::metadata(&self.root) {
+            Err(_) => {
+                return Err(Error::new(format!(
+                    "{}: no such game directory; create one with `empires new`",
+                    self.root.display()
+                )));
+            }
+            Ok(m) if !m.is_dir() => {
+                return Err(Error::new(format!(
+                    "{} is not a directory",
+                    self.root.display()
+                )));
+            }
+            Ok(_) => {}
         }
-        if !self.root.is_dir() {
-            return Err(Error::new(format!(
-                "{} is not a directory",
-                self.root.display()
-            )));
-        }
-        if !self.map_path().is_file() || !self.turns_dir().is_dir() {
+        let (map, turns) = (kind(&self.map_path())?, kind(&self.turns_dir())?);
+        if map == Kind::Missing || turns == Kind::Missing {
             return Err(Error::new(format!(
                 "{} is not a game directory (it needs {MAP_FILE} and {TURNS_DIR}/); create one with `empires new`",
                 self.root.display()
             )));
         }
+        for (path, is, want) in [
+            (self.map_path(), map, Kind::File),
+            (self.turns_dir(), turns, Kind::Directory),
+        ] {
+            if is != want {
+                return Err(Error::new(format!(
+                    "{}: is {}, but should be {} inside the game directory",
+                    path.display(),
+                    is.described(),
+                    want.described()
+                )));
+            }
+        }
         Ok(())
     }
 
-    /// Rolls back any turn that was being written when a previous run stopped: its orders go
-    /// back to `orders/` and the unfinished `turns/NNNN.tmp` is deleted. Also makes sure
-    /// `orders/` exists. Returns notes for the user.
-    pub fn recover(&self) -> Result<Vec<String>> {
-        let mut notes = Vec::new();
-        let turns = self.turns_dir();
+    /// The `turns/NNNN.tmp` directories of turns interrupted while being written.
+    fn tmp_dirs(&self) -> Result<Vec<PathBuf>> {
         let mut tmps = Vec::new();
-        for entry in read_dir_sorted(&turns)? {
+        for entry in files::read_dir_sorted(&self.turns_dir())? {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(TMP_SUFFIX) && entry.path().is_dir() {
+            if name.ends_with(TMP_SUFFIX) && entry.file_type().is_ok_and(|t| t.is_dir()) {
                 tmps.push(entry.path());
             }
         }
-        let orders = self.orders_dir();
-        for tmp in tmps {
-            let tmp_orders = tmp.join(ORDERS_DIR);
-            if tmp_orders.is_dir() && !dir_is_empty(&tmp_orders)? {
-                if orders.exists() && !dir_is_empty(&orders)? {
-                    return Err(Error::new(format!(
-                        "{} holds the orders of an interrupted turn, and {} holds orders too; \
-                         keep one set, delete the other, and run the command again",
-                        tmp_orders.display(),
-                        orders.display()
-                    )));
-                }
-                if orders.exists() {
-                    fs::remove_dir(&orders).map_err(|e| Error::io("cannot remove", &orders, e))?;
-                }
-                fs::rename(&tmp_orders, &orders)
-                    .map_err(|e| Error::io("cannot move back the orders in", &tmp_orders, e))?;
-                notes.push(format!(
-                    "{} was an interrupted turn: rolled back, its orders are back in {}",
-                    tmp.display(),
-                    orders.display()
-                ));
-            } else {
-                notes.push(format!(
-                    "{} was an interrupted turn: rolled back",
+        Ok(tmps)
+    }
+
+    /// Notes on interrupted turns, for a command that only looks: the next `empires turn`
+    /// rolls them back.
+    fn interrupted_turns(&self) -> Result<Vec<String>> {
+        Ok(self
+            .tmp_dirs()?
+            .iter()
+            .map(|tmp| {
+                format!(
+                    "{} is an interrupted turn; the next `empires turn` rolls it back and \
+                     puts its turnsheets back in {ORDERS_DIR}/",
                     tmp.display()
-                ));
+                )
+            })
+            .collect())
+    }
+
+    /// Rolls back any turn that was being written when a previous run stopped: the
+    /// turnsheets the players sent go back to `orders/` (those the computer wrote do not)
+    /// and the unfinished `turns/NNNN.tmp` is deleted. Also makes sure `orders/` exists.
+    /// Returns notes for the user.
+    pub fn recover(&self) -> Result<Vec<String>> {
+        let orders = self.orders_dir();
+        match Kind::of(&orders).map_err(|e| Error::io("cannot read", &orders, e))? {
+            Kind::Directory => {}
+            Kind::Missing => {
+                fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
             }
+            other => {
+                return Err(Error::new(format!(
+                    "{}: is {}, but should be the directory of turnsheets inside the game",
+                    orders.display(),
+                    other.described()
+                )));
+            }
+        }
+        let mut notes = Vec::new();
+        for tmp in self.tmp_dirs()? {
+            let restored = staging::restore(&tmp, &orders)?;
             fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
+            notes.push(if restored.is_empty() {
+                format!("{} was an interrupted turn: rolled back", tmp.display())
+            } else {
+                format!(
+                    "{} was an interrupted turn: rolled back, and the turnsheets sent for it are back in {}: {}",
+                    tmp.display(),
+                    orders.display(),
+                    restored.join(" ")
+                )
+            });
         }
-        if !orders.exists() {
-            fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
-        } else if !orders.is_dir() {
-            return Err(Error::new(format!(
-                "{} should be a directory of turnsheets",
-                orders.display()
-            )));
-        }
-        sync_dir(&self.root);
+        files::sync_dir(&orders);
+        files::sync_dir(&self.root);
         Ok(notes)
     }
 
     /// The highest complete turn directory: `turns/NNNN` holding a `state.json`.
     pub fn current_turn(&self) -> Result<u32> {
         let mut best = None;
-        for entry in read_dir_sorted(&self.turns_dir())? {
+        for entry in files::read_dir_sorted(&self.turns_dir())? {
             let name = entry.file_name().to_string_lossy().into_owned();
             if let Some(n) = parse_turn_name(&name)
                 && entry.path().join(STATE_FILE).is_file()
@@ -262,16 +354,25 @@ impl GameDir {
 
     pub fn load_map(&self) -> Result<Map> {
         let path = self.map_path();
-        let text = read_text(&path)?;
+        let text = files::read_text_in_game(&path, files::MAX_MAP_BYTES)?;
         parse_map(&text, &path.display().to_string())
     }
 
     /// Reads `turns/NNNN/state.json`, checks it fits the map and that it is the state after
     /// that turn.
     pub fn load_state(&self, turn: u32, map: &Map) -> Result<GameState> {
+        self.load_verified_state(turn, map).map(|(s, _)| s)
+    }
+
+    /// [`GameDir::load_state`], and what is wrong with its `state.sha256` if anything:
+    /// missing, or not matching the state's bytes.
+    pub fn load_verified_state(&self, turn: u32, map: &Map) -> Result<(GameState, Option<String>)> {
         let path = self.state_path(turn);
         let label = path.display().to_string();
-        let text = read_text(&path)?;
+        let bytes = files::read_in_game(&path, files::MAX_STATE_BYTES)?;
+        let problem = self.hash_problem(turn, &bytes)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| Error::new(format!("{label}: not valid UTF-8 text")))?;
         let state = parse_state(&text, &label, map)?;
         if state.turn != turn {
             return Err(Error::new(format!(
@@ -279,20 +380,25 @@ impl GameDir {
                 state.turn
             )));
         }
-        Ok(state)
+        Ok((state, problem))
     }
 
-    /// A warning when `state.sha256` is there but does not match `state.json`.
-    pub fn check_hash(&self, turn: u32) -> Result<Option<String>> {
+    /// What is wrong with turn `turn`'s `state.sha256`, given the bytes of its state.
+    fn hash_problem(&self, turn: u32, state: &[u8]) -> Result<Option<String>> {
         let dir = self.turn_dir(turn);
         let hash_path = dir.join(HASH_FILE);
-        if !hash_path.is_file() {
-            return Ok(None);
-        }
         let state_path = dir.join(STATE_FILE);
-        let bytes = fs::read(&state_path).map_err(|e| Error::io("cannot read", &state_path, e))?;
-        let want = read_text(&hash_path)?;
-        if want.trim() != sha256_hex(&bytes) {
+        if Kind::of(&hash_path).map_err(|e| Error::io("cannot read", &hash_path, e))?
+            == Kind::Missing
+        {
+            return Ok(Some(format!(
+                "{} is missing, so {} cannot be checked",
+                hash_path.display(),
+                state_path.display()
+            )));
+        }
+        let want = files::read_text_in_game(&hash_path, files::MAX_SMALL_BYTES)?;
+        if want.trim() != sha256_hex(state) {
             return Ok(Some(format!(
                 "{} does not match {}: the state was changed after it was written",
                 hash_path.display(),
@@ -302,128 +408,16 @@ impl GameDir {
         Ok(None)
     }
 
-    /// The turnsheets in `orders/`, one per empire of the game, named `<CODE>.txt` in any
-    /// case. Anything else is reported in `warnings` and left alone.
-    pub fn read_orders(&self, state: &GameState) -> Result<PendingOrders> {
-        let dir = self.orders_dir();
-        let mut pending = PendingOrders::default();
-        if !dir.is_dir() {
-            return Ok(pending);
-        }
-        let codes: Vec<String> = state.empires.iter().map(|e| e.code.to_string()).collect();
-        for entry in read_dir_sorted(&dir)? {
-            let path = entry.path();
-            let shown = path.display();
-            if path.is_dir() {
-                pending
-                    .warnings
-                    .push(format!("{shown}: a directory, not a turnsheet; ignored"));
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.eq_ignore_ascii_case(GM_MESSAGES_FILE) {
-                let text = read_text(&path)?;
-                pending.gm_messages = text
-                    .split("\n\n")
-                    .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
-                    .filter(|p| !p.is_empty())
-                    .collect();
-                continue;
-            }
-            let code = name
-                .rsplit_once('.')
-                .filter(|(_, ext)| ext.eq_ignore_ascii_case("txt"))
-                .and_then(|(stem, _)| EmpireCode::parse(stem).ok().filter(|_| stem.len() == 2));
-            let Some(code) = code else {
-                pending.warnings.push(format!(
-                    "{shown}: not a turnsheet (turnsheets are named <CODE>.txt, e.g. {}.txt); ignored",
-                    codes.first().map_or("EN", String::as_str)
-                ));
-                continue;
-            };
-            if state.empire(code).is_none() {
-                pending.warnings.push(format!(
-                    "{shown}: {code} is not an empire of this game (the empires are {}); ignored",
-                    codes.join(", ")
-                ));
-                continue;
-            }
-            if let Some(other) = pending.sheets.get(&code) {
-                return Err(Error::new(format!(
-                    "{} and {shown} are both orders for {code}; remove one",
-                    other.path.display()
-                )));
-            }
-            let bytes = fs::read(&path).map_err(|e| Error::io("cannot read", &path, e))?;
-            let text = match String::from_utf8(bytes) {
-                Ok(t) => t,
-                Err(e) => {
-                    pending.warnings.push(format!(
-                        "{shown}: not valid UTF-8 text; unreadable characters were replaced"
-                    ));
-                    String::from_utf8_lossy(e.as_bytes()).into_owned()
-                }
-            };
-            pending.sheets.insert(code, OrdersFile { path, text });
-        }
-        Ok(pending)
-    }
-
-    /// Writes turn `turn` atomically: everything goes into `turns/NNNN.tmp/`, the pending
-    /// `orders/` directory is moved in with it (when `with_orders`), and the rename to
-    /// `turns/NNNN` commits the turn; a fresh `orders/` is then created. On failure before
-    /// the commit the directory is put back as it was.
-    pub fn write_turn(&self, turn: u32, files: &TurnFiles, with_orders: bool) -> Result<()> {
-        let target = self.turn_dir(turn);
-        if target.exists() {
-            return Err(Error::new(format!("{} already exists", target.display())));
-        }
+    /// Writes a starting position as turn `turn`: everything goes into `turns/NNNN.tmp/`
+    /// and the rename to `turns/NNNN` makes it exist.
+    pub fn write_start(&self, turn: u32, files: &TurnFiles) -> Result<()> {
         let tmp = self.tmp_dir(turn);
         fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
-        let staged = self.stage(&tmp, files, with_orders);
-        let committed = staged.and_then(|()| {
-            fs::rename(&tmp, &target).map_err(|e| Error::io("cannot rename", &tmp, e))
-        });
-        if let Err(e) = committed {
-            // Put things back; the next command's recovery does the same if this fails too.
-            let _ = self.recover();
-            return Err(e);
-        }
-        sync_dir(&self.turns_dir());
-        if with_orders {
-            let orders = self.orders_dir();
-            fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
-            sync_dir(&self.root);
-        }
-        Ok(())
-    }
-
-    fn stage(&self, tmp: &Path, files: &TurnFiles, with_orders: bool) -> Result<()> {
-        write_synced(&tmp.join(STATE_FILE), files.state.as_bytes())?;
-        if let Some(events) = &files.events {
-            write_synced(&tmp.join(EVENTS_FILE), events.as_bytes())?;
-        }
-        write_synced(&tmp.join(HASH_FILE), format!("{}\n", files.hash).as_bytes())?;
-        if !files.reports.is_empty() {
-            let dir = tmp.join(crate::commands::report::REPORTS_DIR);
-            fs::create_dir(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
-            for (name, contents) in &files.reports {
-                write_synced(&dir.join(name), contents.as_bytes())?;
-            }
-        }
-        if with_orders {
-            let orders = self.orders_dir();
-            let to = tmp.join(ORDERS_DIR);
-            if orders.is_dir() {
-                fs::rename(&orders, &to).map_err(|e| Error::io("cannot move", &orders, e))?;
-            } else {
-                fs::create_dir(&to).map_err(|e| Error::io("cannot create", &to, e))?;
-            }
-            for (name, text) in &files.computer_orders {
-                write_synced(&to.join(name), text.as_bytes())?;
-            }
-        }
-        sync_dir(tmp);
+        files.write_into(&tmp)?;
+        files::sync_dir(&tmp);
+        let target = self.turn_dir(turn);
+        fs::rename(&tmp, &target).map_err(|e| Error::io("cannot rename", &tmp, e))?;
+        files::sync_dir(&self.turns_dir());
         Ok(())
     }
 }
@@ -443,6 +437,24 @@ pub struct TurnFiles {
 }
 
 impl TurnFiles {
+    /// Writes the state, events, hash and reports into a new turn directory.
+    pub(crate) fn write_into(&self, dir: &Path) -> Result<()> {
+        files::write_new(&dir.join(STATE_FILE), self.state.as_bytes())?;
+        if let Some(events) = &self.events {
+            files::write_new(&dir.join(EVENTS_FILE), events.as_bytes())?;
+        }
+        files::write_new(&dir.join(HASH_FILE), format!("{}\n", self.hash).as_bytes())?;
+        if !self.reports.is_empty() {
+            let reports = dir.join(crate::commands::report::REPORTS_DIR);
+            fs::create_dir(&reports).map_err(|e| Error::io("cannot create", &reports, e))?;
+            for (name, contents) in &self.reports {
+                files::write_new(&reports.join(name), contents.as_bytes())?;
+            }
+            files::sync_dir(&reports);
+        }
+        Ok(())
+    }
+
     pub fn new(state: &GameState, events: Option<&[Event]>) -> Result<TurnFiles> {
         let state = to_pretty_json(state, STATE_FILE)?;
         let events = events
@@ -546,39 +558,31 @@ pub fn one_line_toml(message: &str) -> String {
     }
 }
 
-/// Reads a UTF-8 text file, naming it on failure.
+/// Reads a UTF-8 text file given on the command line (a map, a scenario), naming it on
+/// failure. Bounded, so that a device or an enormous file cannot take all memory.
 pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = fs::read(path).map_err(|e| Error::io("cannot read", path, e))?;
+    let file = File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+    let bytes = files::read_at_most(file, files::MAX_MAP_BYTES)
+        .map_err(|e| Error::io("cannot read", path, e))?
+        .ok_or_else(|| {
+            Error::new(format!(
+                "{}: larger than the {} bytes allowed",
+                path.display(),
+                files::MAX_MAP_BYTES
+            ))
+        })?;
     String::from_utf8(bytes)
         .map_err(|_| Error::new(format!("{}: not valid UTF-8 text", path.display())))
 }
 
-/// Writes a file and flushes it to disk.
+/// Writes a file and flushes it to disk, replacing it if it is there. For files outside
+/// game directories only (drawings); a game's own files are written with
+/// [`files::write_new`].
 pub fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
     let mut f = File::create(path).map_err(|e| Error::io("cannot create", path, e))?;
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .map_err(|e| Error::io("cannot write", path, e))
-}
-
-/// Flushes a directory's entries to disk where the system allows it.
-fn sync_dir(path: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = File::open(path) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-}
-
-fn read_dir_sorted(dir: &Path) -> Result<Vec<fs::DirEntry>> {
-    let rd = fs::read_dir(dir).map_err(|e| Error::io("cannot read", dir, e))?;
-    let mut entries = Vec::new();
-    for entry in rd {
-        entries.push(entry.map_err(|e| Error::io("cannot read", dir, e))?);
-    }
-    entries.sort_by_key(|e| e.file_name());
-    Ok(entries)
 }
 
 pub fn dir_is_empty(dir: &Path) -> Result<bool> {

@@ -6,6 +6,8 @@
 
 pub mod commands;
 pub mod error;
+pub mod files;
 pub mod gamedir;
+pub mod staging;
 
 pub use error::{Error, Result};

@@ -54,6 +54,15 @@ enum Command {
     Turn {
         /// The game directory.
         dir: PathBuf,
+        /// Play even though the current state.json does not match its state.sha256, or the
+        /// hash is missing (the state was edited by hand); recorded with the turn.
+        #[arg(long)]
+        accept_state: bool,
+        /// Play an empire whose turnsheet cannot be read (not UTF-8 or UTF-16 text, too
+        /// large) as having sent no orders, keeping the sheet with the turn, instead of
+        /// stopping.
+        #[arg(long)]
+        unreadable_as_missed: bool,
     },
     /// Check a turnsheet and forecast the turn as if no other empire acted.
     Check {
@@ -205,7 +214,18 @@ fn main() -> ExitCode {
             };
             commands::new::run(&dir, &source).map(|r| show(&r, &[]))
         }
-        Command::Turn { dir } => commands::turn::run(&dir).map(|r| show(&r, &r.warnings)),
+        Command::Turn {
+            dir,
+            accept_state,
+            unreadable_as_missed,
+        } => commands::turn::run_with(
+            &dir,
+            commands::turn::TurnOptions {
+                accept_state,
+                unreadable_as_missed,
+            },
+        )
+        .map(|r| show(&r, &r.warnings)),
         Command::Check {
             dir,
             empire,

@@ -80,7 +80,8 @@ fn new_turn_turn_on_the_tutorial_map() {
             "orders",
             "reports",
             "state.json",
-            "state.sha256"
+            "state.sha256",
+            "turn.json"
         ]
     );
     assert_eq!(
@@ -511,28 +512,26 @@ fn an_unreadable_order_line_fails_alone() {
 }
 
 #[test]
-fn an_interrupted_turn_is_rolled_back_by_the_next_command() {
+fn an_interrupted_turn_is_rolled_back_by_the_next_turn() {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("game");
     new_tutorial(&game);
-    // What a crash after moving the orders but before the commit leaves behind.
+    // What a crash after taking the orders but before the commit leaves behind.
     let tmp_turn = game.join("turns/0001.tmp");
     fs::create_dir_all(tmp_turn.join("orders")).unwrap();
     fs::write(tmp_turn.join("state.json"), "{ \"half\": ").unwrap();
     fs::write(tmp_turn.join("orders/EN.txt"), "TAX\n").unwrap();
     fs::remove_dir(game.join("orders")).unwrap();
 
+    // A command that only looks reports it and changes nothing.
     let o = ok(&["status", s(&game)]);
     assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
-    assert!(!tmp_turn.exists(), "the unfinished turn is gone");
-    assert_eq!(read(&game.join("orders/EN.txt")), "TAX\n");
+    assert!(tmp_turn.exists(), "left for the next turn to roll back");
     assert!(stdout(&o).contains("turn 0 played"), "{}", stdout(&o));
-    assert_eq!(names(&game.join("turns")), ["0000"]);
 
-    // The same with an empty orders/ already recreated, seen by `turn`.
-    fs::create_dir_all(tmp_turn.join("orders")).unwrap();
-    fs::rename(game.join("orders/EN.txt"), tmp_turn.join("orders/EN.txt")).unwrap();
+    // `turn` rolls it back, then plays with the sheet that was sent.
     let o = ok(&["turn", s(&game)]);
+    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
     assert!(stdout(&o).contains("orders from: EN;"), "{}", stdout(&o));
     assert!(!tmp_turn.exists());
     // EN's own turnsheet, and those the computer wrote for the others (2.5).
@@ -543,18 +542,17 @@ fn an_interrupted_turn_is_rolled_back_by_the_next_command() {
     assert_eq!(read(&game.join("turns/0001/orders/EN.txt")), "TAX\n");
     assert!(read(&game.join("turns/0001/orders/SC.txt")).starts_with("# written by the computer"));
 
-    // A crash before the orders were moved: the tmp directory just goes away.
+    // A crash before any sheet was taken: the tmp directory just goes away.
     let tmp2 = game.join("turns/0002.tmp");
     fs::create_dir_all(&tmp2).unwrap();
     fs::write(game.join("orders/SC.txt"), "TAX\n").unwrap();
-    ok(&["status", s(&game)]);
+    ok(&["turn", s(&game)]);
     assert!(!tmp2.exists());
-    assert_eq!(names(&game.join("orders")), ["SC.txt"]);
+    assert_eq!(read(&game.join("turns/0002/orders/SC.txt")), "TAX\n");
 
     // A missing orders/ is simply recreated.
-    fs::remove_file(game.join("orders/SC.txt")).unwrap();
     fs::remove_dir(game.join("orders")).unwrap();
-    ok(&["status", s(&game)]);
+    ok(&["turn", s(&game)]);
     assert!(game.join("orders").is_dir());
 }
 
@@ -567,7 +565,7 @@ fn recovery_never_throws_away_orders() {
     fs::create_dir_all(tmp_turn.join("orders")).unwrap();
     fs::write(tmp_turn.join("orders/EN.txt"), "TAX\n").unwrap();
     fs::write(game.join("orders/EN.txt"), "LEVY LON\n").unwrap();
-    let err = fails(&["status", s(&game)]);
+    let err = fails(&["turn", s(&game)]);
     assert!(err.contains("0001.tmp") && err.contains("orders"), "{err}");
     assert_eq!(read(&tmp_turn.join("orders/EN.txt")), "TAX\n");
     assert_eq!(read(&game.join("orders/EN.txt")), "LEVY LON\n");

@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use empires_cli::commands::{new, status, turn};
 use empires_cli::gamedir::{self, GameDir, TurnFiles};
+use empires_cli::staging::TurnRecord;
 use empires_rules::Map;
 use std::fs;
 
@@ -110,18 +111,31 @@ fn a_failed_write_leaves_the_directory_as_it_was() {
     new::run(&root, &map_start(1)).unwrap();
     let game = GameDir::at(&root);
     fs::write(game.orders_dir().join("EN.txt"), "TAX\n").unwrap();
-    // Turn 1 already exists (as a plain file in the way): the write must fail before
-    // touching the orders.
     let map = tutorial();
     let state = game.load_state(0, &map).unwrap();
-    let files = TurnFiles::new(&state, Some(&[])).unwrap();
+    let mut files = TurnFiles::new(&state, Some(&[])).unwrap();
+    files.computer_orders = vec![("SC.txt".into(), "# written by the computer\n".into())];
+    let record = TurnRecord {
+        sent: vec!["EN.txt".into()],
+        computer: vec!["SC.txt".into()],
+        ..TurnRecord::default()
+    };
+    // Turn 1 already exists (as a plain file in the way): the commit must fail and put the
+    // player's turnsheet back, and only it.
+    let taken = game.take_orders(1, &state).unwrap();
+    assert!(names(&game.orders_dir()).is_empty());
     fs::write(game.turn_dir(1), "in the way").unwrap();
-    assert!(game.write_turn(1, &files, true).is_err());
+    assert!(game.commit_turn(1, &taken, &files, &record).is_err());
     assert_eq!(names(&game.orders_dir()), ["EN.txt"]);
+    assert!(!game.tmp_dir(1).exists());
     fs::remove_file(game.turn_dir(1)).unwrap();
     // And the write itself works.
-    game.write_turn(1, &files, true).unwrap();
-    assert_eq!(names(&game.turn_dir(1).join("orders")), ["EN.txt"]);
+    let taken = game.take_orders(1, &state).unwrap();
+    game.commit_turn(1, &taken, &files, &record).unwrap();
+    assert_eq!(
+        names(&game.turn_dir(1).join("orders")),
+        ["EN.txt", "SC.txt"]
+    );
     assert!(names(&game.orders_dir()).is_empty());
     assert_eq!(game.current_turn().unwrap(), 1);
 }

@@ -172,7 +172,7 @@ fn strip_comment(line: &str) -> &str {
 /// The lines of a text. A line ends at LF, CRLF or a lone CR (old Mac editors, some mail
 /// programs), so a sheet reads the same whichever its line ends. Turnsheet lines are short:
 /// a plain search for the line end is quick on them.
-pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {

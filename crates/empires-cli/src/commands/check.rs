@@ -2,7 +2,9 @@
 //! no other empire acted, on what the empire can see of the game.
 
 use crate::error::{Error, Result};
-use crate::gamedir::{self, Game};
+use crate::files;
+use crate::gamedir::Game;
+use empires_orders::text::{self, MAX_SHEET_BYTES};
 use empires_orders::{Code, Context, Diagnostic, check, parse_sheet, render};
 use empires_rules::EmpireCode;
 use empires_rules::engine::{Forecast, forecast};
@@ -90,7 +92,7 @@ pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Res
             "{empire} is not an empire of this game"
         )));
     }
-    let source = gamedir::read_text(orders)?;
+    let source = read_turnsheet(orders)?;
     let sheet = parse_sheet(&source);
     let cx = Context {
         map: &game.map,
@@ -131,7 +133,7 @@ fn forecast_warnings(source: &str, found: &[Diagnostic], fc: &Forecast) -> Vec<D
             if found.iter().any(|d| d.line == s.line) {
                 return None;
             }
-            let text = source.lines().nth(s.line.checked_sub(1)? as usize)?;
+            let text = empires_orders::sheet::lines(source).nth(s.line.checked_sub(1)? as usize)?;
             let column = text.chars().take_while(|c| c.is_whitespace()).count() as u32 + 1;
             Some(Diagnostic::new(
                 Code::ForecastFails,
@@ -142,6 +144,22 @@ fn forecast_warnings(source: &str, found: &[Diagnostic], fc: &Forecast) -> Vec<D
             ))
         })
         .collect()
+}
+
+/// A turnsheet given on the command line, read and decoded exactly as `empires turn` reads
+/// the sheets in `orders/`: at most [`MAX_SHEET_BYTES`] bytes, UTF-8 or UTF-16 with a
+/// byte-order mark.
+pub fn read_turnsheet(path: &Path) -> Result<String> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io("cannot read", path, e))?;
+    let bytes = files::read_at_most(file, MAX_SHEET_BYTES as u64)
+        .map_err(|e| Error::io("cannot read", path, e))?
+        .ok_or_else(|| {
+            Error::new(format!(
+                "{}: more than the {MAX_SHEET_BYTES} bytes a turnsheet may hold",
+                path.display()
+            ))
+        })?;
+    text::decode(&bytes).map_err(|e| Error::new(format!("{}: {e}", path.display())))
 }
 
 impl fmt::Display for CheckReport {

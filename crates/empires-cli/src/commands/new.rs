@@ -93,10 +93,16 @@ pub fn run(dir: &Path, source: &Source) -> Result<NewReport> {
         Source::Map(m) => from_map(m)?,
         Source::Scenario(path) => from_scenario(path)?,
     };
-    let created = !dir.exists();
-    let result = write_game(dir, &map_text, &map, &state);
+    // The game is made beside its place and renamed into it whole, so that a `new` that
+    // fails, or is stopped, never leaves half a game where the game should be.
+    let building = building_dir(dir)?;
+    let result = write_game(&building, &map_text, &map, &state).and_then(|hash| {
+        fs::rename(&building, dir)
+            .map_err(|e| Error::io("cannot rename", &building, e))
+            .map(|()| hash)
+    });
     if result.is_err() {
-        clean_up(dir, created);
+        let _ = fs::remove_dir_all(&building);
     }
     let hash = result?;
     Ok(NewReport {
@@ -186,31 +192,37 @@ fn from_scenario(path: &Path) -> Result<(String, Map, GameState)> {
     Ok((map_text, map, state))
 }
 
-/// Writes map, starting turn and an empty `orders/`; returns the state's hash.
+/// Writes map, starting turn and an empty `orders/` into a new directory `dir`; returns the
+/// state's hash.
 fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
-    fs::create_dir_all(dir).map_err(|e| Error::io("cannot create", dir, e))?;
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| Error::io("cannot create", parent, e))?;
+    }
+    fs::create_dir(dir).map_err(|e| Error::io("cannot create", dir, e))?;
     let game = GameDir::at(dir);
-    gamedir::write_synced(&game.map_path(), map_text.as_bytes())?;
+    crate::files::write_new(&game.map_path(), map_text.as_bytes())?;
+    // Made now, so that commands that only look can share it even on a read-only copy.
+    crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
     let turns = game.turns_dir();
     fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
     let mut files = TurnFiles::new(state, None)?;
     files.reports = crate::commands::report::render_all(map, state, &[], &[], &[])?;
-    game.write_turn(state.turn, &files, false)?;
+    game.write_start(state.turn, &files)?;
     let orders = game.orders_dir();
     fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
     Ok(files.hash)
 }
 
-/// Removes what a failed `new` wrote, leaving the directory as it was found.
-fn clean_up(dir: &Path, created: bool) {
-    if created {
-        let _ = fs::remove_dir_all(dir);
-        return;
-    }
-    let game = GameDir::at(dir);
-    let _ = fs::remove_file(game.map_path());
-    let _ = fs::remove_dir_all(game.turns_dir());
-    let _ = fs::remove_dir_all(game.orders_dir());
+/// Where a game for `dir` is built: a hidden directory beside it, named for it and for
+/// this process.
+fn building_dir(dir: &Path) -> Result<PathBuf> {
+    let name = dir
+        .file_name()
+        .ok_or_else(|| Error::new(format!("{}: give the game directory a name", dir.display())))?;
+    let mut hidden = std::ffi::OsString::from(".");
+    hidden.push(name);
+    hidden.push(format!(".new-{}", std::process::id()));
+    Ok(dir.with_file_name(hidden))
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! `empires report`, and the reports `empires turn` writes for every empire (section 10).
 
 use crate::error::{Error, Result};
-use crate::gamedir::{self, Game};
+use crate::files;
+use crate::gamedir::Game;
 use empires_maps::draw::{Base, DrawOptions};
 use empires_report::{Turn, render_every};
 use empires_rules::event::Event;
@@ -93,5 +94,5 @@ pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) ->
         .turn_dir(turn)
         .join(REPORTS_DIR)
         .join(format!("{empire}.{}", format.extension()));
-    gamedir::read_text(&path)
+    files::read_text_in_game(&path, files::MAX_STATE_BYTES)
 }

@@ -88,10 +88,10 @@ impl fmt::Display for StatusReport {
 pub fn run(dir: &Path) -> Result<StatusReport> {
     let game = Game::load(dir)?;
     let mut warnings = game.warnings.clone();
-    let pending = game.dir.read_orders(&game.state)?;
-    warnings.extend(pending.warnings);
+    let waiting = game.dir.waiting(&game.state)?;
+    warnings.extend(waiting.warnings);
     Ok(StatusReport {
-        waiting: pending.sheets.keys().copied().collect(),
+        waiting: waiting.sheets.keys().copied().collect(),
         state: game.state,
         warnings,
     })

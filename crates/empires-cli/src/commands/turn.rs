@@ -2,11 +2,13 @@
 
 use crate::commands::report::render_all;
 use crate::error::{Error, Result};
-use crate::gamedir::{Game, TurnFiles};
+use crate::files;
+use crate::gamedir::{Access, Game, TurnFiles};
+use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
 use empires_orders::parse_turnsheet;
 use empires_rules::event::{Event, Outcome, What};
 use empires_rules::state::VictoryClaim;
-use empires_rules::{EmpireCode, Turnsheet, adjudicate};
+use empires_rules::{EmpireCode, adjudicate};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -88,20 +90,101 @@ pub fn claim_text(c: &VictoryClaim) -> String {
     )
 }
 
+/// What the GM allows a turn that would otherwise not be played.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TurnOptions {
+    /// Play on a state whose `state.sha256` is missing or does not match.
+    pub accept_state: bool,
+    /// Play an empire whose turnsheet cannot be read (not text, too large) as having sent
+    /// none, keeping the sheet with the turn, instead of stopping.
+    pub unreadable_as_missed: bool,
+}
+
 /// Plays the next turn of the game in `dir` and writes it.
 pub fn run(dir: &Path) -> Result<TurnReport> {
-    let game = Game::load(dir)?;
+    run_with(dir, TurnOptions::default())
+}
+
+/// Plays the next turn of the game in `dir` and writes it, as `options` allow.
+pub fn run_with(dir: &Path, options: TurnOptions) -> Result<TurnReport> {
+    let game = Game::open(
+        dir,
+        Access::Play {
+            accept_state: options.accept_state,
+        },
+    )?;
+    let next = game.turn + 1;
+    // From here the sheets are in the turn being written: any failure must put them back.
+    let taken = game.dir.take_orders(next, &game.state)?;
+    play(&game, next, &taken, options).map_err(|e| game.dir.undo(e))
+}
+
+/// A turnsheet's text as `empires check` reads it, or why it cannot be read.
+fn read_sheet(path: &Path) -> std::result::Result<String, String> {
+    let limit = empires_orders::text::MAX_SHEET_BYTES as u64;
+    let bytes = match files::read_in_game(path, limit) {
+        Ok(b) => b,
+        Err(e) if e.message().contains("larger than") => {
+            return Err(format!("more than the {limit} bytes a turnsheet may hold"));
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    empires_orders::text::decode(&bytes).map_err(|e| e.to_string())
+}
+
+fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<TurnReport> {
     let mut warnings = game.warnings.clone();
-    let pending = game.dir.read_orders(&game.state)?;
-    warnings.extend(pending.warnings.iter().cloned());
-    let sent: BTreeMap<EmpireCode, Turnsheet> = pending
-        .sheets
-        .iter()
-        .map(|(code, file)| (*code, parse_turnsheet(&file.text)))
-        .collect();
+    warnings.extend(taken.waiting.warnings.iter().cloned());
+    let mut record = TurnRecord {
+        state_accepted: game.state_accepted.clone(),
+        ..TurnRecord::default()
+    };
+    let mut sent = BTreeMap::new();
+    let mut unreadable = Vec::new();
+    for (code, name) in &taken.waiting.sheets {
+        match read_sheet(&taken.orders().join(name)) {
+            Ok(text) => {
+                sent.insert(*code, parse_turnsheet(&text));
+                record.sent.push(name.clone());
+            }
+            Err(why) => unreadable.push((name.clone(), why)),
+        }
+    }
+    let mut gm_messages = Vec::new();
+    if let Some(name) = &taken.waiting.gm {
+        match read_sheet(&taken.orders().join(name)) {
+            Ok(text) => {
+                gm_messages = gm_paragraphs(&text);
+                record.sent.push(name.clone());
+            }
+            Err(why) => unreadable.push((name.clone(), why)),
+        }
+    }
+    if !unreadable.is_empty() {
+        let list = unreadable
+            .iter()
+            .map(|(n, why)| format!("{}/{n}: {why}", game.dir.orders_dir().display()))
+            .collect::<Vec<_>>()
+            .join("; ");
+        if !options.unreadable_as_missed {
+            return Err(Error::new(format!(
+                "turn {next} not played, some turnsheets cannot be read: {list}. Ask for them \
+                 again, or run `empires turn --unreadable-as-missed` to play those empires \
+                 as having sent no orders (the sheets are kept with the turn)"
+            )));
+        }
+        for (name, _) in &unreadable {
+            game.dir.set_aside(taken, name)?;
+            record.unreadable.push(name.clone());
+        }
+        warnings.push(format!(
+            "played as sent no orders (--unreadable-as-missed), the sheets kept in {}/{UNREADABLE_DIR}/: {list}",
+            game.dir.turn_dir(next).join(crate::gamedir::ORDERS_DIR).display()
+        ));
+    }
+    record.sent.sort();
     // 2.1, 2.5 (decision 21): the computer writes the orders of every empire that sent none.
     let sheets = empires_ai::sim::complete_orders(&game.map, &game.state, &sent);
-    let next = game.turn + 1;
     let outcome = adjudicate(&game.map, &game.state, &sheets)
         .map_err(|e| Error::new(format!("cannot play turn {next}: {e}")))?;
     if outcome.state.turn != next {
@@ -121,7 +204,7 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
         &outcome.state,
         &outcome.events,
         &computer,
-        &pending.gm_messages,
+        &gm_messages,
     )?;
     files.computer_orders = computer
         .iter()
@@ -137,8 +220,15 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
             )
         })
         .collect();
-    game.dir.write_turn(next, &files, true)?;
+    record.computer = files
+        .computer_orders
+        .iter()
+        .map(|(n, _)| n.clone())
+        .collect();
+    game.dir.commit_turn(next, taken, &files, &record)?;
 
+    // The turn is committed: nothing below may fail, so that a retry never plays a second
+    // turn.
     Ok(TurnReport {
         game: outcome.state.game.clone(),
         turn: next,
@@ -153,6 +243,26 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
         game_over: outcome.state.result.clone(),
         warnings,
     })
+}
+
+/// The GM's messages for everyone (10.6): one per paragraph, blanks closed up.
+fn gm_paragraphs(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in text.lines().flat_map(|l| l.split('\r')) {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                out.push(current.join(" "));
+                current.clear();
+            }
+        } else {
+            current.extend(line.split_whitespace());
+        }
+    }
+    if !current.is_empty() {
+        out.push(current.join(" "));
+    }
+    out
 }
 
 fn count(events: &[Event], pick: impl Fn(&Outcome) -> bool) -> usize {

@@ -1,0 +1,324 @@
+//! How a turn takes the turnsheets waiting in `orders/`, keeps them with the turn, and
+//! gives them back if the turn is not played.
+//!
+//! At the start of a turn each turnsheet is moved, one by one, from `orders/` into the
+//! turn being written, `turns/NNNN.tmp/orders/`; the turn then reads them there. So the turn
+//! plays exactly the sheets it keeps, and a sheet that arrives while it runs lands in an
+//! `orders/` the turn no longer looks at: it waits for the next turn. Nothing is ever
+//! written into `orders/`, and nothing is ever written over a file a player sent.
+//!
+//! Before the computer writes any turnsheet of its own into the turn, the turn's record,
+//! `turn.json`, lists the files the players sent. Rolling back an interrupted turn moves
+//! exactly those back to `orders/`; without a record the computer has written nothing yet,
+//! and every file there is a player's.
+
+use crate::error::{Error, Result};
+use crate::files::{self, Kind};
+use crate::gamedir::{GM_MESSAGES_FILE, GameDir, ORDERS_DIR, TurnFiles};
+use empires_rules::{EmpireCode, GameState};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The record of how a turn was played, kept as `turns/NNNN/turn.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnRecord {
+    /// The files of the turn's `orders/` that the players (and the GM, `gm.txt`) sent.
+    pub sent: Vec<String>,
+    /// The turnsheets of the turn's `orders/` that the computer wrote (2.5).
+    #[serde(default)]
+    pub computer: Vec<String>,
+    /// Sent turnsheets that could not be read, kept in the turn's `orders/unreadable/`;
+    /// their empires were played as having sent no orders.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
+    /// Why the state the turn was played on could not be verified against its hash, when the
+    /// GM had the turn played all the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_accepted: Option<String>,
+}
+
+/// The file of a turn directory holding its [`TurnRecord`].
+pub const RECORD_FILE: &str = "turn.json";
+/// The folder of a turn's `orders/` keeping the turnsheets that could not be read.
+pub const UNREADABLE_DIR: &str = "unreadable";
+
+/// What is waiting in `orders/`, by file name, without reading any of it.
+#[derive(Debug, Clone, Default)]
+pub struct Waiting {
+    pub sheets: BTreeMap<EmpireCode, String>,
+    /// `gm.txt`, as it is spelt.
+    pub gm: Option<String>,
+    /// Files that are not turnsheets, links, pipes, directories: left alone.
+    pub warnings: Vec<String>,
+}
+
+impl Waiting {
+    fn names(&self) -> impl Iterator<Item = &String> {
+        self.sheets.values().chain(&self.gm)
+    }
+}
+
+/// The turnsheets a turn has taken, now in `turns/NNNN.tmp/orders/`.
+#[derive(Debug)]
+pub struct Taken {
+    pub tmp: PathBuf,
+    pub waiting: Waiting,
+}
+
+impl Taken {
+    /// The folder holding the taken turnsheets.
+    pub fn orders(&self) -> PathBuf {
+        self.tmp.join(ORDERS_DIR)
+    }
+}
+
+impl GameDir {
+    /// The turnsheets waiting in `orders/`: one plain file per empire of the game, named
+    /// `<CODE>.txt` in any case, and the GM's `gm.txt`. Anything else, and anything that is
+    /// not a plain file (a link, a pipe, a directory), is reported and left alone.
+    pub fn waiting(&self, state: &GameState) -> Result<Waiting> {
+        let dir = self.orders_dir();
+        let mut found = Waiting::default();
+        if Kind::of(&dir).map_err(|e| Error::io("cannot read", &dir, e))? != Kind::Directory {
+            return Ok(found);
+        }
+        let codes: Vec<String> = state.empires.iter().map(|e| e.code.to_string()).collect();
+        for entry in files::read_dir_sorted(&dir)? {
+            let path = entry.path();
+            let shown = path.display();
+            let kind = Kind::of(&path).map_err(|e| Error::io("cannot read", &path, e))?;
+            if kind != Kind::File {
+                if kind != Kind::Missing {
+                    found.warnings.push(format!(
+                        "{shown}: {}, not a turnsheet; ignored and left alone",
+                        kind.described()
+                    ));
+                }
+                continue;
+            }
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                found
+                    .warnings
+                    .push(format!("{shown}: not a turnsheet's name; ignored"));
+                continue;
+            };
+            if name.eq_ignore_ascii_case(GM_MESSAGES_FILE) {
+                if let Some(other) = &found.gm {
+                    return Err(Error::new(format!(
+                        "{} and {shown} are both the GM's messages; remove one",
+                        dir.join(other).display()
+                    )));
+                }
+                found.gm = Some(name);
+                continue;
+            }
+            let code = name
+                .rsplit_once('.')
+                .filter(|(_, ext)| ext.eq_ignore_ascii_case("txt"))
+                .and_then(|(stem, _)| EmpireCode::parse(stem).ok().filter(|_| stem.len() == 2));
+            let Some(code) = code else {
+                found.warnings.push(format!(
+                    "{shown}: not a turnsheet (turnsheets are named <CODE>.txt, e.g. {}.txt); ignored",
+                    codes.first().map_or("EN", String::as_str)
+                ));
+                continue;
+            };
+            if state.empire(code).is_none() {
+                found.warnings.push(format!(
+                    "{shown}: {code} is not an empire of this game (the empires are {}); ignored",
+                    codes.join(", ")
+                ));
+                continue;
+            }
+            if let Some(other) = found.sheets.get(&code) {
+                return Err(Error::new(format!(
+                    "{} and {shown} are both orders for {code}; remove one",
+                    dir.join(other).display()
+                )));
+            }
+            found.sheets.insert(code, name);
+        }
+        Ok(found)
+    }
+
+    /// Starts turn `turn`: creates `turns/NNNN.tmp/orders/` and moves every waiting
+    /// turnsheet into it. On failure everything taken is put back.
+    pub fn take_orders(&self, turn: u32, state: &GameState) -> Result<Taken> {
+        let mut waiting = self.waiting(state)?;
+        let tmp = self.tmp_dir(turn);
+        let to = tmp.join(ORDERS_DIR);
+        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
+        fs::create_dir(&to).map_err(|e| Error::io("cannot create", &to, e))?;
+        let from = self.orders_dir();
+        let mut gone = Vec::new();
+        let names: Vec<String> = waiting.names().cloned().collect();
+        for name in names {
+            let (src, dst) = (from.join(&name), to.join(&name));
+            match fs::rename(&src, &dst) {
+                Ok(()) => {}
+                // Taken away since it was listed: it was never there for this turn.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    gone.push(name);
+                    continue;
+                }
+                Err(e) => {
+                    let err = Error::io("cannot move", &src, e);
+                    return Err(self.undo(err));
+                }
+            }
+            // Replaced by something else between the look and the move: put it back.
+            if Kind::of(&dst).ok() != Some(Kind::File) {
+                if let Err(e) = files::move_no_replace(&dst, &src) {
+                    return Err(self.undo(Error::io("cannot move back", &dst, e)));
+                }
+                waiting
+                    .warnings
+                    .push(format!("{}: not a plain file; ignored", src.display()));
+                gone.push(name);
+            }
+        }
+        waiting.sheets.retain(|_, n| !gone.contains(n));
+        waiting.gm = waiting.gm.filter(|n| !gone.contains(n));
+        files::sync_dir(&to);
+        files::sync_dir(&from);
+        Ok(Taken { tmp, waiting })
+    }
+
+    /// Puts an unreadable turnsheet aside within the turn, in `orders/unreadable/`, so that
+    /// it is kept with the turn while the computer writes its empire's orders.
+    pub fn set_aside(&self, taken: &Taken, name: &str) -> Result<()> {
+        let aside = taken.orders().join(UNREADABLE_DIR);
+        if Kind::of(&aside).map_err(|e| Error::io("cannot read", &aside, e))? == Kind::Missing {
+            fs::create_dir(&aside).map_err(|e| Error::io("cannot create", &aside, e))?;
+        }
+        let from = taken.orders().join(name);
+        files::move_no_replace(&from, &aside.join(name))
+            .map_err(|e| Error::io("cannot move", &from, e))
+    }
+
+    /// Commits the turn: writes its record, files and the computer's turnsheets into
+    /// `turns/NNNN.tmp/`, then renames it to `turns/NNNN`, the moment the turn exists. On a
+    /// failure before that the turn is rolled back and the sent turnsheets are back in
+    /// `orders/`. Once committed nothing can fail: what is left is only flushing to disk.
+    pub fn commit_turn(
+        &self,
+        turn: u32,
+        taken: &Taken,
+        files: &TurnFiles,
+        record: &TurnRecord,
+    ) -> Result<()> {
+        let staged = self.stage(taken, files, record);
+        let target = self.turn_dir(turn);
+        let committed = staged.and_then(|()| {
+            if Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? != Kind::Missing
+            {
+                return Err(Error::new(format!("{} already exists", target.display())));
+            }
+            fs::rename(&taken.tmp, &target).map_err(|e| Error::io("cannot rename", &taken.tmp, e))
+        });
+        if let Err(e) = committed {
+            return Err(self.undo(e));
+        }
+        files::sync_dir(&self.turns_dir());
+        Ok(())
+    }
+
+    fn stage(&self, taken: &Taken, files: &TurnFiles, record: &TurnRecord) -> Result<()> {
+        // The record first: from here on the computer's turnsheets may be in the turn, and
+        // only the record tells them from the players'.
+        let json = crate::gamedir::to_pretty_json(record, RECORD_FILE)?;
+        files::write_atomic(&taken.tmp.join(RECORD_FILE), json.as_bytes())?;
+        files.write_into(&taken.tmp)?;
+        let orders = taken.orders();
+        for (name, text) in &files.computer_orders {
+            files::write_new(&orders.join(name), text.as_bytes())?;
+        }
+        files::sync_dir(&orders);
+        files::sync_dir(&taken.tmp);
+        Ok(())
+    }
+
+    /// Rolls back after `err`, adding to it if even that fails: the next command's recovery
+    /// then tries again.
+    pub fn undo(&self, err: Error) -> Error {
+        match self.recover() {
+            Ok(_) => err,
+            Err(again) => Error::new(format!("{err}; and rolling back failed too: {again}")),
+        }
+    }
+}
+
+/// Moves the turnsheets the players sent for an interrupted turn, `tmp`, back to `orders`;
+/// returns their names. Fails, naming both, rather than replace a sheet that has arrived in
+/// `orders/` since.
+pub fn restore(tmp: &Path, orders: &Path) -> Result<Vec<String>> {
+    let taken = tmp.join(ORDERS_DIR);
+    let aside = taken.join(UNREADABLE_DIR);
+    let record_path = tmp.join(RECORD_FILE);
+    let mut back: Vec<PathBuf> = Vec::new();
+    if Kind::of(&record_path).map_err(|e| Error::io("cannot read", &record_path, e))? == Kind::File
+    {
+        let text = files::read_text_in_game(&record_path, files::MAX_SMALL_BYTES)?;
+        let record: TurnRecord = serde_json::from_str(&text).map_err(|e| {
+            Error::new(format!(
+                "{}: {e}; it tells the players' turnsheets from the computer's, so the \
+                 interrupted turn is not rolled back without it",
+                record_path.display()
+            ))
+        })?;
+        for name in &record.sent {
+            back.push(taken.join(plain_name(name, &record_path)?));
+        }
+        for name in &record.unreadable {
+            back.push(aside.join(plain_name(name, &record_path)?));
+        }
+    } else {
+        // No record: the computer has written nothing yet, so all there is was sent.
+        for dir in [&taken, &aside] {
+            if Kind::of(dir).ok() != Some(Kind::Directory) {
+                continue;
+            }
+            for entry in files::read_dir_sorted(dir)? {
+                if entry.file_type().is_ok_and(|t| !t.is_dir()) {
+                    back.push(entry.path());
+                }
+            }
+        }
+    }
+    let mut restored = Vec::new();
+    for from in back {
+        let Some(name) = from.file_name() else {
+            continue;
+        };
+        let to = orders.join(name);
+        match files::move_no_replace(&from, &to) {
+            Ok(()) => restored.push(name.to_string_lossy().into_owned()),
+            // Already moved back by an earlier, interrupted recovery.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(Error::new(format!(
+                    "{} was sent for an interrupted turn, and {} has arrived since; keep one, \
+                     delete the other, and run the command again",
+                    from.display(),
+                    to.display()
+                )));
+            }
+            Err(e) => return Err(Error::io("cannot move back", &from, e)),
+        }
+    }
+    Ok(restored)
+}
+
+/// A file name from a turn's record, refusing anything that would reach another folder.
+fn plain_name<'a>(name: &'a str, record: &Path) -> Result<&'a str> {
+    if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+        return Err(Error::new(format!(
+            "{}: `{name}` is not a turnsheet's file name",
+            record.display()
+        )));
+    }
+    Ok(name)
+}
