@@ -46,8 +46,8 @@ enum Command {
         /// Name of the game; defaults to the map's name.
         #[arg(long)]
         name: Option<String>,
-        /// Actions each empire may take a turn (2.6); default 16.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        /// Actions each empire may take a turn (2.6), 1 to 100; default 16.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=empires_rules::state::MAX_ACTIONS_PER_TURN as i64))]
         actions_per_turn: Option<u32>,
     },
     /// Adjudicate the next turn with the turnsheets in <dir>/orders/.

@@ -283,6 +283,7 @@ impl Scenario {
                     e.bps = b;
                 }
             }
+            state.saturate_counts();
         }
         Ok(state)
     }

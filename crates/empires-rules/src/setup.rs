@@ -160,6 +160,8 @@ pub fn new_game(map: &Map, g: &NewGame) -> Result<GameState, SetupError> {
     };
     // 3.2: the first turn's balance is the income less supply costs, as at any turn's end.
     start_balances(map, &mut state);
+    // A map of huge populations must not give a first balance no state can hold.
+    state.saturate_counts();
     Ok(state)
 }
 

@@ -221,6 +221,10 @@ pub struct Fleet {
 /// the rules make (a turn's income, a battle's strengths) clear of overflow.
 pub const MAX_COUNT: u32 = 1_000_000;
 
+/// The most actions an empire may be allowed a turn (2.6): far beyond the 16 of the rules,
+/// it keeps what a turn reads and writes for every empire within bounds.
+pub const MAX_ACTIONS_PER_TURN: u32 = 100;
+
 fn too_big(n: u32, field: impl FnOnce() -> String) -> Result<(), String> {
     if n > MAX_COUNT {
         Err(format!(
@@ -277,10 +281,62 @@ impl GameState {
             .map(|(i, _)| AreaId(i as u16))
     }
 
+    /// Holds every count [`GameState::validate`] bounds at [`MAX_COUNT`], so that no turn
+    /// leaves a state that cannot be read back: a count that would pass the largest allowed
+    /// stays at it.
+    pub fn saturate_counts(&mut self) {
+        let cap = |n: &mut u32| *n = (*n).min(MAX_COUNT);
+        for e in &mut self.empires {
+            for n in [
+                &mut e.bps,
+                &mut e.treasury,
+                &mut e.army_reserve,
+                &mut e.navy_reserve,
+                &mut e.air_force,
+            ] {
+                cap(n);
+            }
+        }
+        for a in &mut self.areas {
+            for n in [
+                &mut a.population,
+                &mut a.armies,
+                &mut a.forts,
+                &mut a.trains,
+            ] {
+                cap(n);
+            }
+            if let Some(b) = &mut a.base {
+                cap(&mut b.ships);
+                cap(&mut b.laid_up);
+            }
+            if let Some(f) = &mut a.fleet {
+                cap(&mut f.ships);
+                cap(&mut f.armies);
+            }
+        }
+    }
+
     /// Checks that the state fits the map: one entry per area in map order, every code known,
     /// owners are empires of the game, fleets only at sea. Messages name the area and field.
     pub fn validate(&self, map: &Map) -> Result<(), String> {
+        let actions = |n: u32, field: &dyn Fn() -> String| {
+            if (1..=MAX_ACTIONS_PER_TURN).contains(&n) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{}: {n} actions a turn; allowed are 1 to {MAX_ACTIONS_PER_TURN}",
+                    field()
+                ))
+            }
+        };
+        actions(self.options.actions_per_turn, &|| {
+            "options.actions_per_turn".to_string()
+        })?;
         for (i, e) in self.empires.iter().enumerate() {
+            if let Some(n) = e.actions_per_turn {
+                actions(n, &|| format!("empires[{i}] ({}).actions_per_turn", e.code))?;
+            }
             if self.empires[..i].iter().any(|x| x.code == e.code) {
                 return Err(format!("empires[{i}] ({}): empire listed twice", e.code));
             }

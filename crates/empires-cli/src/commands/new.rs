@@ -168,6 +168,10 @@ fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
         options,
     };
     let state = new_game(&map, &setup).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    // The same limits as every saved state, checked before anything is written.
+    state
+        .validate(&map)
+        .map_err(|e| Error::new(format!("{file}: {e}")))?;
     Ok((map_text, map, state))
 }
 

@@ -299,6 +299,7 @@ impl<'m> Turn<'m> {
     }
 
     fn finish(mut self) -> TurnOutcome {
+        self.st.saturate_counts();
         self.st.turn = self.turn;
         self.st.rng = self.rng.save();
         TurnOutcome {

@@ -125,6 +125,14 @@ impl Map {
                     a.code, pop[0], pop[1]
                 )));
             }
+            if pop[1] > crate::state::MAX_COUNT {
+                return Err(invalid(format!(
+                    "area {}: population {} is more than the largest count allowed ({})",
+                    a.code,
+                    pop[1],
+                    crate::state::MAX_COUNT
+                )));
+            }
             areas.push(Area {
                 code: a.code,
                 name: if a.name.is_empty() {
