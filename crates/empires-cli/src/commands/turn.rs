@@ -119,8 +119,9 @@ pub fn run_with(dir: &Path, options: TurnOptions) -> Result<TurnReport> {
     play(&game, next, &taken, options).map_err(|e| game.dir.undo(e))
 }
 
-/// A turnsheet's text as `empires check` reads it, or why it cannot be read.
-fn read_sheet(path: &Path) -> std::result::Result<String, String> {
+/// The text of a turnsheet a turn has taken, read as `empires check` reads one, or why it
+/// cannot be read: not a plain file, more than the bytes a sheet may hold, not text.
+pub fn read_sent_sheet(path: &Path) -> std::result::Result<String, String> {
     let limit = empires_orders::text::MAX_SHEET_BYTES as u64;
     let bytes = match files::read_in_game(path, limit) {
         Ok(b) => b,
@@ -142,7 +143,7 @@ fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<T
     let mut sent = BTreeMap::new();
     let mut unreadable = Vec::new();
     for (code, name) in &taken.waiting.sheets {
-        match read_sheet(&taken.orders().join(name)) {
+        match read_sent_sheet(&taken.orders().join(name)) {
             Ok(text) => {
                 sent.insert(*code, parse_turnsheet(&text));
                 record.sent.push(name.clone());
@@ -152,7 +153,7 @@ fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<T
     }
     let mut gm_messages = Vec::new();
     if let Some(name) = &taken.waiting.gm {
-        match read_sheet(&taken.orders().join(name)) {
+        match read_sent_sheet(&taken.orders().join(name)) {
             Ok(text) => {
                 gm_messages = gm_paragraphs(&text);
                 record.sent.push(name.clone());
