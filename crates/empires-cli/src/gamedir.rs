@@ -9,11 +9,13 @@
 //! <dir>/turns/NNNN/events.json   what happened in turn N
 //! <dir>/turns/NNNN/state.sha256  hex SHA-256 of state.json
 //! <dir>/turns/NNNN/orders/       the turnsheets turn N was played with
+//! <dir>/turns/NNNN/turn.json     which of them were sent and which the computer wrote
 //! ```
 //!
-//! A turn is written into `turns/NNNN.tmp/`, the pending `orders/` directory is moved inside
-//! it, and renaming `NNNN.tmp` to `NNNN` commits the turn. Every command that reads a game
-//! directory first calls [`GameDir::recover`], which rolls an interrupted turn back.
+//! A turn is written into `turns/NNNN.tmp/`, taking the pending turnsheets into it first
+//! (see [`crate::staging`]), and renaming `NNNN.tmp` to `NNNN` commits the turn. A command
+//! that plays a turn first calls [`GameDir::recover`], which rolls an interrupted turn back;
+//! the commands that only look leave it alone.
 
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
@@ -36,10 +38,10 @@ pub const LOCK_FILE: &str = ".lock";
 /// Suffix of a turn directory being written.
 pub const TMP_SUFFIX: &str = ".tmp";
 
-/// The directory name of a turn: four digits, zero padded.
 /// The file in `orders/` holding the GM's messages for the next turn's reports.
 pub const GM_MESSAGES_FILE: &str = "gm.txt";
 
+/// The directory name of a turn: four digits, zero padded.
 pub fn turn_name(turn: u32) -> String {
     format!("{turn:04}")
 }

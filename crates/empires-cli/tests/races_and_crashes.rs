@@ -24,8 +24,10 @@ impl Moments {
     }
 }
 
-/// Every file and folder under `dir`, by path relative to it, with the file's bytes.
-fn tree(dir: &Path) -> Vec<(PathBuf, Option<Vec<u8>>)> {
+/// Every file and folder under a directory, by path relative to it, with the file's bytes.
+type Tree = Vec<(PathBuf, Option<Vec<u8>>)>;
+
+fn tree(dir: &Path) -> Tree {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -54,7 +56,7 @@ fn turn_command(game: &Path) -> Command {
 }
 
 /// Plays turn 1 of a copy of `base` without interruption: its files, and how long it took.
-fn reference(base: &Path, at: &Path) -> (Vec<(PathBuf, Option<Vec<u8>>)>, Duration) {
+fn reference(base: &Path, at: &Path) -> (Tree, Duration) {
     copy_dir(base, at);
     let start = Instant::now();
     let o = turn_command(at).output().unwrap();
@@ -153,7 +155,7 @@ fn a_sheet_sent_at_any_moment_of_a_turn_is_played_or_waits() {
         let game = tmp.path().join(format!("g{i}"));
         copy_dir(&base, &game);
         let text = format!("TAX\n# try {i}\n");
-        let mut child = turn_command(&game).spawn().unwrap();
+        let child = turn_command(&game).spawn().unwrap();
         std::thread::sleep(took.mul_f64(1.2 * moments.next()));
         // Delivered as mail delivery should: written under another name, then renamed.
         let orders = game.join("orders");
