@@ -115,7 +115,11 @@ fn a_sheet_replaced_during_a_turn_is_the_one_played_and_kept() {
     new_world(&game);
     deliver(&game, "FR.txt", "TAX\n");
     let mut child = spawn(&["turn", s(&game)]);
-    assert!(wait_for(&game.join("turns/0001.tmp"), &mut child));
+    // Replaced once the turn has taken it.
+    assert!(wait_for(
+        &game.join("turns/0001.tmp/orders/FR.txt"),
+        &mut child
+    ));
     deliver(&game, "FR.txt", "# second thoughts\nTAX\n");
     let o = finish(child, "turn");
     assert!(o.status.success(), "{}", stderr(&o));
