@@ -85,7 +85,7 @@ fn e015_not_in_this_variant() {
     // The test game is World Empires: no supply actions.
     assert_eq!(
         only("GATHER AAA - 2"),
-        "E015 1:1 GATHER is a European Empires supply action, not used in world Empires"
+        "E015 1:1 GATHER is a European Empires supply action, not used in World Empires"
     );
 }
 
