@@ -10,7 +10,7 @@ fn rule_7_3_move_between_own_areas_costs_one_bp() {
     st.empires[0].bps = 1;
     let t = play(&m, &st, &[("AA", &["MOVE AAA DDD 4", "MOVE DDD AAA 1"])]);
     done(&t, "AA", 0);
-    assert!(failure(&t, "AA", 1).contains("costs 1 BPs and you have 0"));
+    assert!(failure(&t, "AA", 1).contains("costs 1 BP and you have 0"));
 }
 
 #[test]
