@@ -276,13 +276,16 @@ pub fn restore(tmp: &Path, orders: &Path) -> Result<Vec<String>> {
             back.push(aside.join(plain_name(name, &record_path)?));
         }
     } else {
-        // No record: the computer has written nothing yet, so all there is was sent.
+        // No record: the computer has written nothing yet, so all there is was sent. (A
+        // turn interrupted by an older version of this program moved the whole `orders/`
+        // here, subdirectories included: they go back too.)
         for dir in [&taken, &aside] {
             if Kind::of(dir).ok() != Some(Kind::Directory) {
                 continue;
             }
             for entry in files::read_dir_sorted(dir)? {
-                if entry.file_type().is_ok_and(|t| !t.is_dir()) {
+                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                if !is_dir || (dir == &taken && entry.file_name() != UNREADABLE_DIR) {
                     back.push(entry.path());
                 }
             }
@@ -294,7 +297,16 @@ pub fn restore(tmp: &Path, orders: &Path) -> Result<Vec<String>> {
             continue;
         };
         let to = orders.join(name);
-        match files::move_no_replace(&from, &to) {
+        let moved = if Kind::of(&from).ok() == Some(Kind::Directory) {
+            match Kind::of(&to) {
+                Ok(Kind::Missing) => fs::rename(&from, &to),
+                Ok(_) => Err(std::io::ErrorKind::AlreadyExists.into()),
+                Err(e) => Err(e),
+            }
+        } else {
+            files::move_no_replace(&from, &to)
+        };
+        match moved {
             Ok(()) => restored.push(name.to_string_lossy().into_owned()),
             // Already moved back by an earlier, interrupted recovery.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

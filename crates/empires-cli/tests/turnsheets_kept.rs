@@ -195,6 +195,22 @@ fn a_rolled_back_turn_gives_back_only_what_the_players_sent() {
 }
 
 #[test]
+fn a_turn_interrupted_by_an_older_version_gives_everything_back() {
+    // Older versions moved the whole of orders/, subdirectories and all, into the turn.
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    new_tutorial(&game);
+    let taken = game.join("turns/0001.tmp/orders");
+    fs::create_dir_all(taken.join("drafts")).unwrap();
+    fs::write(taken.join("drafts/EN.txt"), "GROW LON\n").unwrap();
+    fs::write(taken.join("EN.txt"), "TAX\n").unwrap();
+    fs::remove_dir(game.join("orders")).unwrap();
+    let o = ok(&["turn", s(&game)]);
+    assert!(stdout(&o).contains("orders from: EN;"), "{}", stdout(&o));
+    assert_eq!(read(&game.join("orders/drafts/EN.txt")), "GROW LON\n");
+}
+
+#[test]
 fn a_directory_in_orders_is_warned_about_and_left_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("g");
