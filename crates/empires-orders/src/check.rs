@@ -3,7 +3,7 @@
 //! but probably wrong.
 
 use crate::diag::{Code, Diagnostic};
-use crate::sheet::{ParsedAction, ParsedSheet, Token};
+use crate::sheet::{Label, ParsedAction, ParsedSheet, Token};
 use crate::spec::{Field, Number, Place, in_variant, shape, spec};
 use crate::suggest;
 use empires_rules::EmpireCode;
@@ -62,8 +62,15 @@ pub fn check(sheet: &ParsedSheet, cx: &Context) -> Vec<Diagnostic> {
         ..SoFar::default()
     };
     let limit = cx.limit();
+    let mut labels_seen = BTreeSet::new();
     for (i, a) in sheet.actions.iter().enumerate() {
         let slot = i as u32 + 1;
+        if let Some(l) = &a.label {
+            label(a, l, slot, limit, &mut labels_seen, &mut out);
+        }
+        if a.blank {
+            continue;
+        }
         if slot > limit {
             out.push(
                 Diagnostic::new(
@@ -99,6 +106,43 @@ pub fn check(sheet: &ParsedSheet, cx: &Context) -> Vec<Diagnostic> {
     }
     out.sort_by_key(|d| (d.line, d.column, d.code));
     out
+}
+
+/// 2.6: an action's number is a label; its place on the sheet decides its round. A label
+/// that says otherwise, repeats, or goes beyond the actions a turn is probably a slip.
+fn label(
+    a: &ParsedAction,
+    l: &Label,
+    slot: u32,
+    limit: u32,
+    seen: &mut BTreeSet<u32>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let diag = |msg: String, expected: String| {
+        Diagnostic::new(Code::NumberLabel, a.line, l.column, &l.text, msg).expected(expected)
+    };
+    if !seen.insert(l.number) {
+        out.push(diag(
+            format!("action number {} is written twice", l.number),
+            "each action numbered once".into(),
+        ));
+    } else if l.number > limit {
+        out.push(diag(
+            format!(
+                "action number {} is beyond the {limit} actions a turn (2.6)",
+                l.number
+            ),
+            format!("numbers 1 to {limit}"),
+        ));
+    } else if l.number != slot {
+        out.push(diag(
+            format!(
+                "this line is numbered {} but is action {slot} on the sheet; it is played in round {slot} (2.6)",
+                l.number
+            ),
+            format!("{slot}, or no number"),
+        ));
+    }
 }
 
 /// 2.7: the turn number on a turnsheet is the next turn; and the sheet is the empire's own.

@@ -109,6 +109,10 @@ pub enum Code {
     /// A PHONE or EMAIL line longer than one may be: it is cut short.
     #[serde(rename = "W117")]
     ContactCut,
+    /// An action's written number disagrees with its place on the sheet, repeats an
+    /// earlier one, or is beyond the actions a turn.
+    #[serde(rename = "W118")]
+    NumberLabel,
 }
 
 impl Code {
@@ -145,6 +149,7 @@ impl Code {
             Code::ActionInMessages => "W115",
             Code::MessageCut => "W116",
             Code::ContactCut => "W117",
+            Code::NumberLabel => "W118",
         }
     }
 

@@ -29,6 +29,19 @@ pub struct ParsedAction {
     pub number_token: Option<Token>,
     /// The action for the engine, or the first reason it cannot be read.
     pub order: Result<Order, String>,
+    /// The action's number as written before it ("4." or "4)"), if it was: a label that
+    /// should agree with the action's place on the sheet, which is what counts (2.6).
+    pub label: Option<Label>,
+    /// A numbered line with nothing after the number: an action left unused (2.6).
+    pub blank: bool,
+}
+
+/// The number written before an action, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub number: u32,
+    pub column: u32,
+    pub text: String,
 }
 
 /// A header value and where it was written.
@@ -64,6 +77,7 @@ impl ParsedSheet {
                     line: a.line,
                     text: a.text,
                     order: a.order,
+                    blank: a.blank,
                 })
                 .collect(),
             messages: self.messages,
@@ -83,6 +97,7 @@ impl ParsedSheet {
                     line: a.line,
                     text: a.text.clone(),
                     order: a.order.clone(),
+                    blank: a.blank,
                 })
                 .collect(),
             messages: self.messages.clone(),
@@ -294,6 +309,8 @@ struct Action<'a> {
     number: Quantity,
     number_words: Option<NumberWords<'a>>,
     order: Result<Order, String>,
+    label: Option<(u32, Word<'a>)>,
+    blank: bool,
 }
 
 impl Action<'_> {
@@ -308,6 +325,12 @@ impl Action<'_> {
             number: self.number,
             number_token: self.number_words.as_ref().map(NumberWords::token),
             order: self.order,
+            label: self.label.map(|(number, w)| Label {
+                number,
+                column: w.column,
+                text: w.text.to_string(),
+            }),
+            blank: self.blank,
         }
     }
 
@@ -316,6 +339,7 @@ impl Action<'_> {
             line: self.line,
             text: self.text.to_string(),
             order: self.order,
+            blank: self.blank,
         }
     }
 }
@@ -345,17 +369,34 @@ fn read_action<'a, A>(
 ) -> Option<A> {
     words(text, buffer);
     let mut toks: &[Word<'a>] = buffer;
-    // A leading action number ("1.", "12)", "3:") is allowed and skipped.
-    if toks.len() > 1 {
-        let t = toks[0].text.trim_end_matches(['.', ')', ':']);
-        if !t.is_empty()
-            && t.bytes().all(|b| b.is_ascii_digit())
-            && Verb::parse(toks[1].text).is_some()
-        {
-            toks = &toks[1..];
-        }
+    let mut trimmed = trimmed;
+    // A leading action number ("1.", "12)", "3:", "4") is a label, read apart from the
+    // action on every path: no verb starts with a digit.
+    let label = toks
+        .first()
+        .and_then(|w| label_number(w.text).map(|n| (n, *w)));
+    if let Some((_, w)) = label {
+        toks = &toks[1..];
+        trimmed =
+            trimmed[w.text.len()..].trim_start_matches(|c: char| c.is_whitespace() || c == ',');
     }
-    let (&verb_token, rest) = toks.split_first()?;
+    let Some((&verb_token, rest)) = toks.split_first() else {
+        // A numbered line with nothing after the number: the action is left unused (2.6).
+        let (_, w) = label?;
+        return Some(keep(Action {
+            line,
+            text: "",
+            verb_token: w,
+            verb: None,
+            from: None,
+            to: None,
+            number: Quantity::All,
+            number_words: None,
+            order: Err("left blank".into()),
+            label,
+            blank: true,
+        }));
+    };
     let first_error = diags.len();
     let verb = Verb::parse(verb_token.text);
     if verb.is_none() {
@@ -488,6 +529,8 @@ fn read_action<'a, A>(
         number,
         number_words,
         order,
+        label,
+        blank: false,
     }))
 }
 
@@ -509,6 +552,23 @@ fn header(word: &str) -> Option<&'static str> {
         _ => return None,
     };
     word.eq_ignore_ascii_case(keyword).then_some(keyword)
+}
+
+/// An action's number label: digits, alone or followed by `.`, `)` or `:`.
+fn label_number(word: &str) -> Option<u32> {
+    let digits = word.strip_suffix(['.', ')', ':']).unwrap_or(word);
+    if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The turnsheet's own furniture as the reports print it, which a player may send back
+/// with the sheet: rules of `=` or `-` and the banner line.
+fn furniture(line: &str) -> bool {
+    let rule =
+        line.len() >= 3 && (line.bytes().all(|b| b == b'=') || line.bytes().all(|b| b == b'-'));
+    rule || first_word(line).eq_ignore_ascii_case("TURNSHEET")
 }
 
 /// The first word of a trimmed line: up to the first blank.
@@ -660,7 +720,7 @@ fn read_sheet<'a, A>(
             let chead = first_word(ctrim);
             (ctrim, chead, header(chead))
         };
-        if ctrim.is_empty() {
+        if ctrim.is_empty() || furniture(ctrim) {
             continue;
         }
         let ctail = || ctrim[chead.len()..].trim();
@@ -743,6 +803,8 @@ fn too_long<'a>(line: u32, column: u32, short: &'a str, diags: &mut Vec<Diagnost
         number: Quantity::All,
         number_words: None,
         order: Err(reason),
+        label: None,
+        blank: false,
     }
 }
 

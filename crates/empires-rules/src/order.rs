@@ -204,6 +204,13 @@ pub struct OrderLine {
     pub line: u32,
     pub text: String,
     pub order: Result<Order, String>,
+    /// A numbered line left empty: an unused action that keeps its round (2.6).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub blank: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// An empire's orders for one turn.
@@ -233,6 +240,7 @@ impl Turnsheet {
                     line: i as u32 + 1,
                     text: o.to_string(),
                     order: Ok(o),
+                    blank: false,
                 })
                 .collect(),
             ..Turnsheet::default()

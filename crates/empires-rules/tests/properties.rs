@@ -142,6 +142,7 @@ fn turnsheet() -> impl Strategy<Value = Option<Turnsheet>> {
                             } else {
                                 Ok(order)
                             },
+                            blank: false,
                         }
                     })
                     .collect(),
@@ -595,6 +596,7 @@ proptest! {
                 line: 1,
                 text: order.to_string(),
                 order: if garbled { Err("unreadable".into()) } else { Ok(order) },
+                blank: false,
             }],
             ..Turnsheet::default()
         };

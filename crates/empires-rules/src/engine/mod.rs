@@ -208,6 +208,10 @@ impl<'m> Turn<'m> {
 
     /// Processes one turnsheet line of empire `e` in round `round`, recording its event.
     fn process(&mut self, e: usize, round: u32, line: &OrderLine, limit: u32) {
+        // 2.6: a slot left empty is an action not used; it takes its round and does nothing.
+        if line.blank {
+            return;
+        }
         if round > limit {
             let reason = format!("beyond the limit of {limit} actions a turn (2.6)");
             let text = line.text.clone();

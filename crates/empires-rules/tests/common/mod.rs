@@ -128,6 +128,7 @@ pub fn sheet(lines: &[&str]) -> Turnsheet {
                 line: i as u32 + 1,
                 text: l.to_string(),
                 order: Ok(order(l)),
+                blank: false,
             })
             .collect(),
         ..Turnsheet::default()
