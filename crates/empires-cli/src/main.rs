@@ -32,7 +32,7 @@ enum Command {
         #[arg(long, requires = "seed")]
         map: Option<PathBuf>,
         /// GM scenario file (TOML); its map path is relative to the scenario file.
-        #[arg(long, conflicts_with_all = ["seed", "variant", "player", "name", "actions_per_turn"])]
+        #[arg(long, conflicts_with_all = ["seed", "variant", "player", "name", "actions_per_turn", "dropout_after", "victory_from_turn"])]
         scenario: Option<PathBuf>,
         /// Seed of the game's random generator.
         #[arg(long)]
@@ -49,6 +49,14 @@ enum Command {
         /// Actions each empire may take a turn (2.6), 1 to 100; default 16.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=empires_rules::state::MAX_ACTIONS_PER_TURN as i64))]
         actions_per_turn: Option<u32>,
+        /// Missed turns in a row after which a player counts as dropped out and the computer
+        /// plays the empire to win (2.5); default 3.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+        dropout_after: Option<u32>,
+        /// No victory condition warns or ends the game before this turn (11.6); default: from
+        /// the first turn, as the rules are written.
+        #[arg(long)]
+        victory_from_turn: Option<u32>,
     },
     /// Adjudicate the next turn with the turnsheets in <dir>/orders/.
     Turn {
@@ -63,6 +71,10 @@ enum Command {
         /// stopping.
         #[arg(long)]
         unreadable_as_missed: bool,
+        /// Play even though some players have sent no orders: the computer writes theirs
+        /// (2.5). Without it, `turn` lists them and plays nothing.
+        #[arg(long)]
+        yes: bool,
     },
     /// Check a turnsheet and forecast the turn as if no other empire acted.
     Check {
@@ -87,9 +99,13 @@ enum Command {
         /// The turn; 0 is the starting position.
         #[arg(long)]
         turn: Option<u32>,
-        /// json (the canonical form), text (print-ready) or html (a web page).
+        /// json (the canonical form), text (print-ready), html (a web page), or png (a
+        /// printable map of what the empire knew, written to a file).
         #[arg(long, value_enum, default_value = "text")]
         format: commands::report::Format,
+        /// With --format png: the file to write; default <CODE>-turn<N>.png here.
+        #[arg(long, value_name = "FILE.png")]
+        out: Option<PathBuf>,
     },
     /// Play a whole game with computer players and print the result.
     Simulate {
@@ -147,10 +163,21 @@ enum Command {
         /// The game directory.
         dir: PathBuf,
     },
+    /// Take back the last turn played: the turnsheets the players sent for it are waiting
+    /// again, those the computer wrote are gone. Refused while new turnsheets are waiting.
+    Undo {
+        /// The game directory.
+        dir: PathBuf,
+    },
 }
 
 #[derive(Debug, Subcommand)]
 enum MapCommand {
+    /// List a map's empires and areas, with each area's terrain and neighbours.
+    Show {
+        /// A map file, or a standard map: world, medieval, european, australian, tutorial.
+        map: PathBuf,
+    },
     /// Check a map file (or a standard map by name) for everything a designer wants caught.
     Check {
         /// A map file, or a standard map: world, medieval, european, australian, tutorial.
@@ -170,6 +197,9 @@ enum MapCommand {
         /// With --game: draw only what this empire knows (fog of war).
         #[arg(long, requires = "game", value_name = "CODE")]
         empire: Option<EmpireCode>,
+        /// With --game: the turn to draw; default the current one.
+        #[arg(long, requires = "game")]
+        turn: Option<u32>,
         /// The SVG file to write; default: named after the map, or the game and turn.
         #[arg(long, value_name = "FILE.svg")]
         out: Option<PathBuf>,
@@ -198,6 +228,8 @@ fn main() -> ExitCode {
             player,
             name,
             actions_per_turn,
+            dropout_after,
+            victory_from_turn,
         } => {
             let source = match (scenario, map, seed) {
                 (Some(path), _, _) => Source::Scenario(path),
@@ -208,6 +240,8 @@ fn main() -> ExitCode {
                     players: player,
                     name,
                     actions_per_turn,
+                    dropout_after,
+                    victory_from_turn,
                 }),
                 // clap requires one of --map and --scenario, and --seed with --map.
                 _ => return fail("give --map <file> --seed <n>, or --scenario <file>"),
@@ -218,11 +252,13 @@ fn main() -> ExitCode {
             dir,
             accept_state,
             unreadable_as_missed,
+            yes,
         } => commands::turn::run_with(
             &dir,
             commands::turn::TurnOptions {
                 accept_state,
                 unreadable_as_missed,
+                yes,
             },
         )
         .map(|r| show(&r, &r.warnings)),
@@ -250,11 +286,15 @@ fn main() -> ExitCode {
             other => other.map(|r| show(&r, &[])),
         },
         Command::Map {
+            command: MapCommand::Show { map },
+        } => commands::map::show(&map).map(|r| show(&r, &[])),
+        Command::Map {
             command:
                 MapCommand::Draw {
                     map,
                     game,
                     empire,
+                    turn,
                     out,
                     png,
                     width,
@@ -264,6 +304,7 @@ fn main() -> ExitCode {
             map,
             game,
             empire,
+            turn,
             out,
             png,
             width,
@@ -275,9 +316,16 @@ fn main() -> ExitCode {
             empire,
             turn,
             format,
-        } => commands::report::run(&dir, empire, turn, format).map(|r| {
-            let _ = write!(std::io::stdout().lock(), "{r}");
-        }),
+            out,
+        } => match format {
+            commands::report::Format::Png => commands::map::empire_png(&dir, empire, turn, out)
+                .map(|p| {
+                    let _ = writeln!(std::io::stdout().lock(), "wrote {}", p.display());
+                }),
+            _ => commands::report::run(&dir, empire, turn, format).map(|r| {
+                let _ = write!(std::io::stdout().lock(), "{r}");
+            }),
+        },
         Command::Simulate {
             map,
             seed,
@@ -296,6 +344,7 @@ fn main() -> ExitCode {
             commands::demo::run(&dir, turns, seed).map(|r| show(&r, &[]))
         }
         Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
+        Command::Undo { dir } => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

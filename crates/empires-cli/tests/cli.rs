@@ -66,7 +66,8 @@ fn new_turn_turn_on_the_tutorial_map() {
     copy_tutorial_orders(&game);
     let o = ok(&["status", s(&game)]);
     assert!(stdout(&o).contains("next turn 1"), "{}", stdout(&o));
-    assert_eq!(stdout(&o).matches("waiting").count(), 4, "{}", stdout(&o));
+    let sent = stdout(&o).lines().filter(|l| l.ends_with(" sent")).count();
+    assert_eq!(sent, 4, "{}", stdout(&o));
     let o = ok(&["turn", s(&game)]);
     let out = stdout(&o);
     assert!(out.contains("turn 1 of \"Tutorial\" adjudicated"), "{out}");
@@ -108,7 +109,7 @@ fn new_turn_turn_on_the_tutorial_map() {
 
     // Turn 2 without orders: everyone misses the turn, the computer writes every turnsheet
     // (rule 2.5) and keeps them with the turn.
-    let o = ok(&["turn", s(&game)]);
+    let o = ok(&["turn", s(&game), "--yes"]);
     assert!(
         stdout(&o).contains("written by the computer for: EN IR SC WA"),
         "{}",
@@ -303,7 +304,7 @@ fn a_scenario_game_starts_after_its_turn() {
     let out = stdout(&ok(&["status", s(&game)]));
     assert!(out.contains("turn 3 played; next turn 4"), "{out}");
     assert!(out.contains("Gwynedd and Deheubarth"), "{out}");
-    let out = stdout(&ok(&["turn", s(&game)]));
+    let out = stdout(&ok(&["turn", s(&game), "--yes"]));
     assert!(out.contains("turn 4 of \"The Northern Wars\""), "{out}");
     assert_eq!(names(&game.join("turns")), ["0003", "0004"]);
 }
@@ -457,7 +458,12 @@ fn files_in_orders_that_are_not_turnsheets_are_reported() {
         "{err}"
     );
     assert!(err.contains("notes.md"), "{err}");
-    assert!(stdout(&o).contains("waiting"), "en.TXT counts as England's");
+    assert!(
+        stdout(&o)
+            .lines()
+            .any(|l| l.starts_with("EN ") && l.ends_with(" sent")),
+        "en.TXT counts as England's"
+    );
     let o = ok(&["turn", s(&game)]);
     assert!(stderr(&o).contains("fr.txt"), "{}", stderr(&o));
     assert!(stdout(&o).contains("orders from: EN;"), "{}", stdout(&o));

@@ -22,6 +22,8 @@ fn map_start(seed: u64) -> new::Source {
         players: vec![],
         name: None,
         actions_per_turn: None,
+        dropout_after: None,
+        victory_from_turn: None,
     })
 }
 

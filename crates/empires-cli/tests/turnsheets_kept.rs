@@ -83,7 +83,7 @@ fn a_sheet_arriving_during_a_turn_waits_for_the_next() {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("g");
     new_world(&game);
-    let mut child = spawn(&["turn", s(&game)]);
+    let mut child = spawn(&["turn", s(&game), "--yes"]);
     // The turn has started once it has a directory of its own.
     assert!(wait_for(&game.join("turns/0001.tmp"), &mut child));
     deliver(&game, "FR.txt", "TAX\n# sent late\n");

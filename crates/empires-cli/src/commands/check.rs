@@ -87,11 +87,7 @@ impl CheckReport {
 /// Checks `orders` for `empire` against the game in `dir`.
 pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Result<CheckReport> {
     let game = Game::load(dir)?;
-    if game.state.empire(empire).is_none() {
-        return Err(Error::new(format!(
-            "{empire} is not an empire of this game"
-        )));
-    }
+    crate::commands::map::known_empire(&game.state, empire)?;
     let source = read_turnsheet(orders)?;
     let sheet = parse_sheet(&source);
     let cx = Context {

@@ -66,6 +66,8 @@ pub fn run(dir: &Path, turns: u32, seed: u64) -> Result<DemoReport> {
             players: Vec::new(),
             name: Some("European Empires demo".into()),
             actions_per_turn: None,
+            dropout_after: None,
+            victory_from_turn: None,
         }),
     )?;
     let mut lines = vec![format!(

@@ -15,6 +15,102 @@ pub fn check(map: &Path, variant: Option<Variant>) -> Result<MapReport> {
     Ok(check_map(&text, &file, variant))
 }
 
+/// The state of a game after `turn` (the current one by default).
+fn state_of_turn(game: &Game, turn: Option<u32>) -> Result<empires_rules::GameState> {
+    match turn {
+        None => Ok(game.state.clone()),
+        Some(t) if t > game.turn => Err(Error::new(format!(
+            "turn {t} has not been played; the last turn played is {}",
+            game.turn
+        ))),
+        Some(t) => game.dir.load_state(t, &game.map),
+    }
+}
+
+/// Refuses an empire that is not in the game, naming those that are.
+pub fn known_empire(state: &empires_rules::GameState, e: EmpireCode) -> Result<()> {
+    if state.empire(e).is_some() {
+        return Ok(());
+    }
+    let codes: Vec<String> = state.empires.iter().map(|x| x.code.to_string()).collect();
+    Err(Error::new(format!(
+        "{e} is not an empire of this game; its empires are {}",
+        codes.join(" ")
+    )))
+}
+
+/// A printable map of what `empire` knew after `turn`, as PNG, for postal players (10.5):
+/// drawn only when asked for. Written to `out`, or `<CODE>-turn<N>.png` here.
+pub fn empire_png(
+    dir: &Path,
+    empire: EmpireCode,
+    turn: Option<u32>,
+    out: Option<PathBuf>,
+) -> Result<PathBuf> {
+    let game = Game::load(dir)?;
+    let state = state_of_turn(&game, turn)?;
+    known_empire(&state, empire)?;
+    let opts = DrawOptions {
+        width: 1600,
+        title: Some(format!("{}, turn {}: {}", state.game, state.turn, empire)),
+        graticule: true,
+    };
+    let d = draw::draw(&game.map, Some((&state, Some(empire))), &opts).map_err(Error::new)?;
+    let bytes = draw::png(&d.svg).map_err(Error::new)?;
+    let path = out.unwrap_or_else(|| PathBuf::from(format!("{empire}-turn{}.png", state.turn)));
+    std::fs::write(&path, bytes).map_err(|e| Error::io("cannot write", &path, e))?;
+    Ok(path)
+}
+
+/// `empires map show`: a map's empires and areas, with every area's neighbours, for a GM
+/// choosing players' empires and for players without a picture of the map.
+pub struct MapListing(empires_rules::Map);
+
+pub fn show(map: &Path) -> Result<MapListing> {
+    let (text, file) = map_text(map)?;
+    Ok(MapListing(gamedir::parse_map(&text, &file)?))
+}
+
+impl fmt::Display for MapListing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use empires_rules::words::count;
+        let m = &self.0;
+        let land = m.land_count();
+        writeln!(
+            f,
+            "{}{}: {}, {}, {}",
+            m.name,
+            m.variant
+                .map_or(String::new(), |v| format!(" ({} Empires)", v.title())),
+            count(land as u32, "land area"),
+            count((m.areas().len() - land) as u32, "sea area"),
+            count(m.empires.len() as u32, "empire")
+        )?;
+        writeln!(f, "\nEMPIRES (code, name, home area)")?;
+        for e in &m.empires {
+            writeln!(f, "  {}  {:<24} {}", e.code, e.name, m.code(e.home))?;
+        }
+        writeln!(f, "\nAREAS (code, name, terrain, next to)")?;
+        for id in m.ids() {
+            let a = m.area(id);
+            let next: Vec<String> = m
+                .neighbours(id)
+                .iter()
+                .map(|&n| m.code(n).to_string())
+                .collect();
+            writeln!(
+                f,
+                "  {}  {:<24} {:<10} {}",
+                a.code,
+                a.name,
+                a.terrain.name(),
+                next.join(" ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// What to draw and where to write it (`empires map draw`).
 #[derive(Debug, Clone, Default)]
 pub struct DrawArgs {
@@ -24,6 +120,8 @@ pub struct DrawArgs {
     pub game: Option<PathBuf>,
     /// Draw only what this empire knows of the game.
     pub empire: Option<EmpireCode>,
+    /// With a game: the turn to draw, by default the current one.
+    pub turn: Option<u32>,
     /// The SVG file; by default named after the map or game, in the current directory.
     pub out: Option<PathBuf>,
     /// Also a PNG: `Some(None)` names it after the SVG.
@@ -65,14 +163,18 @@ pub fn draw(args: &DrawArgs) -> Result<DrawReport> {
     let (drawing, stem) = match (&args.game, &args.map) {
         (Some(dir), None) => {
             let game = Game::load(dir)?;
-            let d = draw::draw(&game.map, Some((&game.state, args.empire)), &opts)
-                .map_err(Error::new)?;
+            let state = state_of_turn(&game, args.turn)?;
+            if let Some(e) = args.empire {
+                known_empire(&state, e)?;
+            }
+            let d =
+                draw::draw(&game.map, Some((&state, args.empire)), &opts).map_err(Error::new)?;
             let name = dir
                 .canonicalize()
                 .ok()
                 .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "game".to_string());
-            let mut stem = format!("{name}-turn{}", game.state.turn);
+            let mut stem = format!("{name}-turn{}", state.turn);
             if let Some(e) = args.empire {
                 stem = format!("{stem}-{e}");
             }

@@ -9,3 +9,4 @@ pub mod report;
 pub mod simulate;
 pub mod status;
 pub mod turn;
+pub mod undo;

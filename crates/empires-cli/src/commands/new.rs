@@ -29,6 +29,10 @@ pub struct MapStart {
     /// Defaults to the map's name.
     pub name: Option<String>,
     pub actions_per_turn: Option<u32>,
+    /// Missed turns in a row after which a player counts as dropped out (2.5, decision 21).
+    pub dropout_after: Option<u32>,
+    /// The first turn at whose end victory conditions count (11.6).
+    pub victory_from_turn: Option<u32>,
 }
 
 /// What `empires new` made.
@@ -46,7 +50,7 @@ impl fmt::Display for NewReport {
             f,
             "created game \"{}\" ({} Empires) in {}, starting after turn {}",
             s.game,
-            s.variant,
+            s.variant.title(),
             self.dir.display(),
             s.turn
         )?;
@@ -159,6 +163,12 @@ fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
     let mut options = Options::default();
     if let Some(n) = m.actions_per_turn {
         options.actions_per_turn = n;
+    }
+    if let Some(n) = m.dropout_after {
+        options.dropout_after = n;
+    }
+    if let Some(n) = m.victory_from_turn {
+        options.victory_from_turn = n;
     }
     let setup = NewGame {
         name: m.name.clone().unwrap_or_else(|| map.name.clone()),

@@ -22,6 +22,8 @@ pub enum Format {
     Json,
     Text,
     Html,
+    /// A printable map of what the empire knew, drawn on request (see `--out`).
+    Png,
 }
 
 impl Format {
@@ -30,6 +32,7 @@ impl Format {
             Format::Json => "json",
             Format::Text => "txt",
             Format::Html => "html",
+            Format::Png => "png",
         }
     }
 }
@@ -77,11 +80,7 @@ pub fn render_all(
 /// form asked for, as written when the turn was played.
 pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) -> Result<String> {
     let game = Game::load(dir)?;
-    if game.state.empire(empire).is_none() {
-        return Err(Error::new(format!(
-            "{empire} is not an empire of this game"
-        )));
-    }
+    crate::commands::map::known_empire(&game.state, empire)?;
     let turn = turn.unwrap_or(game.turn);
     if turn > game.turn {
         return Err(Error::new(format!(

@@ -34,7 +34,9 @@ impl fmt::Display for SimulateReport {
         writeln!(
             f,
             "{} ({} Empires), seed {}",
-            self.map, s.variant, self.seed
+            self.map,
+            s.variant.title(),
+            self.seed
         )?;
         match &s.result {
             Some(c) => writeln!(

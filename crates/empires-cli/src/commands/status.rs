@@ -20,7 +20,7 @@ pub struct StatusReport {
 impl fmt::Display for StatusReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.state;
-        writeln!(f, "game: {} ({} Empires)", s.game, s.variant)?;
+        writeln!(f, "game: {} ({} Empires)", s.game, s.variant.title())?;
         match &s.result {
             Some(c) => writeln!(f, "turn {} played; game over: {}", s.turn, claim_text(c))?,
             None => writeln!(f, "turn {} played; next turn {}", s.turn, s.turn + 1)?,
@@ -30,19 +30,21 @@ impl fmt::Display for StatusReport {
         if let Some(c) = &s.victory_warning {
             writeln!(f, "victory warning: {}", claim_text(c))?;
         }
-        let rows: Vec<[String; 7]> = s
+        let rows: Vec<[String; 8]> = s
             .empires
             .iter()
             .map(|e| {
                 let areas = s.owned_by(e.code).count();
                 let orders = match e.eliminated {
                     Some(t) => format!("eliminated turn {t}"),
-                    None if self.waiting.contains(&e.code) => "waiting".to_string(),
-                    None => "-".to_string(),
+                    None if self.waiting.contains(&e.code) => "sent".to_string(),
+                    None if e.player.is_some() => "none yet".to_string(),
+                    None => "computer".to_string(),
                 };
                 [
                     format!("{} {}", e.code, e.name),
                     e.player.clone().unwrap_or_else(|| "(dummy)".to_string()),
+                    standing(e, s.options.dropout_after),
                     e.bps.to_string(),
                     e.treasury.to_string(),
                     e.vps.to_string(),
@@ -52,10 +54,10 @@ impl fmt::Display for StatusReport {
             })
             .collect();
         let header = [
-            "empire", "player", "BPs", "treasury", "VPs", "areas", "orders",
+            "empire", "player", "standing", "BPs", "treasury", "VPs", "areas", "orders",
         ]
         .map(String::from);
-        let mut width = [0usize; 7];
+        let mut width = [0usize; 8];
         for row in std::iter::once(&header).chain(&rows) {
             for (w, cell) in width.iter_mut().zip(row) {
                 *w = (*w).max(cell.chars().count());
@@ -70,7 +72,7 @@ impl fmt::Display for StatusReport {
                     line.push_str("  ");
                 }
                 // Names left-aligned, numbers right-aligned.
-                if (2..=5).contains(&i) {
+                if (3..=6).contains(&i) {
                     line.push_str(&" ".repeat(pad));
                     line.push_str(cell);
                 } else {
@@ -81,6 +83,19 @@ impl fmt::Display for StatusReport {
             lines.push(line.trim_end().to_string());
         }
         write!(f, "{}", lines.join("\n"))
+    }
+}
+
+/// How an empire stands with its player (2.1, 2.5, decision 21): a dummy run by the
+/// computer, playing, having missed turns, or dropped out after `dropout_after` in a row.
+fn standing(e: &empires_rules::state::EmpireState, dropout_after: u32) -> String {
+    match (&e.player, e.missed_turns) {
+        _ if e.eliminated.is_some() => "out".into(),
+        (None, _) => "dummy".into(),
+        (Some(_), 0) => "playing".into(),
+        (Some(_), n) if n >= dropout_after => format!("dropped out ({n} missed)"),
+        (Some(_), 1) => "missed 1 turn".into(),
+        (Some(_), n) => format!("missed {n} turns"),
     }
 }
 

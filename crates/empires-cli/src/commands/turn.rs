@@ -98,6 +98,9 @@ pub struct TurnOptions {
     /// Play an empire whose turnsheet cannot be read (not text, too large) as having sent
     /// none, keeping the sheet with the turn, instead of stopping.
     pub unreadable_as_missed: bool,
+    /// Play even though players (not dummies) have sent no orders: the computer writes
+    /// theirs (2.5). Without it such a turn is not played.
+    pub yes: bool,
 }
 
 /// Plays the next turn of the game in `dir` and writes it.
@@ -114,6 +117,23 @@ pub fn run_with(dir: &Path, options: TurnOptions) -> Result<TurnReport> {
         },
     )?;
     let next = game.turn + 1;
+    if !options.yes {
+        let waiting = game.dir.waiting(&game.state)?;
+        let missing: Vec<String> = game
+            .state
+            .empires
+            .iter()
+            .filter(|e| e.alive() && !waiting.sheets.contains_key(&e.code))
+            .filter_map(|e| e.player.as_ref().map(|p| format!("{} ({p})", e.code)))
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::new(format!(
+                "no orders yet from {}: the computer would write their turn (2.5); wait for \
+                 them, or play now with `empires turn --yes`",
+                missing.join(", ")
+            )));
+        }
+    }
     // From here the sheets are in the turn being written: any failure must put them back.
     let taken = game.dir.take_orders(next, &game.state)?;
     play(&game, next, &taken, options).map_err(|e| game.dir.undo(e))
