@@ -341,7 +341,8 @@ fn main() -> ExitCode {
         } => commands::simulate::balance(&map, games, variant, turns, chart.as_deref())
             .map(|r| show(&r, &[])),
         Command::Demo { dir, turns, seed } => {
-            commands::demo::run(&dir, turns, seed).map(|r| show(&r, &[]))
+            commands::demo::run_showing(&dir, turns, seed, |step| eprintln!("{step}"))
+                .map(|r| show(&r, &[]))
         }
         Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
         Command::Undo { dir } => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),

@@ -492,7 +492,11 @@ fn an_unreadable_order_line_fails_alone() {
     )
     .unwrap();
     let o = ok(&["turn", s(&game)]);
-    assert!(stdout(&o).contains("1 failed actions"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("1 failed action") && !stdout(&o).contains("1 failed actions"),
+        "{}",
+        stdout(&o)
+    );
     let ev = events(&game, "0001");
     let en: Vec<&Value> = ev
         .iter()

@@ -11,7 +11,7 @@ fn simulate_plays_a_whole_game() {
     ]);
     let out = stdout(&o);
     assert!(
-        out.contains("British Isles (medieval Empires), seed 3"),
+        out.contains("British Isles (Medieval Empires), seed 3"),
         "{out}"
     );
     assert!(

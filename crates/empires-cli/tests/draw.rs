@@ -119,5 +119,8 @@ fn bad_arguments_are_refused() {
         "--out",
         s(&tmp.path().join("z.svg")),
     ]);
-    assert!(e.contains("no empire ZZ"), "{e}");
+    assert!(
+        e.contains("ZZ is not an empire of this game; its empires are"),
+        "{e}"
+    );
 }

@@ -110,8 +110,9 @@ pub fn check_map(text: &str, file: &str, variant: Option<Variant>) -> MapReport 
     let v = r.variant.unwrap_or(Variant::World);
     if !map.empires.is_empty() && map.empires.len() != usual_empires(v) {
         r.warn(format!(
-            "{} empires, where {v} Empires usually has {} (section 12)",
-            map.empires.len(),
+            "{}, where {} Empires usually has {} (section 12)",
+            count(map.empires.len() as u32, "empire"),
+            v.title(),
             usual_empires(v)
         ));
     }
@@ -258,10 +259,11 @@ fn start_areas(map: &Map, v: Variant, r: &mut MapReport) {
         }
         if e.start.len() != wanted && !(v == Variant::European && e.start.len() < wanted) {
             r.error(format!(
-                "{} starts with {} areas besides {}, but {v} Empires gives {wanted} (12.6)",
+                "{} starts with {} areas besides {}, but {} Empires gives {wanted} (12.6)",
                 e.code,
                 e.start.len(),
-                map.code(e.home)
+                map.code(e.home),
+                v.title()
             ));
         }
         let mut chosen = vec![e.home];

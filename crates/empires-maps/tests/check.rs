@@ -52,7 +52,7 @@ fn a_sound_map_passes() {
     assert_eq!(
         messages(BASE, Some(Variant::Medieval)),
         vec![
-            "1 empires, where medieval Empires usually has 30 (section 12)",
+            "1 empire, where Medieval Empires usually has 30 (section 12)",
             "sea area SEA touches no other sea area: ships there are trapped",
         ]
     );
@@ -95,7 +95,7 @@ fn rule_12_6_start_areas_must_fit_the_variant() {
     let r = check_map(BASE, "m.toml", Some(Variant::World));
     assert!(
         r.findings.iter().any(|f| f.error
-            && f.message == "AA starts with 2 areas besides AAA, but world Empires gives 4 (12.6)"),
+            && f.message == "AA starts with 2 areas besides AAA, but World Empires gives 4 (12.6)"),
         "{r}"
     );
     // A start area that is not next to home.

@@ -6,6 +6,7 @@ use crate::commands::turn;
 use crate::error::Result;
 use crate::gamedir::{self, Game};
 use empires_maps::draw::{DrawOptions, draw, png};
+use empires_rules::words::count;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -43,20 +44,40 @@ impl fmt::Display for DemoReport {
         for m in &self.maps {
             writeln!(f, "  {}", m.display())?;
         }
+        // The command as it can be run from here: `empires` is on the PATH only once
+        // installed (`cargo install --path crates/empires-cli`).
+        let exe = std::env::current_exe()
+            .ok()
+            .filter(|p| p.exists())
+            .map_or("empires".to_string(), |p| p.display().to_string());
         writeln!(
             f,
             "Play on: put turnsheets in {d}/orders/ (e.g. FR.txt), check them with"
         )?;
-        writeln!(f, "  empires check {d} --empire FR {d}/orders/FR.txt")?;
+        writeln!(f, "  {exe} check {d} --empire FR {d}/orders/FR.txt")?;
+        writeln!(
+            f,
+            "and run `{exe} turn {d}`; empires without orders are played by the computer."
+        )?;
         write!(
             f,
-            "and run `empires turn {d}`; empires without orders are played by the computer."
+            "(`cargo install --path crates/empires-cli` puts `empires` on your PATH.)"
         )
     }
 }
 
 /// Creates the demo game in `dir` and plays `turns` turns.
 pub fn run(dir: &Path, turns: u32, seed: u64) -> Result<DemoReport> {
+    run_showing(dir, turns, seed, |_| {})
+}
+
+/// As [`run`], telling `progress` of each step as it is done: a demo takes a while.
+pub fn run_showing(
+    dir: &Path,
+    turns: u32,
+    seed: u64,
+    mut progress: impl FnMut(&str),
+) -> Result<DemoReport> {
     new::run(
         dir,
         &Source::Map(MapStart {
@@ -75,17 +96,21 @@ pub fn run(dir: &Path, turns: u32, seed: u64) -> Result<DemoReport> {
         dir.display()
     )];
     let mut played = 0;
-    for _ in 0..turns {
+    for i in 0..turns {
+        progress(&format!("playing turn {} of {turns}...", i + 1));
         let r = turn::run(dir)?;
         played = r.turn;
         lines.push(format!(
-            "turn {}: {} events, {} failed actions",
-            r.turn, r.events, r.failed
+            "turn {}: {}, {}",
+            r.turn,
+            count(r.events as u32, "event"),
+            count(r.failed as u32, "failed action")
         ));
         if r.game_over.is_some() {
             break;
         }
     }
+    progress("drawing the maps...");
     let game = Game::load(dir)?;
     let maps_dir = dir.join("maps");
     std::fs::create_dir_all(&maps_dir)

@@ -8,6 +8,7 @@ use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
 use empires_orders::parse_turnsheet;
 use empires_rules::event::{Event, Outcome, What};
 use empires_rules::state::VictoryClaim;
+use empires_rules::words;
 use empires_rules::{EmpireCode, adjudicate};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -48,11 +49,11 @@ impl fmt::Display for TurnReport {
         };
         writeln!(
             f,
-            "turn {} of \"{}\" adjudicated: {} events, {} failed actions{}",
+            "turn {} of \"{}\" adjudicated: {}, {}{}",
             self.turn,
             self.game,
-            self.events,
-            self.failed,
+            words::count(self.events as u32, "event"),
+            words::count(self.failed as u32, "failed action"),
             if self.ignored > 0 {
                 format!(", {} ignored", self.ignored)
             } else {
