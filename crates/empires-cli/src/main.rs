@@ -77,14 +77,23 @@ enum Command {
         yes: bool,
     },
     /// Check a turnsheet and forecast the turn as if no other empire acted.
+    ///
+    /// `empires check <DIR> --empire <CODE> <ORDERS>` checks against the game directory (the
+    /// GM's); `empires check --report <REPORT.json> <ORDERS>` against the player's own report
+    /// alone, with the same messages.
     Check {
-        /// The game directory.
-        dir: PathBuf,
-        /// The empire whose orders these are.
-        #[arg(long)]
-        empire: EmpireCode,
-        /// The turnsheet file.
-        orders: PathBuf,
+        /// The game directory and the turnsheet file, or with --report the turnsheet alone.
+        #[arg(num_args = 1..=2, value_name = "[DIR] ORDERS", required = true)]
+        paths: Vec<PathBuf>,
+        /// The empire whose orders these are (with a game directory).
+        #[arg(long, required_unless_present = "report")]
+        empire: Option<EmpireCode>,
+        /// The player's own report of the last turn (`empires report --format json`).
+        #[arg(long, value_name = "REPORT.json", conflicts_with = "empire")]
+        report: Option<PathBuf>,
+        /// With --report: the map file, when the game is not on a standard map.
+        #[arg(long, requires = "report", value_name = "MAP")]
+        map: Option<PathBuf>,
         /// text for people and email, json for the web.
         #[arg(long, value_enum, default_value = "text")]
         format: commands::check::Format,
@@ -263,18 +272,39 @@ fn main() -> ExitCode {
         )
         .map(|r| show(&r, &r.warnings)),
         Command::Check {
-            dir,
+            paths,
             empire,
-            orders,
+            report,
+            map,
             format,
-        } => match commands::check::run(&dir, empire, &orders, format) {
-            // A turnsheet with errors exits with status 1 after its report.
-            Ok(r) if r.has_errors() => {
-                show(&r, &[]);
-                return ExitCode::FAILURE;
+        } => {
+            let checked = match (&paths[..], empire, report) {
+                ([dir, orders], Some(empire), None) => {
+                    commands::check::run(dir, empire, orders, format)
+                }
+                ([orders], None, Some(report)) => {
+                    commands::check::run_from_report(&report, map.as_deref(), orders, format)
+                }
+                (_, _, Some(_)) => {
+                    return fail(
+                        "with --report give only the turnsheet: empires check --report <REPORT.json> <ORDERS>",
+                    );
+                }
+                _ => {
+                    return fail(
+                        "give the game directory and the turnsheet: empires check <DIR> --empire <CODE> <ORDERS>",
+                    );
+                }
+            };
+            match checked {
+                // A turnsheet with errors exits with status 1 after its report.
+                Ok(r) if r.has_errors() => {
+                    show(&r, &[]);
+                    return ExitCode::FAILURE;
+                }
+                other => other.map(|r| show(&r, &[])),
             }
-            other => other.map(|r| show(&r, &[])),
-        },
+        }
         Command::Map {
             command: MapCommand::Check { map, variant },
         } => match commands::map::check(&map, variant) {

@@ -128,3 +128,119 @@ fn an_action_the_forecast_knows_will_fail_counts_as_a_warning() {
     // And the end of the turn: what cannot be foreseen is said.
     assert!(out.contains("not foreseen:"), "{out}");
 }
+
+/// A player's own copy of the checker: the same turnsheet checked against the game
+/// directory and against the player's report alone gives the same messages and forecast.
+#[test]
+fn checking_from_the_players_own_report_says_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("game");
+    ok(&[
+        "new",
+        s(&dir),
+        "--map",
+        "tutorial",
+        "--seed",
+        "3",
+        "--player",
+        "EN=Ann",
+    ]);
+    for f in fs::read_dir(tutorial_orders()).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, dir.join("orders").join(f.file_name().unwrap())).unwrap();
+    }
+    ok(&["turn", s(&dir)]);
+    // Realistic turnsheets for turn 2: the computer's, for every empire, taken from a turn
+    // played and then taken back.
+    ok(&["turn", s(&dir), "--yes"]);
+    let sheets = tmp.path().join("sheets");
+    fs::create_dir(&sheets).unwrap();
+    for f in fs::read_dir(dir.join("turns/0002/orders")).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, sheets.join(f.file_name().unwrap())).unwrap();
+    }
+    ok(&["undo", s(&dir)]);
+    let mut compared = 0;
+    for code in ["EN", "SC", "IR", "WA"] {
+        let report = tmp.path().join(format!("{code}.json"));
+        fs::write(
+            &report,
+            stdout(&ok(&[
+                "report",
+                s(&dir),
+                "--empire",
+                code,
+                "--format",
+                "json",
+            ])),
+        )
+        .unwrap();
+        let mut mine = vec![sheets.join(format!("{code}.txt"))];
+        // And the example sheets, which hold mistakes of every kind, as if this empire's.
+        mine.extend(
+            fs::read_dir(tutorial_orders())
+                .unwrap()
+                .map(|f| f.unwrap().path()),
+        );
+        for sheet in mine {
+            let by_game = empires(&["check", s(&dir), "--empire", code, s(&sheet)]);
+            let by_report = empires(&["check", "--report", s(&report), s(&sheet)]);
+            assert_eq!(by_game.status.code(), by_report.status.code());
+            assert_eq!(
+                stdout(&by_report),
+                stdout(&by_game),
+                "{code} {}",
+                sheet.display()
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 4 * 5);
+    // A report of a game on a map that is not standard needs the map.
+    let err = fails(&[
+        "check",
+        "--report",
+        s(&tmp.path().join("EN.json")),
+        "--map",
+        "nowhere.toml",
+        s(&sheets.join("EN.txt")),
+    ]);
+    assert!(err.contains("nowhere.toml"), "{err}");
+}
+
+/// The same on a European game, with supply trains, capitals and supply lines (seed 003).
+#[test]
+fn checking_from_the_report_says_the_same_in_european_empires() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("game");
+    ok(&["new", s(&dir), "--map", "european", "--seed", "11"]);
+    ok(&["turn", s(&dir)]);
+    ok(&["turn", s(&dir)]);
+    let sheets = tmp.path().join("sheets");
+    fs::create_dir(&sheets).unwrap();
+    for f in fs::read_dir(dir.join("turns/0002/orders")).unwrap() {
+        let f = f.unwrap().path();
+        fs::copy(&f, sheets.join(f.file_name().unwrap())).unwrap();
+    }
+    ok(&["undo", s(&dir)]);
+    for code in ["FR", "EN", "PR", "RU", "SP", "AU"] {
+        let report = tmp.path().join(format!("{code}.json"));
+        fs::write(
+            &report,
+            stdout(&ok(&[
+                "report",
+                s(&dir),
+                "--empire",
+                code,
+                "--format",
+                "json",
+            ])),
+        )
+        .unwrap();
+        let sheet = sheets.join(format!("{code}.txt"));
+        let by_game = stdout(&empires(&["check", s(&dir), "--empire", code, s(&sheet)]));
+        let by_report = stdout(&empires(&["check", "--report", s(&report), s(&sheet)]));
+        assert!(by_game.contains("Supply: capacity"), "{by_game}");
+        assert_eq!(by_report, by_game, "{code}");
+    }
+}

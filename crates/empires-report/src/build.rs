@@ -290,10 +290,24 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
         census_vps: econ.census,
         vp_changes: econ.vps,
     };
+    let o = &st.options;
     Report {
         version: REPORT_VERSION,
         game: st.game.clone(),
+        map: t.map.name.clone(),
         variant: st.variant.to_string(),
+        settings: Settings {
+            actions_per_turn: me.actions_per_turn.unwrap_or(o.actions_per_turn),
+            sea_supply: match o.sea_supply {
+                empires_rules::variant::SeaSupply::DistancePlusHalf => "distance_plus_half",
+                empires_rules::variant::SeaSupply::DistanceOnly => "distance_only",
+            }
+            .into(),
+            blockade_means_not_owned: o.blockade_means_not_owned,
+            dropout_after: o.dropout_after,
+            points_target: o.points_target,
+            victory_from_turn: o.victory_from_turn,
+        },
         turn: st.turn,
         next_turn: st.turn + 1,
         empire: EmpireLine {
@@ -309,6 +323,11 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
         areas,
         fleets,
         spy: me.spy.as_ref().map(|s| s.area.as_str().to_owned()),
+        spy_waiting_for: me
+            .spy
+            .as_ref()
+            .and_then(|s| s.waiting_for)
+            .map(|w| w.as_str().to_owned()),
         watchers,
         scouting: scouting(t, sh, empire, &seen_by_action),
         supply: european.then(|| SupplyLine {
@@ -476,6 +495,7 @@ fn scouting(t: &Turn, sh: &Shared, empire: EmpireCode, by_action: &[AreaId]) -> 
             armies: a.armies,
             forts: a.forts,
             base_ships: a.base.as_ref().map(|b| b.ships),
+            base_entrance: a.base.as_ref().map(|b| b.entrance.as_str().to_owned()),
             fleet: a.fleet.as_ref().map(|f| FleetSighting {
                 owner: f.owner.as_str().to_owned(),
                 ships: f.ships,

@@ -8,6 +8,7 @@ pub mod describe;
 pub mod every;
 pub mod gm;
 pub mod html;
+pub mod known;
 pub mod model;
 mod put;
 pub mod text;

@@ -14,7 +14,14 @@ pub const REPORT_VERSION: u32 = 1;
 pub struct Report {
     pub version: u32,
     pub game: String,
+    /// The name of the map the game is played on.
+    #[serde(default)]
+    pub map: String,
     pub variant: String,
+    /// The game's settings as they apply to this empire (1.3 of the rules document): what
+    /// a player's own copy of the checker needs besides the report.
+    #[serde(default)]
+    pub settings: Settings,
     /// The turn just played (0 for the starting position).
     pub turn: u32,
     /// The turn the attached turnsheet is for (2.7).
@@ -32,6 +39,9 @@ pub struct Report {
     pub fleets: Vec<FleetLine>,
     /// Where the empire's spy is, and its watchers (9.x).
     pub spy: Option<String>,
+    /// The empire whose spy this one lies in wait for (9.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spy_waiting_for: Option<String>,
     pub watchers: Vec<String>,
     /// 10.2: other areas in sight at the end of the turn.
     pub scouting: Vec<ScoutedArea>,
@@ -122,6 +132,32 @@ pub struct Economy {
     pub vp_changes: Vec<VpChange>,
 }
 
+/// The ruleset options of the game (decisions marked "option"), with the actions this
+/// empire may take a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Settings {
+    pub actions_per_turn: u32,
+    /// `distance_plus_half` or `distance_only` (3.3).
+    pub sea_supply: String,
+    pub blockade_means_not_owned: bool,
+    pub dropout_after: u32,
+    pub points_target: Option<u32>,
+    pub victory_from_turn: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            actions_per_turn: 16,
+            sea_supply: "distance_plus_half".into(),
+            blockade_means_not_owned: false,
+            dropout_after: 3,
+            points_target: None,
+            victory_from_turn: 0,
+        }
+    }
+}
+
 /// One change to an empire's victory points, with its reason.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VpChange {
@@ -198,6 +234,9 @@ pub struct ScoutedArea {
     pub forts: u32,
     /// Ships in commission in the area's naval base.
     pub base_ships: Option<u32>,
+    /// The sea area the base is entered from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base_entrance: Option<String>,
     /// Ships at sea there: owner, ships, armies aboard.
     pub fleet: Option<FleetSighting>,
     /// European Empires: trains seen there.

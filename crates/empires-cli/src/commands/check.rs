@@ -3,13 +3,15 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use crate::gamedir::Game;
+use crate::gamedir::{self, Game};
 use empires_orders::text::{self, MAX_SHEET_BYTES};
 use empires_orders::{Code, Context, Diagnostic, check, parse_sheet, render};
-use empires_rules::EmpireCode;
+use empires_report::Report;
+use empires_report::known::state_from_report;
 use empires_rules::engine::{Forecast, forecast};
 use empires_rules::event::Outcome;
 use empires_rules::supply;
+use empires_rules::{EmpireCode, GameState, Map};
 use serde::Serialize;
 use std::fmt;
 use std::path::Path;
@@ -57,8 +59,7 @@ pub struct SupplyArea {
     pub source: Option<String>,
 }
 
-fn supply_of(game: &Game, empire: EmpireCode) -> Option<Supply> {
-    let st = &game.state;
+fn supply_of(map: &Map, st: &GameState, empire: EmpireCode) -> Option<Supply> {
     if !st.variant.has_supply() {
         return None;
     }
@@ -66,9 +67,9 @@ fn supply_of(game: &Game, empire: EmpireCode) -> Option<Supply> {
     let areas = st
         .owned_by(empire)
         .map(|a| SupplyArea {
-            area: game.map.code(a).to_string(),
+            area: map.code(a).to_string(),
             trains: st.area(a).trains,
-            source: supply::source(&game.map, st, a).map(|s| game.map.code(s).to_string()),
+            source: supply::source(map, st, a).map(|s| map.code(s).to_string()),
         })
         .collect();
     Some(Supply {
@@ -88,21 +89,67 @@ impl CheckReport {
 pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Result<CheckReport> {
     let game = Game::load(dir)?;
     crate::commands::map::known_empire(&game.state, empire)?;
+    check_on(&game.map, &game.state, empire, orders, format)
+}
+
+/// Checks `orders` on the game as the player's own report shows it: for a player with no
+/// copy of the game, which holds every empire's secrets. The map is a standard map of the
+/// report's map name, or `map`.
+pub fn run_from_report(
+    report: &Path,
+    map: Option<&Path>,
+    orders: &Path,
+    format: Format,
+) -> Result<CheckReport> {
+    let text = crate::files::read_text_in_game(report, crate::files::MAX_SMALL_BYTES * 16)?;
+    let r: Report = serde_json::from_str(&text).map_err(|e| {
+        Error::new(format!(
+            "{}: not a report as `empires report --format json` writes one: {e}",
+            report.display()
+        ))
+    })?;
+    let map = match map {
+        Some(path) => {
+            let (text, file) = crate::commands::new::map_text(path)?;
+            gamedir::parse_map(&text, &file)?
+        }
+        None => empires_maps::standard::names()
+            .into_iter()
+            .filter_map(|n| empires_maps::standard::load(n)?.ok())
+            .find(|m| m.name == r.map)
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "the report's map, \"{}\", is not a standard map: give its file with --map",
+                    r.map
+                ))
+            })?,
+    };
+    let state = state_from_report(&map, &r)
+        .map_err(|e| Error::new(format!("{}: {e}", report.display())))?;
+    let empire = EmpireCode::parse(&r.empire.code)
+        .map_err(|_| Error::new(format!("{}: no empire code", report.display())))?;
+    check_on(&map, &state, empire, orders, format)
+}
+
+/// Checks `orders` for `empire` on `state`.
+fn check_on(
+    map: &Map,
+    state: &GameState,
+    empire: EmpireCode,
+    orders: &Path,
+    format: Format,
+) -> Result<CheckReport> {
     let source = read_turnsheet(orders)?;
     let sheet = parse_sheet(&source);
-    let cx = Context {
-        map: &game.map,
-        state: &game.state,
-        empire,
-    };
+    let cx = Context { map, state, empire };
     let diagnostics = check(&sheet, &cx);
-    let forecast = forecast(&game.map, &game.state, empire, &sheet.turnsheet())
-        .map_err(|e| Error::new(e.to_string()))?;
+    let forecast =
+        forecast(map, state, empire, &sheet.turnsheet()).map_err(|e| Error::new(e.to_string()))?;
     let mut diagnostics = diagnostics;
     diagnostics.extend(forecast_warnings(&source, &diagnostics, &forecast));
     diagnostics.sort_by_key(|d| (d.line, d.column));
     let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-    let supply = supply_of(&game, empire);
+    let supply = supply_of(map, state, empire);
     Ok(CheckReport {
         supply,
         file: orders.display().to_string(),
