@@ -171,7 +171,7 @@ fn words<'a>(line: &'a str, out: &mut Vec<Word<'a>>) {
 }
 
 /// Cuts a comment (`#`, `;` or `//` to the end of the line) off a line.
-fn strip_comment(line: &str) -> &str {
+pub fn strip_comment(line: &str) -> &str {
     let bytes = line.as_bytes();
     for (i, &b) in bytes.iter().enumerate() {
         // Letters and blanks, nearly every byte, are ruled out by one comparison.

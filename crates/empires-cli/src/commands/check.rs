@@ -182,7 +182,7 @@ fn forecast_warnings(source: &str, found: &[Diagnostic], fc: &Forecast) -> Vec<D
                 Code::ForecastFails,
                 s.line,
                 column,
-                text.trim(),
+                empires_orders::sheet::strip_comment(text).trim(),
                 format!("on what you can see, this action will fail: {reason}"),
             ))
         })
