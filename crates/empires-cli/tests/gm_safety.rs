@@ -7,21 +7,29 @@ mod common;
 use common::*;
 use std::fs;
 
-fn game(tmp: &tempfile::TempDir) -> std::path::PathBuf {
+/// The tutorial game with two players, EN and SC, and two dummies; `extra` options for `new`.
+fn game_with(tmp: &tempfile::TempDir, extra: &[&str]) -> std::path::PathBuf {
     let dir = tmp.path().join("game");
-    ok(&[
+    let map = tutorial_map();
+    let mut args = vec![
         "new",
         s(&dir),
         "--map",
-        s(&tutorial_map()),
+        s(&map),
         "--seed",
         "3",
         "--player",
         "EN=Ann",
         "--player",
         "SC=Bo",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    ok(&args);
     dir
+}
+
+fn game(tmp: &tempfile::TempDir) -> std::path::PathBuf {
+    game_with(tmp, &[])
 }
 
 #[test]
@@ -99,23 +107,7 @@ fn undo_puts_back_exactly_what_the_players_sent() {
 #[test]
 fn status_says_who_has_sent_orders_who_is_a_dummy_and_who_dropped_out() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("game");
-    ok(&[
-        "new",
-        s(&dir),
-        "--map",
-        s(&tutorial_map()),
-        "--seed",
-        "3",
-        "--player",
-        "EN=Ann",
-        "--player",
-        "SC=Bo",
-        "--dropout-after",
-        "2",
-        "--victory-from-turn",
-        "6",
-    ]);
+    let dir = game_with(&tmp, &["--dropout-after", "2", "--victory-from-turn", "6"]);
     let state: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(dir.join("turns/0000/state.json")).unwrap())
             .unwrap();

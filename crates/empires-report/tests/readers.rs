@@ -103,6 +103,15 @@ fn play(map: &Map, st: &GameState, orders: &[(&str, &str)]) -> TurnOutcome {
 /// What one empire's report says of the turn: its own actions' results, and what others
 /// did to it.
 fn read(map: &Map, out: &TurnOutcome, who: &str) -> (Vec<String>, Vec<String>) {
+    let r = full(map, out, who);
+    (
+        r.actions.iter().map(|a| a.result.clone()).collect(),
+        r.against_you.iter().map(|h| h.text.clone()).collect(),
+    )
+}
+
+/// One empire's whole report of the turn.
+fn full(map: &Map, out: &TurnOutcome, who: &str) -> empires_report::Report {
     let t = Turn {
         map,
         state: &out.state,
@@ -110,11 +119,7 @@ fn read(map: &Map, out: &TurnOutcome, who: &str) -> (Vec<String>, Vec<String>) {
         computer_written: &[],
         gm_messages: &[],
     };
-    let r = report(&t, code(who));
-    (
-        r.actions.iter().map(|a| a.result.clone()).collect(),
-        r.against_you.iter().map(|h| h.text.clone()).collect(),
-    )
+    report(&t, code(who))
 }
 
 fn has(lines: &[String], part: &str) -> bool {
@@ -202,17 +207,6 @@ fn a_battle_reads_for_the_defender_and_not_for_bystanders() {
     let (_, done_to) = read(&map, &out, "BB");
     assert!(has(&done_to, "AA "), "{done_to:?}");
     assert!(read(&map, &out, "CC").1.is_empty());
-}
-
-fn full(map: &Map, out: &TurnOutcome, who: &str) -> empires_report::Report {
-    let t = Turn {
-        map,
-        state: &out.state,
-        events: &out.events,
-        computer_written: &[],
-        gm_messages: &[],
-    };
-    report(&t, code(who))
 }
 
 #[test]

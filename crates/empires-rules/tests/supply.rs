@@ -386,20 +386,7 @@ fn rule_s12_leftover_bps_build_trains_in_the_capital_first() {
     let (m, st) = europe();
     // 30 BPs left: 2 trains bring AAA's 3 to the capacity of 5, then 28 BPs = 9 armies + 1.
     let t = play(&m, &st, &[]);
-    let left = t
-        .events
-        .iter()
-        .find_map(|ev| match &ev.what {
-            What::Leftover {
-                empire,
-                trains,
-                armies,
-                order_bps,
-            } if empire.as_str() == "AA" => Some((*trains, *armies, *order_bps)),
-            _ => None,
-        })
-        .unwrap();
-    assert_eq!(left, (2, 9, 1));
+    assert_eq!(leftover(&t, "AA"), (2, 9, 1));
 }
 
 #[test]
