@@ -62,11 +62,11 @@ pub fn check(sheet: &ParsedSheet, cx: &Context) -> Vec<Diagnostic> {
         ..SoFar::default()
     };
     let limit = cx.limit();
-    let mut labels_seen = BTreeSet::new();
+    let mut labels = Labels::default();
     for (i, a) in sheet.actions.iter().enumerate() {
         let slot = i as u32 + 1;
         if let Some(l) = &a.label {
-            label(a, l, slot, limit, &mut labels_seen, &mut out);
+            labels.check(a, l, slot, limit, &mut out);
         }
         if a.blank {
             continue;
@@ -110,38 +110,85 @@ pub fn check(sheet: &ParsedSheet, cx: &Context) -> Vec<Diagnostic> {
 
 /// 2.6: an action's number is a label; its place on the sheet decides its round. A label
 /// that says otherwise, repeats, or goes beyond the actions a turn is probably a slip.
-fn label(
-    a: &ParsedAction,
-    l: &Label,
-    slot: u32,
-    limit: u32,
-    seen: &mut BTreeSet<u32>,
-    out: &mut Vec<Diagnostic>,
-) {
-    let diag = |msg: String, expected: String| {
-        Diagnostic::new(Code::NumberLabel, a.line, l.column, &l.text, msg).expected(expected)
-    };
-    if !seen.insert(l.number) {
-        out.push(diag(
-            format!("action number {} is written twice", l.number),
-            "each action numbered once".into(),
-        ));
-    } else if l.number > limit {
-        out.push(diag(
-            format!(
-                "action number {} is beyond the {limit} actions a turn (2.6)",
-                l.number
-            ),
-            format!("numbers 1 to {limit}"),
-        ));
-    } else if l.number != slot {
-        out.push(diag(
+#[derive(Default)]
+struct Labels {
+    seen: BTreeSet<u32>,
+    /// The last label out of place: how far off it was, and its warning in the list. The
+    /// lines after it that are off by as much (one stray line shifts them all) are told in
+    /// that one warning rather than each in its own.
+    shifted: Option<(i64, usize, u32)>,
+}
+
+impl Labels {
+    fn check(
+        &mut self,
+        a: &ParsedAction,
+        l: &Label,
+        slot: u32,
+        limit: u32,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let diag = |msg: String, expected: String| {
+            Diagnostic::new(Code::NumberLabel, a.line, l.column, &l.text, msg).expected(expected)
+        };
+        let off = i64::from(slot) - i64::from(l.number);
+        if off != 0
+            && let Some((run, at, more)) = self.shifted.as_mut()
+            && *run == off
+        {
+            *more += 1;
+            let d = &mut out[*at];
+            let first = d.message.split(';').next().unwrap_or_default().to_string();
+            d.message = format!(
+                "{first}; so are the {} numbered lines after it, each played one round {} than its number says (2.6)",
+                more,
+                if off > 0 { "later" } else { "earlier" }
+            );
+            if off.abs() != 1 {
+                d.message = d
+                    .message
+                    .replace("one round", &format!("{} rounds", off.abs()));
+            }
+            self.seen.insert(l.number);
+            return;
+        }
+        self.shifted = None;
+        self.label(diag, l, slot, limit, off, out);
+    }
+
+    fn label(
+        &mut self,
+        diag: impl Fn(String, String) -> Diagnostic,
+        l: &Label,
+        slot: u32,
+        limit: u32,
+        off: i64,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let seen = &mut self.seen;
+        if !seen.insert(l.number) {
+            out.push(diag(
+                format!("action number {} is written twice", l.number),
+                "each action numbered once".into(),
+            ));
+        } else if l.number > limit {
+            out.push(diag(
+                format!(
+                    "action number {} is beyond the {limit} actions a turn (2.6)",
+                    l.number
+                ),
+                format!("numbers 1 to {limit}"),
+            ));
+        } else if l.number != slot {
+            self.shifted = Some((off, out.len(), 0));
+            out.push(diag(
             format!(
                 "this line is numbered {} but is action {slot} on the sheet; it is played in round {slot} (2.6)",
                 l.number
             ),
             format!("{slot}, or no number"),
         ));
+        }
     }
 }
 

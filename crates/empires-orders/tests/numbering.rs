@@ -108,3 +108,17 @@ fn w118_a_number_out_of_place_repeated_or_beyond_the_limit() {
     // Blank numbered lines beyond the limit are not actions to warn about.
     assert!(diagnose("1.\n2.\n").is_empty());
 }
+
+#[test]
+fn one_stray_line_shifting_every_number_is_one_warning() {
+    let d = diagnose("TAX\n1. TAX\n2.\n3. TAX\n");
+    let w: Vec<_> = d.iter().filter(|d| d.code == Code::NumberLabel).collect();
+    assert_eq!(w.len(), 1, "{d:#?}");
+    assert_eq!(
+        w[0].message,
+        "this line is numbered 1 but is action 2 on the sheet; so are the 2 numbered lines after it, each played one round later than its number says (2.6)"
+    );
+    // A different slip further down is told on its own.
+    let d = diagnose("TAX\n1. TAX\n2.\n7. TAX\n");
+    assert_eq!(d.iter().filter(|d| d.code == Code::NumberLabel).count(), 2, "{d:#?}");
+}
