@@ -63,6 +63,7 @@ fn bench(c: &mut Criterion) {
         width: 960,
         title: Some(format!("{}, turn {}", next.game, next.turn)),
         graticule: true,
+        zoom_label: Some(empires_report::html::MAP_LABEL),
     };
     let base = Base::new(&map, &opts).expect("map geometry");
     c.bench_function(

@@ -83,6 +83,7 @@ fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f
         width: 960,
         title: Some(format!("{}, turn {}", st.game, st.turn + 1)),
         graticule: true,
+        zoom_label: Some(empires_report::html::MAP_LABEL),
     };
     let base = Base::new(map, &opts).expect("map geometry");
     println!(

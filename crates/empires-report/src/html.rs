@@ -60,11 +60,65 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .warn{background:#fff3cd;border:1px solid #e0c060;padding:6px 10px;border-radius:4px}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:4px 16px}
 .grid div span{color:var(--muted)}
-.map svg{width:100%;height:auto;display:block}
+.map .view{overflow:auto;border:1px solid var(--line)}
+.map svg{width:100%;height:auto;display:block;min-width:845px;max-width:none}
+.map .lod2,.map .lod3,.map[data-lod="0"] .lod1,.map[data-lod="2"] .lod1,.map[data-lod="3"] .lod1{display:none}
+.map[data-lod="2"] .lod2,.map[data-lod="3"] .lod3{display:inline}
+.map.zoomed .view{max-height:80vh;cursor:grab}
+.map path{vector-effect:non-scaling-stroke}
+.zoom{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:6px}
+.zoom button{font:inherit;min-width:44px;min-height:36px;padding:2px 10px;border:1px solid var(--muted);border-radius:4px;background:var(--bg);color:var(--ink)}
+td,th{overflow-wrap:anywhere}
+@media (max-width:600px){main{padding:6px}section{padding:6px 8px}table{font-size:.86em}th,td{padding:2px 4px}}
 details summary{cursor:pointer}
 pre.sheet{background:#f4f1e8;padding:8px;border:1px dashed var(--muted);white-space:pre-wrap}
-@media print{body{background:#fff}section{border:none;padding:0;break-inside:avoid}details{display:block}details>*{display:block}.map{break-inside:avoid}}
+@media print{body{background:#fff}section{border:none;padding:0;break-inside:avoid}details{display:block}details>*{display:block}.map{break-inside:avoid}.zoom{display:none}.map .view{overflow:visible;max-height:none;border:none}.map svg{width:100%!important;min-width:0}.map .lod1{display:inline!important}.map .lod2,.map .lod3{display:none!important}}
 "#;
+
+/// The width the report's map is drawn at, in the drawing's own pixels, and the size of its
+/// area codes there (`empires_maps::draw::DrawOptions`). The page is at most 980 pixels wide,
+/// leaving the map 930; the codes then read 12 CSS pixels.
+pub const MAP_WIDTH: u32 = 960;
+pub const MAP_LABEL: f64 = 12.5;
+
+/// The smallest size, in CSS pixels, that the map's area codes are shown at: narrower than
+/// `MAP_MIN_WIDTH` the map scrolls in its box rather than shrink (the `min-width` in
+/// `STYLE`), and the page's script shows each zoom's own labels only where they read at
+/// least this size (`READABLE` in `ZOOM_SCRIPT`).
+pub const READABLE_PX: f64 = 11.0;
+pub const MAP_MIN_WIDTH: u32 = 845;
+
+/// Buttons for zooming the map, shown by the script (hidden without it).
+const ZOOM_BUTTONS: &str = "<div class=\"zoom\" hidden><button type=\"button\" data-zoom=\"in\" aria-label=\"zoom in\">+</button><button type=\"button\" data-zoom=\"out\" aria-label=\"zoom out\">−</button><button type=\"button\" data-zoom=\"you\">your empire</button><button type=\"button\" data-zoom=\"all\">whole map</button></div>";
+
+/// Zoom and pan for the map, with no library: the map is drawn at a width in CSS pixels in
+/// a box that scrolls (drag with a mouse, swipe on a phone), and the drawing's labels for
+/// the closest zoom that reads at least `READABLE` pixels are shown (`data-lod`). Without
+/// the script, the whole map fits the page's width and its labels for the whole map show.
+const ZOOM_SCRIPT: &str = r#"(function(){
+var s=document.currentScript.previousElementSibling,v=s.querySelector('.view'),g=v&&v.querySelector('svg');
+if(!g||!g.dataset.label)return;
+var READABLE=11,W=g.viewBox.baseVal.width,L=+g.dataset.label,Z=g.dataset.zooms.split(' ').map(Number),least=W*READABLE/L;
+function width(){return g.getBoundingClientRect().width}
+function set(w,cx,cy){var o=width(),fx=(v.scrollLeft+cx)/o,fy=(v.scrollTop+cy)/o;
+w=Math.max(v.clientWidth,Math.min(W*Z[Z.length-1]*1.5,w));
+g.style.width=w+'px';g.style.minWidth='0';s.classList.toggle('zoomed',w>v.clientWidth+1);
+var k=0;Z.forEach(function(z,i){if(L/z*w/W>=READABLE-0.01)k=i+1});s.dataset.lod=k;
+v.scrollLeft=fx*w-cx;v.scrollTop=fy*w-cy}
+function centre(f,k){v.scrollLeft=(f[0]+f[2]/2)*k-v.clientWidth/2;v.scrollTop=(f[1]+f[3]/2)*k-v.clientHeight/2}
+var f=(g.dataset.focus||'').split(' ').map(Number);if(f.length<4)f=null;
+function you(){if(!f)return set(v.clientWidth,0,0);var m=L*4,w=Math.min(v.clientWidth*W/(f[2]+2*m),innerHeight*0.8*W/(f[3]+2*m));
+set(Math.max(w,least),0,0);centre(f,width()/W)}
+s.querySelector('.zoom').hidden=false;
+s.querySelector('.zoom').addEventListener('click',function(e){var z=e.target.dataset.zoom,c=[v.clientWidth/2,v.clientHeight/2];
+if(z=='in')set(width()*1.5,c[0],c[1]);if(z=='out')set(width()/1.5,c[0],c[1]);if(z=='all')set(v.clientWidth,0,0);if(z=='you')you()});
+var d=null;
+v.addEventListener('pointerdown',function(e){if(e.pointerType=='mouse'&&s.classList.contains('zoomed')){d=[e.clientX,e.clientY,v.scrollLeft,v.scrollTop];e.preventDefault()}});
+addEventListener('pointermove',function(e){if(d){v.scrollLeft=d[2]-e.clientX+d[0];v.scrollTop=d[3]-e.clientY+d[1]}});
+addEventListener('pointerup',function(){d=null});
+v.addEventListener('dblclick',function(e){var r=v.getBoundingClientRect();set(width()*1.5,e.clientX-r.left,e.clientY-r.top)});
+set(Math.max(v.clientWidth,least),0,0);if(f&&v.clientWidth<least)centre(f,width()/W);
+})();"#;
 
 fn opt(o: &Option<String>) -> Esc<'_> {
     esc(opt_str(o))
@@ -159,7 +213,13 @@ pub fn render_with(
     against(&mut h, r);
     economy(&mut h, r);
     if let Some(svg) = map_svg {
-        let _ = write!(h, "<section class=\"map\"><h2>Map</h2>{svg}</section>");
+        h.put("<section class=\"map\" id=\"map\"><h2>Map</h2>")
+            .put(ZOOM_BUTTONS)
+            .put("<div class=\"view\">")
+            .put(svg)
+            .put("</div></section><script>")
+            .put(ZOOM_SCRIPT)
+            .put("</script>");
     }
     areas(&mut h, r);
     fleets(&mut h, r);
@@ -375,7 +435,7 @@ fn fleets(h: &mut String, r: &Report) {
     }
     h.push_str("<section><h2>Fleets and spies</h2>");
     if !r.fleets.is_empty() {
-        h.push_str("<table><tr><th>Sea area</th><th class=\"n\">Ships</th><th class=\"n\">Armies</th><th>Base</th><th class=\"n\">Distance</th></tr>");
+        h.push_str("<div class=\"scroll\"><table><tr><th>Sea area</th><th class=\"n\">Ships</th><th class=\"n\">Armies</th><th>Base</th><th class=\"n\">Distance</th></tr>");
         for f in &r.fleets {
             let _ = write!(
                 h,
@@ -392,7 +452,7 @@ fn fleets(h: &mut String, r: &Report) {
                 None => h.push_str("no route</td></tr>"),
             }
         }
-        h.push_str("</table>");
+        h.push_str("</table></div>");
     }
     if let Some(s) = &r.spy {
         let _ = write!(h, "<p>Your spy is in {}.</p>", esc(s));

@@ -12,9 +12,8 @@ use std::path::Path;
 /// The folder of a turn directory holding its reports.
 pub const REPORTS_DIR: &str = "reports";
 
-/// Width in pixels of the map in the HTML reports: enough to read every label, small
-/// enough for a phone and for many reports a turn.
-const REPORT_MAP_WIDTH: u32 = 960;
+/// Width in pixels of the map in the HTML reports, which the page's layout is made for.
+const REPORT_MAP_WIDTH: u32 = empires_report::html::MAP_WIDTH;
 
 /// The forms of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -59,6 +58,7 @@ pub fn render_all(
         width: REPORT_MAP_WIDTH,
         title: Some(format!("{}, turn {}", state.game, state.turn)),
         graticule: true,
+        zoom_label: Some(empires_report::html::MAP_LABEL),
     };
     let base = Base::new(map, &opts).ok();
     let reports = render_every(&turn, |empire| {

@@ -6,6 +6,7 @@
 //! The same input always gives the same bytes.
 
 pub mod coast;
+pub mod colours;
 pub mod png;
 pub mod projection;
 pub mod regions;
@@ -31,7 +32,16 @@ pub struct DrawOptions {
     pub title: Option<String>,
     /// Lines of longitude and latitude.
     pub graticule: bool,
+    /// For a drawing on a page that zooms (the HTML report): the size of the area codes, in
+    /// the drawing's own pixels, when the whole drawing is shown. Codes that do not fit at
+    /// that size are left for the closer zooms, each drawn as its own set of labels (see
+    /// [`ZOOMS`]). `None` draws one set of labels sized to the map, for a picture seen as it is.
+    pub zoom_label: Option<f64>,
 }
+
+/// The zooms a zooming page gets labels for, as magnifications of the whole drawing; the
+/// labels of zoom `z` are `1/z` of the whole drawing's, so they read the same size.
+pub const ZOOMS: [f64; 3] = [1.0, 2.0, 4.0];
 
 impl Default for DrawOptions {
     fn default() -> Self {
@@ -39,6 +49,7 @@ impl Default for DrawOptions {
             width: 1600,
             title: None,
             graticule: true,
+            zoom_label: None,
         }
     }
 }
@@ -72,6 +83,9 @@ pub struct Base<'m> {
     width: f64,
     title: Option<String>,
     graticule: bool,
+    zoom_label: Option<f64>,
+    /// Each of the map's empires' colour, in the map's order.
+    colours: Vec<&'static str>,
     /// The frames' region outlines, borders and graticule, written once.
     outlines: Vec<svg::Outlines>,
     /// Positions off the coastlines, or missing.
@@ -114,6 +128,8 @@ impl<'m> Base<'m> {
             width,
             title: opts.title.clone(),
             graticule: opts.graticule,
+            zoom_label: opts.zoom_label.filter(|l| l.is_finite() && *l > 0.0),
+            colours: colours::empire_colours(map),
             outlines: Vec::new(),
             notes,
             borders,
@@ -123,6 +139,11 @@ impl<'m> Base<'m> {
     }
 
     fn scene(&self, game: Option<svg::Game>) -> svg::Scene<'_> {
+        let mut sizes = Sizes::new(self.width, 40.0);
+        if let Some(l) = self.zoom_label {
+            // The legend reads like the labels.
+            sizes.text = sizes.text.max(l);
+        }
         svg::Scene {
             map: self.map,
             main: &self.main,
@@ -130,10 +151,12 @@ impl<'m> Base<'m> {
             inset_box: self.inset_box,
             ss: self.ss,
             width: self.width,
-            sizes: Sizes::new(self.width, 40.0),
+            sizes,
             game,
             title: self.title.clone(),
             graticule: self.graticule,
+            zoom_label: self.zoom_label,
+            colours: &self.colours,
             outlines: &self.outlines,
         }
     }

@@ -16,17 +16,22 @@ pub const COAST: &str = "#2f5572";
 pub const OFF_COAST: &str = "#9aaab5";
 pub const GRATICULE: &str = "#5b7d96";
 pub const FRAME: &str = "#3b3329";
+/// The outline of the viewer's own empire: the report's accent red, on a white halo.
+pub const YOURS: &str = "#8a2b1d";
+pub const YOURS_HALO: &str = "#fffdf6";
 
 /// Shades of blue for sea areas; neighbouring seas get different ones.
 pub const SEA: [&str; 4] = ["#b3d2e9", "#c6e0f0", "#a6c9e3", "#bcdbe8"];
 
-/// Colours for empires, by their place in the game: distinct, light enough for dark
-/// labels, and clear of the blues of the sea.
+/// Colours for empires: light enough for dark labels, clear of the blues of the sea and of
+/// unowned parchment, and as far apart from each other as 30 such colours can be (the
+/// closest pair about 9.5 in CIEDE2000). [`super::colours`] hands them out so that
+/// neighbours differ most.
 pub const EMPIRES: [&str; 30] = [
-    "#e58a7a", "#8cc47e", "#ecc95c", "#a98fd3", "#eea562", "#6fbfb2", "#dd8fbf", "#b4b25a",
-    "#c98a6b", "#97a9e0", "#c6dc7c", "#d3b08a", "#9bd5c6", "#ecb9dc", "#c97a84", "#f2dc96",
-    "#9bab6a", "#e6a08a", "#b799b8", "#7fb0ad", "#e9e48c", "#cdb0e6", "#adc37f", "#e592ac",
-    "#c7a66a", "#8ccc9d", "#e2bba9", "#b7bedb", "#d4cd7a", "#c89c9c",
+    "#e98d7c", "#6aedcd", "#8d8fdd", "#9e9947", "#f0cdea", "#fdd091", "#66a09d", "#d677a7",
+    "#cae098", "#67ad6e", "#c18b4b", "#fccdbf", "#d09ae4", "#fda6b9", "#bfab8a", "#a3c7ab",
+    "#b4b2d7", "#a98dab", "#2bba9c", "#98a27f", "#b48e7a", "#f9ad79", "#bf878e", "#7cccc7",
+    "#d0be6c", "#9eb766", "#8de1a4", "#fdade6", "#d18358", "#73a085",
 ];
 
 /// The colour of the empire at place `i` of the game or map.

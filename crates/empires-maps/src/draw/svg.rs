@@ -2,6 +2,7 @@
 //! as ids), hatching over what a viewer cannot see, graticule, borders, labels, home
 //! markers, forces, title and legend.
 
+use super::ZOOMS;
 use super::projection::Projection;
 use super::regions::{FRAME, OFF_LAND, OFF_SEA, OUTSIDE, Regions};
 use super::style::{self, Sizes};
@@ -43,6 +44,11 @@ pub struct Scene<'a> {
     pub game: Option<Game>,
     pub title: Option<String>,
     pub graticule: bool,
+    /// Labels for a page that zooms: the codes' size in the whole drawing (see
+    /// [`super::DrawOptions::zoom_label`]).
+    pub zoom_label: Option<f64>,
+    /// Each of the map's empires' colour, in the map's order.
+    pub colours: &'a [&'static str],
     /// The outlines of the main frame and of the inset, worked out beforehand by
     /// [`outlines`]; worked out while drawing where missing.
     pub outlines: &'a [Outlines],
@@ -317,6 +323,15 @@ impl<'a> Frame<'a> {
 }
 
 impl Scene<'_> {
+    /// An empire's colour: the map's choice for it, or by its place in the game for an
+    /// empire the map does not list.
+    fn colour(&self, e: EmpireCode) -> &'static str {
+        match self.map.empires.iter().position(|d| d.code == e) {
+            Some(i) => self.colours.get(i).copied().unwrap_or(style::empire(i)),
+            None => style::empire(self.empire_index(e)),
+        }
+    }
+
     fn empire_index(&self, e: EmpireCode) -> usize {
         match &self.game {
             Some(g) => g.state.empire_index(e).unwrap_or(0),
@@ -427,7 +442,8 @@ pub fn write(s: &Scene) -> String {
     let mut o = String::with_capacity(1 << 20);
     let _ = writeln!(
         o,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, Verdana, sans-serif">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, Verdana, sans-serif"{}>"#,
+        zoom_data(s, &main, inset.as_ref()),
         w = num(s.width),
         h = num(height.ceil())
     );
@@ -504,10 +520,57 @@ pub fn write(s: &Scene) -> String {
     o
 }
 
+/// For a page that zooms: the size of the area codes at the whole drawing and the zooms
+/// labelled (`data-label`, `data-zooms`), and the box around the viewer's areas
+/// (`data-focus`: x, y, width, height), in the drawing's pixels, where the page starts when
+/// it opens zoomed in. The box is in the inset when most of the areas are labelled there.
+fn zoom_data(s: &Scene, main: &Frame, inset: Option<&Frame>) -> String {
+    let Some(l) = s.zoom_label else {
+        return String::new();
+    };
+    let zooms: Vec<String> = ZOOMS.iter().map(|z| num(*z)).collect();
+    let mut out = format!(
+        r#" data-label="{}" data-zooms="{}""#,
+        num(l),
+        zooms.join(" ")
+    );
+    let Some(Game {
+        state,
+        viewer: Some(e),
+        ..
+    }) = &s.game
+    else {
+        return out;
+    };
+    let owned: Vec<AreaId> = state.owned_by(*e).collect();
+    let in_inset = owned.iter().filter(|&&id| s.in_inset_box(id)).count();
+    let f = match inset {
+        Some(i) if 2 * in_inset > owned.len() => i,
+        _ => main,
+    };
+    let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+    for id in owned {
+        if let Some(p) = f.p.regions.anchors[id.index()] {
+            let (x, y) = f.out(p);
+            b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+        }
+    }
+    if b[0] <= b[2] {
+        let _ = write!(
+            out,
+            r#" data-focus="{} {} {} {}""#,
+            num(b[0]),
+            num(b[1]),
+            num(b[2] - b[0]),
+            num(b[3] - b[1])
+        );
+    }
+    out
+}
+
 /// One frame: fills, hatching, graticule, borders, then labels, markers and forces.
 fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
     let map = s.map;
-    let sz = f.p.sizes;
     let pre = f.prefix;
     let _ = writeln!(o, r#"<g clip-path="url(#{pre}frame)">"#);
     let _ = writeln!(
@@ -570,6 +633,15 @@ fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
         }
     }
     o.push_str(&lines.borders);
+    let d = yours(s, f);
+    if !d.is_empty() {
+        let _ = writeln!(
+            o,
+            r#"<path id="{pre}yours" d="{d}" fill="none" stroke="{}" stroke-width="4.2" stroke-linejoin="round" stroke-linecap="round"/><path d="{d}" fill="none" stroke="{}" stroke-width="2.2" stroke-linejoin="round" stroke-linecap="round"/>"#,
+            style::YOURS_HALO,
+            style::YOURS
+        );
+    }
     let _ = writeln!(o, "</g>");
     let _ = writeln!(
         o,
@@ -581,15 +653,108 @@ fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
         style::FRAME
     );
 
-    // Labels, home markers and forces, placed clear of each other where there is room.
+    // Labels, home markers and forces, placed clear of each other where there is room: one
+    // set for a picture seen as it is, or one per zoom for a page that zooms.
+    match s.zoom_label {
+        None => draw_labels(s, f, &f.p.sizes, None, o),
+        Some(l) => {
+            for (k, z) in ZOOMS.iter().enumerate() {
+                let mut sz = f.p.sizes;
+                sz.label = l / z;
+                sz.badge = sz.label * 0.86;
+                draw_labels(s, f, &sz, Some((k + 1, k + 1 == ZOOMS.len())), o);
+            }
+        }
+    }
+}
+
+/// The outer edge of the viewer's areas in a frame, as path data.
+fn yours(s: &Scene, f: &Frame) -> String {
+    let mut d = String::new();
+    let Some(Game {
+        state,
+        viewer: Some(e),
+        ..
+    }) = &s.game
+    else {
+        return d;
+    };
+    let n = s.map.areas().len();
+    let own = |l: u16| usize::from(l) < n && state.area(AreaId(l)).owner == Some(*e);
+    let mut w = PathData::new(&mut d);
+    for ch in &f.p.traced.chains {
+        if own(ch.left) == own(ch.right) {
+            continue;
+        }
+        for (j, &p) in ch.points.iter().enumerate() {
+            let (x, y) = f.out(p);
+            if j == 0 {
+                w.move_to(x, y);
+            } else {
+                w.line_to(x, y);
+            }
+        }
+    }
+    d
+}
+
+/// One set of labels with their home markers and forces, sized `sz`. `level` is the zoom's
+/// number and whether it is the closest: the closest labels every area, and its elements
+/// carry the ids; the others leave out the codes that would overlap, which the closer zooms
+/// show.
+fn draw_labels(s: &Scene, f: &Frame, sz: &Sizes, level: Option<(usize, bool)>, o: &mut String) {
+    let map = s.map;
+    let pre = f.prefix;
+    let (closest, ids) = match level {
+        Some((_, closest)) => (closest, closest),
+        None => (true, true),
+    };
+    if let Some((k, _)) = level {
+        let _ = writeln!(o, r#"<g class="lod{k}">"#);
+    }
+    let marks = place_labels(s, f, sz, !closest);
+    // Forces first, so that the labels lie on top of them.
     let mut forces = String::new();
+    for m in &marks {
+        if !m.badges.is_empty() {
+            // The ids go with the one drawing of each area's forces that counts.
+            let id = (ids && (pre.is_empty() || s.in_inset_box(m.id)))
+                .then(|| map.area(m.id).code.as_str());
+            write_badges(
+                sz,
+                &mut forces,
+                id,
+                &m.badges,
+                m.at.0,
+                m.at.1 + sz.label * 0.75,
+            );
+        }
+    }
+    let id = |what: &str| {
+        if ids {
+            format!(r#" id="{pre}{what}""#)
+        } else {
+            String::new()
+        }
+    };
+    if !forces.is_empty() {
+        let _ = writeln!(
+            o,
+            r#"<g{} font-size="{}" text-anchor="start" clip-path="url(#{pre}frame)">"#,
+            id("forces"),
+            num(sz.badge)
+        );
+        o.push_str(&forces);
+        let _ = writeln!(o, "</g>");
+    }
     let _ = writeln!(
         o,
-        r#"<g id="{pre}labels" font-size="{}" text-anchor="middle" stroke-width="{}" stroke-linejoin="round" paint-order="stroke" clip-path="url(#{pre}frame)">"#,
+        r#"<g{} font-size="{}" text-anchor="middle" stroke-width="{}" stroke-linejoin="round" paint-order="stroke" clip-path="url(#{pre}frame)">"#,
+        id("labels"),
         num(sz.label),
         num(sz.label * 0.26)
     );
-    for m in &place_labels(s, f) {
+    for m in &marks {
         let a = map.area(m.id);
         let (x, y) = m.at;
         let (fill, halo) = if a.is_sea() {
@@ -597,13 +762,25 @@ fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
         } else {
             (style::INK, "#fffdf6")
         };
-        let _ = writeln!(
+        let _ = write!(
             o,
-            r#"<text x="{}" y="{}" fill="{fill}" stroke="{halo}">{}</text>"#,
+            r#"<text x="{}" y="{}" fill="{fill}" stroke="{halo}">{}"#,
             num(x),
             num(y + sz.label * 0.36),
             a.code
         );
+        // The owner's code, so that owners are told apart without their colours.
+        if let Some(e) = m.owner {
+            let _ = write!(
+                o,
+                r#"<tspan dx="{}" font-size="{}" fill="{}">{}</tspan>"#,
+                num(sz.label * OWNER_GAP),
+                num(sz.label * OWNER_SIZE),
+                style::MUTED_INK,
+                e.as_str()
+            );
+        }
+        o.push_str("</text>\n");
         if let Some(colour) = m.home {
             let k = sz.label * 0.95;
             let _ = writeln!(
@@ -614,23 +791,17 @@ fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
                 k2 = num(k)
             );
         }
-        if !m.badges.is_empty() {
-            // The ids go with the one drawing of each area's forces that counts.
-            let id = (pre.is_empty() || s.in_inset_box(m.id)).then(|| a.code.as_str());
-            write_badges(&sz, &mut forces, id, &m.badges, x, y + sz.label * 0.75);
-        }
     }
     let _ = writeln!(o, "</g>");
-    if !forces.is_empty() {
-        let _ = writeln!(
-            o,
-            r#"<g id="{pre}forces" font-size="{}" text-anchor="start" clip-path="url(#{pre}frame)">"#,
-            num(sz.badge)
-        );
-        o.push_str(&forces);
+    if level.is_some() {
         let _ = writeln!(o, "</g>");
     }
 }
+
+/// The owner's code after an area's code: its size and the gap before it, as parts of the
+/// label's size.
+const OWNER_SIZE: f64 = 0.8;
+const OWNER_GAP: f64 = 0.25;
 
 /// An area's label with its home marker and force badges.
 struct Mark {
@@ -638,6 +809,8 @@ struct Mark {
     at: (f64, f64),
     text_w: f64,
     home: Option<&'static str>,
+    /// The owner of a land area in a game, written after its code.
+    owner: Option<EmpireCode>,
     badges: Vec<Badge>,
 }
 
@@ -662,10 +835,11 @@ impl Mark {
 }
 
 /// Where each area's label goes: at its position, or nudged a little where labels would
-/// overlap, preferring spots inside the area. Small areas are placed first.
-fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
+/// overlap, preferring spots inside the area. Small areas are placed first. `strict` leaves
+/// out the forces, then the whole label, of an area whose label would overlap another.
+fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool) -> Vec<Mark> {
     let map = s.map;
-    let sz = f.p.sizes;
+    let sz = *sz;
     let regions = &f.p.regions;
     let mut marks: Vec<Mark> = Vec::new();
     for id in map.ids() {
@@ -686,7 +860,14 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
         }
         // A small island keeps its label beside it, so that it stays visible.
         let px = f64::from(regions.pixels[id.index()]) / (f.ss * f.ss);
-        let text_w = text_width(a.code.as_str(), sz.label);
+        let owner = match &s.game {
+            Some(g) if a.is_land() => g.state.area(id).owner,
+            _ => None,
+        };
+        let text_w = text_width(a.code.as_str(), sz.label)
+            + owner.map_or(0.0, |e| {
+                sz.label * OWNER_GAP + text_width(e.as_str(), sz.label * OWNER_SIZE)
+            });
         if a.is_land() && px < text_w * sz.label * 0.8 {
             y += (px / std::f64::consts::PI).sqrt() + sz.label * 0.75;
         }
@@ -700,7 +881,7 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
             })
             .map(|e| match &s.game {
                 Some(_) => "#fffdf6",
-                None => style::empire(s.empire_index(e.code)),
+                None => s.colour(e.code),
             });
         let badges = match &s.game {
             Some(g) => badges(s, g, id),
@@ -711,6 +892,7 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
             at: (x, y),
             text_w,
             home,
+            owner,
             badges,
         });
     }
@@ -732,12 +914,12 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
         (1.1, 0.0),
         (-1.1, 0.0),
     ];
-    for i in order {
-        let m = &marks[i];
+    // The best spot for a mark: its score, where, and whether it is clear of the others.
+    let spot = |m: &Mark, placed: &mut Taken| {
         let (x0, y0) = m.at;
         let b0 = m.bounds(&sz, x0, y0);
         let (bw, bh) = (b0[2] - b0[0], b0[3] - b0[1]);
-        let mut best = (f64::MAX, (x0, y0));
+        let mut best = (f64::MAX, (x0, y0), false);
         for (k, &(dx, dy)) in steps.iter().enumerate() {
             let (x, y) = (x0 + dx * bw, y0 + dy * bh * 0.8);
             let b = m.bounds(&sz, x, y);
@@ -750,16 +932,33 @@ fn place_labels(s: &Scene, f: &Frame) -> Vec<Mark> {
             };
             let score = covered + outside + k as f64 * bw * bh * 0.02;
             if score < best.0 {
-                best = (score, (x, y));
+                best = (score, (x, y), covered == 0.0);
             }
             if covered == 0.0 && outside == 0.0 {
                 break;
             }
         }
-        let (x, y) = best.1;
-        placed.push(m.bounds(&sz, x, y));
+        best
+    };
+    let mut keep = vec![true; marks.len()];
+    for i in order {
+        let (_, mut at, clear) = spot(&marks[i], &mut placed);
+        if strict && !clear {
+            // Without its forces, then not at all: the closer zooms show them.
+            let had = std::mem::take(&mut marks[i].badges);
+            let (_, bare, clear) = spot(&marks[i], &mut placed);
+            if !clear || had.is_empty() {
+                keep[i] = false;
+                continue;
+            }
+            at = bare;
+        }
+        let (x, y) = at;
+        placed.push(marks[i].bounds(&sz, x, y));
         marks[i].at = (x, y);
     }
+    let mut k = keep.into_iter();
+    marks.retain(|_| k.next().unwrap_or(true));
     marks
 }
 
@@ -812,7 +1011,7 @@ fn area_colour(s: &Scene, id: AreaId, shade: &[usize]) -> &'static str {
     match &s.game {
         None => style::terrain(a.terrain, shade[id.index()]),
         Some(g) => match g.state.area(id).owner {
-            Some(e) => style::empire(s.empire_index(e)),
+            Some(e) => s.colour(e),
             None => style::UNOWNED,
         },
     }
@@ -860,7 +1059,7 @@ fn badges(s: &Scene, g: &Game, id: AreaId) -> Vec<Badge> {
         });
     }
     if let Some(f) = &a.fleet {
-        let colour = style::empire(s.empire_index(f.owner));
+        let colour = s.colour(f.owner);
         out.push(Badge {
             icon: "i-ship",
             count: f.ships.to_string(),
@@ -1096,7 +1295,7 @@ fn write_legend(s: &Scene, x0: f64, top: f64, width: f64, o: &mut String) -> f64
     let sz = s.sizes;
     let t = sz.text;
     let row = t * 1.65;
-    let cols = ((width / (t * 21.0)).floor() as usize).max(1);
+    let cols = ((width / (t * 17.0)).floor() as usize).max(1);
     let colw = width / cols as f64;
     let mut entries: Vec<String> = Vec::new();
     let swatch = |colour: &str| {
@@ -1122,12 +1321,11 @@ fn write_legend(s: &Scene, x0: f64, top: f64, width: f64, o: &mut String) -> f64
             escape(&fit(s, colw - t * 2.6, t))
         )
     };
-    let star = |i: usize| {
+    let star = |colour: &str| {
         format!(
-            r##"<use href="#i-home" xlink:href="#i-home" x="{}" y="{}" width="{k}" height="{k}" fill="{}"/>"##,
+            r##"<use href="#i-home" xlink:href="#i-home" x="{}" y="{}" width="{k}" height="{k}" fill="{colour}"/>"##,
             num(t * 0.2),
             num(-t * 0.95),
-            style::empire(i),
             k = num(t * 1.1)
         )
     };
@@ -1146,9 +1344,13 @@ fn write_legend(s: &Scene, x0: f64, top: f64, width: f64, o: &mut String) -> f64
                 };
                 entries.push(format!("{}{}", swatch(colour), text(t * 2.0, t2.name())));
             }
-            for (i, e) in s.map.empires.iter().enumerate() {
+            for e in &s.map.empires {
                 let label = format!("{} {} ({})", e.code, e.name, s.map.code(e.home));
-                entries.push(format!("{}{}", star(i), text(t * 2.0, &label)));
+                entries.push(format!(
+                    "{}{}",
+                    star(s.colour(e.code)),
+                    text(t * 2.0, &label)
+                ));
             }
         }
         Some(g) => {
@@ -1156,19 +1358,34 @@ fn write_legend(s: &Scene, x0: f64, top: f64, width: f64, o: &mut String) -> f64
                 Some(e) => format!("Empires (areas owned), and what {e} cannot see"),
                 None => "Empires (areas owned)".to_string(),
             };
-            for (i, e) in g.state.empires.iter().enumerate() {
+            // The viewer's own empire first, outlined as on the map.
+            let viewer_first = g
+                .state
+                .empires
+                .iter()
+                .filter(|e| Some(e.code) == g.viewer)
+                .chain(g.state.empires.iter().filter(|e| Some(e.code) != g.viewer));
+            for e in viewer_first {
                 let owned = g.state.owned_by(e.code).count();
                 let who = match (&e.player, e.eliminated) {
                     (_, Some(turn)) => format!(", out on turn {turn}"),
                     (Some(p), None) => format!(", {p}"),
                     (None, None) => String::new(),
                 };
-                let label = format!("{} {}{who} ({owned})", e.code, e.name);
-                entries.push(format!(
-                    "{}{}",
-                    swatch(style::empire(i)),
-                    text(t * 2.0, &label)
-                ));
+                let mut label = format!("{} {}{who} ({owned})", e.code, e.name);
+                let mut mark = swatch(s.colour(e.code));
+                if Some(e.code) == g.viewer {
+                    label = format!("{} {} (you, {owned})", e.code, e.name);
+                    mark.push_str(&format!(
+                        r#"<rect x="0" y="{}" width="{}" height="{}" rx="2" fill="none" stroke="{}" stroke-width="{}"/>"#,
+                        num(-t * 0.8),
+                        num(t * 1.5),
+                        num(t * 0.95),
+                        style::YOURS,
+                        num(t * 0.2)
+                    ));
+                }
+                entries.push(format!("{mark}{}", text(t * 2.0, &label)));
             }
             entries.push(format!(
                 "{}{}",
