@@ -105,11 +105,13 @@ fn a_game_shows_owners_and_forces() {
         base: None,
     });
     let svg = draw::svg(&map, Some((&st, None)), &small()).unwrap();
-    for (i, e) in st.empires.iter().enumerate() {
+    let colours = draw::colours::empire_colours(&map);
+    for e in &st.empires {
+        let i = map.empires.iter().position(|d| d.code == e.code).unwrap();
         for id in st.owned_by(e.code) {
             let path = area_path(&svg, map.code(id).as_str());
             assert!(
-                path.contains(&format!("fill=\"{}\"", style::empire(i))),
+                path.contains(&format!("fill=\"{}\"", colours[i])),
                 "{}: {path}",
                 map.code(id)
             );
@@ -239,4 +241,93 @@ fn one_base_draws_every_view_as_a_fresh_drawing_would() {
             draw::svg(&map, view, &small()).unwrap()
         );
     }
+}
+
+#[test]
+fn the_viewers_empire_is_outlined_and_first_in_the_legend() {
+    let map = tutorial();
+    let st = game(&map);
+    let wa = EmpireCode::parse("WA").unwrap();
+    let svg = draw::svg(&map, Some((&st, Some(wa))), &small()).unwrap();
+    assert!(
+        svg.contains("<path id=\"yours\" d=\"M"),
+        "Wales is outlined"
+    );
+    let legend = &svg[svg.find("<g id=\"legend\"").unwrap()..];
+    let first = legend.find(">WA Wales (you,").expect("Wales in the legend");
+    for e in st.empires.iter().filter(|e| e.code != wa) {
+        let at = legend.find(&format!(">{} {}", e.code, e.name)).unwrap();
+        assert!(first < at, "{} comes before Wales", e.code);
+    }
+    // Without a viewer, nobody is outlined.
+    let all = draw::svg(&map, Some((&st, None)), &small()).unwrap();
+    assert!(!all.contains("id=\"yours\""));
+}
+
+#[test]
+fn owned_areas_carry_their_owners_code_not_only_their_colour() {
+    let map = tutorial();
+    let st = game(&map);
+    let svg = draw::svg(&map, Some((&st, None)), &small()).unwrap();
+    for e in &st.empires {
+        for id in st.owned_by(e.code) {
+            let code = map.code(id);
+            assert!(
+                svg.contains(&format!(">{code}<tspan"))
+                    && svg.contains(&format!(">{}</tspan>", e.code)),
+                "{code} is labelled with {}",
+                e.code
+            );
+        }
+    }
+}
+
+/// The `font-size` of the group of labels of zoom `k` in a drawing for a zooming page.
+fn lod_label_size(svg: &str, k: usize) -> f64 {
+    let g = &svg[svg.find(&format!("<g class=\"lod{k}\">")).unwrap()..];
+    let labels = &g[g.find("text-anchor=\"middle\"").unwrap()..];
+    let labels = &g[..g.len() - labels.len()];
+    let size = labels.rsplit("font-size=\"").next().unwrap();
+    size[..size.find('"').unwrap()].parse().unwrap()
+}
+
+#[test]
+fn a_zooming_page_gets_a_set_of_labels_per_zoom_that_read_the_same_size() {
+    let map = load("world").unwrap().unwrap();
+    let st = game(&map);
+    let opts = DrawOptions {
+        width: 960,
+        zoom_label: Some(12.5),
+        ..DrawOptions::default()
+    };
+    let base = Base::new(&map, &opts).unwrap();
+    let gb = EmpireCode::parse("GB").unwrap();
+    let svg = base.svg(Some((&st, Some(gb)))).unwrap();
+    assert!(svg.contains("data-label=\"12.5\" data-zooms=\"1 2 4\" data-focus=\""));
+    for (k, z) in draw::ZOOMS.iter().enumerate() {
+        let size = lod_label_size(&svg, k + 1);
+        // Sizes are written to a tenth.
+        assert!(
+            (size * z - 12.5).abs() <= 0.051 * z,
+            "zoom {z}: labels {size}"
+        );
+    }
+    // The closest zoom labels every area once in the main map or the inset, with the ids.
+    for a in map.areas() {
+        let n = svg.matches(&format!(">{}</text>", a.code)).count()
+            + svg.matches(&format!(">{}<tspan", a.code)).count();
+        assert!(n >= 1, "{} is labelled", a.code);
+    }
+    assert_eq!(svg.matches("<g id=\"labels\"").count(), 1);
+    // A picture seen as it is has one set.
+    let plain = draw::svg(
+        &map,
+        Some((&st, Some(gb))),
+        &DrawOptions {
+            width: 960,
+            ..DrawOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!plain.contains("class=\"lod") && !plain.contains("data-label"));
 }

@@ -1476,6 +1476,65 @@ mod tests {
         }
     }
 
+    /// On a zooming page, the labels of every zoom but the closest are clear of each other
+    /// and of each other's force tags: none hides another.
+    #[test]
+    fn labels_and_force_tags_do_not_overlap_short_of_the_closest_zoom() {
+        use super::super::{Base, DrawOptions};
+        use empires_rules::knowledge::{view_for, visible_areas};
+        use empires_rules::setup::{NewGame, new_game};
+        for name in ["world", "european"] {
+            let map = crate::standard::load(name).unwrap().unwrap();
+            let st = new_game(
+                &map,
+                &NewGame {
+                    name: "Test".into(),
+                    variant: map.variant.unwrap(),
+                    seed: 3,
+                    players: Default::default(),
+                    options: Default::default(),
+                },
+            )
+            .unwrap();
+            let opts = DrawOptions {
+                width: 960,
+                zoom_label: Some(12.5),
+                ..DrawOptions::default()
+            };
+            let base = Base::new(&map, &opts).unwrap();
+            let e = st.empires[0].code;
+            let scene = base.scene(Some(Game {
+                state: view_for(&map, &st, e),
+                visible: Some(visible_areas(&map, &st, e)),
+                viewer: Some(e),
+            }));
+            let (main, inset) = frames(&scene);
+            for f in std::iter::once(&main).chain(&inset) {
+                for z in &ZOOMS[..ZOOMS.len() - 1] {
+                    let mut sz = f.p.sizes;
+                    sz.label = 12.5 / z;
+                    sz.badge = sz.label * 0.86;
+                    let marks = place_labels(&scene, f, &sz, true);
+                    assert!(marks.len() > 10, "{name} at {z}: {} labels", marks.len());
+                    let boxes: Vec<_> = marks
+                        .iter()
+                        .map(|m| m.bounds(&sz, m.at.0, m.at.1))
+                        .collect();
+                    for (i, a) in boxes.iter().enumerate() {
+                        for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+                            assert!(
+                                super::super::taken::overlap(a, b) < 1e-6,
+                                "{name} at {z}: {} and {}",
+                                map.area(marks[i].id).code,
+                                map.area(marks[j].id).code
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn numbers_keep_one_decimal_and_drop_a_trailing_zero() {
         assert_eq!(num(12.0), "12");
