@@ -68,7 +68,6 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .map path{vector-effect:non-scaling-stroke}
 .zoom{display:flex;flex-wrap:wrap;gap:6px;margin-bottom:6px}
 .zoom button{font:inherit;min-width:44px;min-height:36px;padding:2px 10px;border:1px solid var(--muted);border-radius:4px;background:var(--bg);color:var(--ink)}
-td,th{overflow-wrap:anywhere}
 @media (max-width:600px){main{padding:6px}section{padding:6px 8px}table{font-size:.86em}th,td{padding:2px 4px}}
 details summary{cursor:pointer}
 pre.sheet{background:#f4f1e8;padding:8px;border:1px dashed var(--muted);white-space:pre-wrap}
