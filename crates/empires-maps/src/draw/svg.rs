@@ -712,13 +712,15 @@ fn draw_labels(s: &Scene, f: &Frame, sz: &Sizes, level: Option<(usize, bool)>, o
     if let Some((k, _)) = level {
         let _ = writeln!(o, r#"<g class="lod{k}">"#);
     }
-    let marks = place_labels(s, f, sz, !closest);
+    // Zoomed in, the main map labels the inset's box too: that is where the reader looks.
+    let boxed = !matches!(level, Some((k, _)) if k > 1);
+    let marks = place_labels(s, f, sz, !closest, boxed);
     // Forces first, so that the labels lie on top of them.
     let mut forces = String::new();
     for m in &marks {
         if !m.badges.is_empty() {
             // The ids go with the one drawing of each area's forces that counts.
-            let id = (ids && (pre.is_empty() || s.in_inset_box(m.id)))
+            let id = (ids && pre.is_empty() != s.in_inset_box(m.id))
                 .then(|| map.area(m.id).code.as_str());
             write_badges(
                 sz,
@@ -837,7 +839,8 @@ impl Mark {
 /// Where each area's label goes: at its position, or nudged a little where labels would
 /// overlap, preferring spots inside the area. Small areas are placed first. `strict` leaves
 /// out the forces, then the whole label, of an area whose label would overlap another.
-fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool) -> Vec<Mark> {
+/// `boxed` leaves the areas in the inset's box on the main map to the inset.
+fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> Vec<Mark> {
     let map = s.map;
     let sz = *sz;
     let regions = &f.p.regions;
@@ -847,7 +850,7 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool) -> Vec<Mark> {
         let Some(p) = regions.anchors[id.index()] else {
             continue;
         };
-        if f.prefix.is_empty() && s.in_inset_box(id) {
+        if boxed && f.prefix.is_empty() && s.in_inset_box(id) {
             continue;
         }
         let (x, mut y) = f.out(p);
@@ -914,7 +917,8 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool) -> Vec<Mark> {
         (1.1, 0.0),
         (-1.1, 0.0),
     ];
-    // The best spot for a mark: its score, where, and whether it is clear of the others.
+    // The best spot for a mark: its score, where, and whether it is clear of the others and
+    // on its own area (or where the area's position puts it).
     let spot = |m: &Mark, placed: &mut Taken| {
         let (x0, y0) = m.at;
         let b0 = m.bounds(&sz, x0, y0);
@@ -932,7 +936,7 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool) -> Vec<Mark> {
             };
             let score = covered + outside + k as f64 * bw * bh * 0.02;
             if score < best.0 {
-                best = (score, (x, y), covered == 0.0);
+                best = (score, (x, y), covered == 0.0 && outside == 0.0);
             }
             if covered == 0.0 && outside == 0.0 {
                 break;
@@ -1514,7 +1518,7 @@ mod tests {
                     let mut sz = f.p.sizes;
                     sz.label = 12.5 / z;
                     sz.badge = sz.label * 0.86;
-                    let marks = place_labels(&scene, f, &sz, true);
+                    let marks = place_labels(&scene, f, &sz, true, *z == 1.0);
                     assert!(marks.len() > 10, "{name} at {z}: {} labels", marks.len());
                     let boxes: Vec<_> = marks
                         .iter()
