@@ -218,6 +218,17 @@ impl<'s> PathData<'s> {
     }
 }
 
+/// Writes `pieces` with the numbers `values` between them (as [`num`] writes them), without
+/// the formatting machinery: labels and force tags are written thousands of times a turn.
+fn interleave(o: &mut String, pieces: &[&str], values: &[f64]) {
+    for (i, p) in pieces.iter().enumerate() {
+        o.push_str(p);
+        if let Some(v) = values.get(i) {
+            tenths(o, (v * 10.0).round() as i64);
+        }
+    }
+}
+
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -598,11 +609,12 @@ fn draw_frame(s: &Scene, f: &Frame, lines: &Outlines, o: &mut String) {
             );
         }
     }
+    let owners = owner_colours(s);
     let _ = writeln!(o, r#"<g id="{pre}areas" fill-rule="evenodd">"#);
     for (id, element) in map.ids().zip(&lines.areas) {
         if let Some((head, tail)) = element {
             o.push_str(head);
-            o.push_str(area_colour(s, id, &lines.shade));
+            o.push_str(area_colour(s, id, &lines.shade, &owners));
             o.push_str(tail);
         }
     }
@@ -756,6 +768,12 @@ fn draw_labels(s: &Scene, f: &Frame, sz: &Sizes, level: Option<(usize, bool)>, o
         num(sz.label),
         num(sz.label * 0.26)
     );
+    let owner_tspan = format!(
+        r#"<tspan dx="{}" font-size="{}" fill="{}">"#,
+        num(sz.label * OWNER_GAP),
+        num(sz.label * OWNER_SIZE),
+        style::MUTED_INK
+    );
     for m in &marks {
         let a = map.area(m.id);
         let (x, y) = m.at;
@@ -764,23 +782,21 @@ fn draw_labels(s: &Scene, f: &Frame, sz: &Sizes, level: Option<(usize, bool)>, o
         } else {
             (style::INK, "#fffdf6")
         };
-        let _ = write!(
+        interleave(
             o,
-            r#"<text x="{}" y="{}" fill="{fill}" stroke="{halo}">{}"#,
-            num(x),
-            num(y + sz.label * 0.36),
-            a.code
+            &["<text x=\"", "\" y=\"", "\" fill=\""],
+            &[x, y + sz.label * 0.36],
         );
+        o.push_str(fill);
+        o.push_str("\" stroke=\"");
+        o.push_str(halo);
+        o.push_str("\">");
+        o.push_str(a.code.as_str());
         // The owner's code, so that owners are told apart without their colours.
         if let Some(e) = m.owner {
-            let _ = write!(
-                o,
-                r#"<tspan dx="{}" font-size="{}" fill="{}">{}</tspan>"#,
-                num(sz.label * OWNER_GAP),
-                num(sz.label * OWNER_SIZE),
-                style::MUTED_INK,
-                e.as_str()
-            );
+            o.push_str(&owner_tspan);
+            o.push_str(e.as_str());
+            o.push_str("</tspan>");
         }
         o.push_str("</text>\n");
         if let Some(colour) = m.home {
@@ -845,6 +861,11 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
     let sz = *sz;
     let regions = &f.p.regions;
     let mut marks: Vec<Mark> = Vec::new();
+    // The empire whose home each area is, looked up once rather than for every area.
+    let mut homes: Vec<Option<usize>> = vec![None; map.areas().len()];
+    for (i, e) in map.empires.iter().enumerate().rev() {
+        homes[e.home.index()] = Some(i);
+    }
     for id in map.ids() {
         let a = map.area(id);
         let Some(p) = regions.anchors[id.index()] else {
@@ -874,10 +895,8 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
         if a.is_land() && px < text_w * sz.label * 0.8 {
             y += (px / std::f64::consts::PI).sqrt() + sz.label * 0.75;
         }
-        let home = map
-            .empires
-            .iter()
-            .find(|e| e.home == id)
+        let home = homes[id.index()]
+            .map(|i| &map.empires[i])
             .filter(|e| match &s.game {
                 Some(g) => g.state.empire(e.code).is_some(),
                 None => true,
@@ -900,7 +919,10 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
         });
     }
     let mut order: Vec<usize> = (0..marks.len()).collect();
-    order.sort_by_key(|&i| (regions.pixels[marks[i].id.index()], i));
+    // The viewer's own areas first, so that they keep their labels where others crowd them.
+    let viewer = s.game.as_ref().and_then(|g| g.viewer);
+    let theirs = |m: &Mark| viewer.is_some() && m.owner == viewer;
+    order.sort_unstable_by_key(|&i| (!theirs(&marks[i]), regions.pixels[marks[i].id.index()], i));
     let mut placed = Taken::new([f.fx, f.fy, f.fx + f.fw, f.fy + f.fh], sz.label * 4.0);
     let steps = [
         (0.0, 0.0),
@@ -917,13 +939,12 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
         (1.1, 0.0),
         (-1.1, 0.0),
     ];
-    // The best spot for a mark: its score, where, and whether it is clear of the others and
-    // on its own area (or where the area's position puts it).
+    // The best spot for a mark: its score and where.
     let spot = |m: &Mark, placed: &mut Taken| {
         let (x0, y0) = m.at;
         let b0 = m.bounds(&sz, x0, y0);
         let (bw, bh) = (b0[2] - b0[0], b0[3] - b0[1]);
-        let mut best = (f64::MAX, (x0, y0), false);
+        let mut best = (f64::MAX, (x0, y0));
         for (k, &(dx, dy)) in steps.iter().enumerate() {
             let (x, y) = (x0 + dx * bw, y0 + dy * bh * 0.8);
             let b = m.bounds(&sz, x, y);
@@ -936,7 +957,7 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
             };
             let score = covered + outside + k as f64 * bw * bh * 0.02;
             if score < best.0 {
-                best = (score, (x, y), covered == 0.0 && outside == 0.0);
+                best = (score, (x, y));
             }
             if covered == 0.0 && outside == 0.0 {
                 break;
@@ -944,19 +965,44 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
         }
         best
     };
+    // Strictly placed, the first spot clear of the others and on the area itself (or where
+    // its position puts it), moving only a little: far moves seldom stay on the area.
+    let clear_spot = |m: &Mark, placed: &Taken| {
+        let (x0, y0) = m.at;
+        let b0 = m.bounds(&sz, x0, y0);
+        let (bw, bh) = (b0[2] - b0[0], b0[3] - b0[1]);
+        steps[..5].iter().enumerate().find_map(|(k, &(dx, dy))| {
+            let (x, y) = (x0 + dx * bw, y0 + dy * bh * 0.8);
+            let (px, py) = f.pixel(x, y);
+            let inside = k == 0 || regions.at(px, py) == m.id.0;
+            (inside && !placed.any(&m.bounds(&sz, x, y))).then_some((x, y))
+        })
+    };
     let mut keep = vec![true; marks.len()];
     for i in order {
-        let (_, mut at, clear) = spot(&marks[i], &mut placed);
-        if strict && !clear {
+        let at = if strict {
             // Without its forces, then not at all: the closer zooms show them.
-            let had = std::mem::take(&mut marks[i].badges);
-            let (_, bare, clear) = spot(&marks[i], &mut placed);
-            if !clear || had.is_empty() {
-                keep[i] = false;
-                continue;
+            match clear_spot(&marks[i], &placed) {
+                Some(at) => at,
+                None if marks[i].badges.is_empty() => {
+                    keep[i] = false;
+                    continue;
+                }
+                None => {
+                    let had = std::mem::take(&mut marks[i].badges);
+                    match clear_spot(&marks[i], &placed) {
+                        Some(at) => at,
+                        None => {
+                            marks[i].badges = had;
+                            keep[i] = false;
+                            continue;
+                        }
+                    }
+                }
             }
-            at = bare;
-        }
+        } else {
+            spot(&marks[i], &mut placed).1
+        };
         let (x, y) = at;
         placed.push(marks[i].bounds(&sz, x, y));
         marks[i].at = (x, y);
@@ -1007,7 +1053,26 @@ fn titles(s: &Scene) -> (String, String) {
     }
 }
 
-fn area_colour(s: &Scene, id: AreaId, shade: &[usize]) -> &'static str {
+/// Where an empire's colour is kept in [`owner_colours`]: codes are two capital letters.
+fn code_slot(e: EmpireCode) -> usize {
+    let b = e.as_str().as_bytes();
+    let letter = |i: usize| usize::from(b.get(i).map_or(0, |c| c.saturating_sub(b'A')).min(25));
+    letter(0) * 26 + letter(1)
+}
+
+/// The colour of each of the game's empires, by [`code_slot`]: looked up once per drawing
+/// rather than for every area.
+fn owner_colours(s: &Scene) -> Vec<&'static str> {
+    let mut out = vec![style::UNOWNED; 26 * 26];
+    if let Some(g) = &s.game {
+        for e in &g.state.empires {
+            out[code_slot(e.code)] = s.colour(e.code);
+        }
+    }
+    out
+}
+
+fn area_colour(s: &Scene, id: AreaId, shade: &[usize], owners: &[&'static str]) -> &'static str {
     let a = s.map.area(id);
     if a.is_sea() {
         return style::SEA[shade[id.index()] % style::SEA.len()];
@@ -1015,7 +1080,7 @@ fn area_colour(s: &Scene, id: AreaId, shade: &[usize]) -> &'static str {
     match &s.game {
         None => style::terrain(a.terrain, shade[id.index()]),
         Some(g) => match g.state.area(id).owner {
-            Some(e) => s.colour(e),
+            Some(e) => owners.get(code_slot(e)).copied().unwrap_or(style::UNOWNED),
             None => style::UNOWNED,
         },
     }
@@ -1116,23 +1181,45 @@ fn write_badges(
         None => o.push_str("<g>\n"),
     }
     for (b, w) in badges.iter().zip(&widths) {
-        let _ = writeln!(
+        interleave(
             o,
-            r##"<rect x="{}" y="{}" width="{}" height="{}" rx="{}" fill="{}" stroke="#2e2a24" stroke-width="0.7"/><use href="#{icon}" xlink:href="#{icon}" x="{}" y="{}" width="{k2}" height="{k2}"/><text x="{}" y="{}" fill="#2e2a24">{}</text>"##,
-            num(x),
-            num(top),
-            num(*w),
-            num(h),
-            num(k * 0.3),
-            b.fill,
-            num(x + pad),
-            num(top + (h - k) / 2.0),
-            num(x + pad + k + pad * 0.6),
-            num(top + h / 2.0 + k * 0.36),
-            b.count,
-            icon = b.icon,
-            k2 = num(k)
+            &[
+                "<rect x=\"",
+                "\" y=\"",
+                "\" width=\"",
+                "\" height=\"",
+                "\" rx=\"",
+                "\" fill=\"",
+            ],
+            &[x, top, *w, h, k * 0.3],
         );
+        o.push_str(b.fill);
+        o.push_str("\" stroke=\"#2e2a24\" stroke-width=\"0.7\"/><use href=\"#");
+        o.push_str(b.icon);
+        o.push_str("\" xlink:href=\"#");
+        o.push_str(b.icon);
+        interleave(
+            o,
+            &[
+                "\" x=\"",
+                "\" y=\"",
+                "\" width=\"",
+                "\" height=\"",
+                "\"/><text x=\"",
+                "\" y=\"",
+                "\" fill=\"#2e2a24\">",
+            ],
+            &[
+                x + pad,
+                top + (h - k) / 2.0,
+                k,
+                k,
+                x + pad + k + pad * 0.6,
+                top + h / 2.0 + k * 0.36,
+            ],
+        );
+        o.push_str(&b.count);
+        o.push_str("</text>\n");
         x += w + gap;
     }
     let _ = writeln!(o, "</g>");
