@@ -918,11 +918,19 @@ fn place_labels(s: &Scene, f: &Frame, sz: &Sizes, strict: bool, boxed: bool) -> 
             badges,
         });
     }
-    let mut order: Vec<usize> = (0..marks.len()).collect();
-    // The viewer's own areas first, so that they keep their labels where others crowd them.
+    // The viewer's own areas first, so that they keep their labels where others crowd them;
+    // the keys worked out once, as one number each, for they are compared many times.
     let viewer = s.game.as_ref().and_then(|g| g.viewer);
-    let theirs = |m: &Mark| viewer.is_some() && m.owner == viewer;
-    order.sort_unstable_by_key(|&i| (!theirs(&marks[i]), regions.pixels[marks[i].id.index()], i));
+    let mut keys: Vec<(u64, usize)> = marks
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let others = u64::from(viewer.is_none() || m.owner != viewer);
+            (others << 40 | u64::from(regions.pixels[m.id.index()]), i)
+        })
+        .collect();
+    keys.sort_unstable();
+    let order: Vec<usize> = keys.into_iter().map(|(_, i)| i).collect();
     let mut placed = Taken::new([f.fx, f.fy, f.fx + f.fw, f.fy + f.fh], sz.label * 4.0);
     let steps = [
         (0.0, 0.0),
