@@ -54,6 +54,8 @@ pub fn empire_png(
         width: 1600,
         title: Some(format!("{}, turn {}: {}", state.game, state.turn, empire)),
         graticule: true,
+        // A printed picture: one set of labels.
+        zoom_label: None,
     };
     let d = draw::draw(&game.map, Some((&state, Some(empire))), &opts).map_err(Error::new)?;
     let bytes = draw::png(&d.svg).map_err(Error::new)?;
