@@ -116,6 +116,7 @@ v.addEventListener('pointerdown',function(e){if(e.pointerType=='mouse'&&s.classL
 addEventListener('pointermove',function(e){if(d){v.scrollLeft=d[2]-e.clientX+d[0];v.scrollTop=d[3]-e.clientY+d[1]}});
 addEventListener('pointerup',function(){d=null});
 v.addEventListener('dblclick',function(e){var r=v.getBoundingClientRect();set(width()*1.5,e.clientX-r.left,e.clientY-r.top)});
+addEventListener('resize',function(){set(s.classList.contains('zoomed')?width():Math.max(v.clientWidth,least),0,0)});
 set(Math.max(v.clientWidth,least),0,0);if(f&&v.clientWidth<least)centre(f,width()/W);
 })();"#;
 
