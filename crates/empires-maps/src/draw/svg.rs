@@ -1056,7 +1056,15 @@ fn titles(s: &Scene) -> (String, String) {
                 let name = st.empire(e).map_or(String::new(), |x| x.name.clone());
                 let _ = write!(title, ", as {name} ({e}) sees it");
             }
-            (title, format!("{}{}", variant(Some(st.variant)), map.name))
+            (title, {
+                // "World Empires · World Empires" says it once.
+                let v = variant(Some(st.variant));
+                if v.trim_end_matches(" · ") == map.name {
+                    map.name.clone()
+                } else {
+                    format!("{v}{}", map.name)
+                }
+            })
         }
     }
 }
