@@ -120,5 +120,9 @@ fn one_stray_line_shifting_every_number_is_one_warning() {
     );
     // A different slip further down is told on its own.
     let d = diagnose("TAX\n1. TAX\n2.\n7. TAX\n");
-    assert_eq!(d.iter().filter(|d| d.code == Code::NumberLabel).count(), 2, "{d:#?}");
+    assert_eq!(
+        d.iter().filter(|d| d.code == Code::NumberLabel).count(),
+        2,
+        "{d:#?}"
+    );
 }
