@@ -39,8 +39,9 @@ impl NewGame {
 pub enum SetupError {
     #[error("the map defines no empires (no [[empire]] entries)")]
     NoEmpires,
-    #[error("player given for {0}, which is not an empire of this map")]
-    UnknownEmpire(EmpireCode),
+    /// The code given, and the map's empires, which a GM choosing one wants to see.
+    #[error("player given for {0}, which is not an empire of this map; its empires are {1}")]
+    UnknownEmpire(EmpireCode, String),
     #[error("the home area {home} of {empire} is already taken by another empire")]
     HomeTaken { empire: EmpireCode, home: String },
 }
@@ -64,7 +65,8 @@ pub fn new_game(map: &Map, g: &NewGame) -> Result<GameState, SetupError> {
     }
     for code in g.players.keys() {
         if map.empire(*code).is_none() {
-            return Err(SetupError::UnknownEmpire(*code));
+            let codes: Vec<&str> = map.empires.iter().map(|e| e.code.as_str()).collect();
+            return Err(SetupError::UnknownEmpire(*code, codes.join(" ")));
         }
     }
     let mut rng = GameRng::from_game_seed(g.seed);

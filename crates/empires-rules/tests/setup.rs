@@ -489,10 +489,11 @@ fn rule_2_1_players_and_dummies() {
     assert_eq!(emp(&st, "FR").player.as_deref(), Some("Marianne"));
     assert_eq!(emp(&st, "EN").player, None);
     g.players.insert(e("ZZ"), "Nobody".into());
-    assert_eq!(
-        new_game(&m, &g).unwrap_err(),
-        SetupError::UnknownEmpire(e("ZZ"))
-    );
+    let err = new_game(&m, &g).unwrap_err();
+    assert!(matches!(&err, SetupError::UnknownEmpire(c, _) if *c == e("ZZ")));
+    // The message names the empires there are.
+    let codes: Vec<&str> = m.empires.iter().map(|x| x.code.as_str()).collect();
+    assert!(err.to_string().ends_with(&format!("its empires are {}", codes.join(" "))));
 }
 
 #[test]
