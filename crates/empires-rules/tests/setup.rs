@@ -493,7 +493,10 @@ fn rule_2_1_players_and_dummies() {
     assert!(matches!(&err, SetupError::UnknownEmpire(c, _) if *c == e("ZZ")));
     // The message names the empires there are.
     let codes: Vec<&str> = m.empires.iter().map(|x| x.code.as_str()).collect();
-    assert!(err.to_string().ends_with(&format!("its empires are {}", codes.join(" "))));
+    assert!(
+        err.to_string()
+            .ends_with(&format!("its empires are {}", codes.join(" ")))
+    );
 }
 
 #[test]
