@@ -9,6 +9,9 @@
 use super::style;
 use empires_rules::Map;
 use empires_rules::map::AreaId;
+use palette::color_difference::Ciede2000;
+use palette::white_point::D65;
+use palette::{FromColor, Lab, Srgb};
 
 /// Steps between two empires' start areas within which they are likely to meet soon.
 const NEAR: u32 = 3;
@@ -17,85 +20,17 @@ const NEAR: u32 = 3;
 /// assignment looks after the next pair instead.
 const PLAIN: f64 = 40.0;
 
-/// CIELAB of an sRGB colour written `#rrggbb` (D65 white).
+/// CIELAB of an sRGB colour written `#rrggbb` (D65 white); black for anything else.
 pub fn lab(hex: &str) -> [f64; 3] {
-    let h = hex.trim_start_matches('#');
-    let channel = |i: usize| {
-        let c =
-            f64::from(u8::from_str_radix(h.get(i..i + 2).unwrap_or("00"), 16).unwrap_or(0)) / 255.0;
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let (r, g, b) = (channel(0), channel(2), channel(4));
-    let x = (0.412_456_4 * r + 0.357_576_1 * g + 0.180_437_5 * b) / 0.950_47;
-    let y = 0.212_672_9 * r + 0.715_152_2 * g + 0.072_175_0 * b;
-    let z = (0.019_333_9 * r + 0.119_192_0 * g + 0.950_304_1 * b) / 1.088_83;
-    let f = |t: f64| {
-        if t > 216.0 / 24389.0 {
-            t.cbrt()
-        } else {
-            (24389.0 / 27.0 * t + 16.0) / 116.0
-        }
-    };
-    let (fx, fy, fz) = (f(x), f(y), f(z));
-    [116.0 * fy - 16.0, 500.0 * (fx - fy), 200.0 * (fy - fz)]
+    let srgb: Srgb<u8> = hex.parse().unwrap_or_default();
+    let l: Lab<D65, f64> = Lab::from_color(srgb.into_format::<f64>().into_linear());
+    [l.l, l.a, l.b]
 }
 
 /// The CIEDE2000 difference between two CIELAB colours (Sharma, Wu and Dalal, 2005).
 pub fn ciede2000(a: [f64; 3], b: [f64; 3]) -> f64 {
-    let [l1, a1, b1] = a;
-    let [l2, a2, b2] = b;
-    let p7 = |c: f64| c.powi(7);
-    let c_mean = (a1.hypot(b1) + a2.hypot(b2)) / 2.0;
-    let g = 0.5 * (1.0 - (p7(c_mean) / (p7(c_mean) + p7(25.0))).sqrt());
-    let (a1, a2) = ((1.0 + g) * a1, (1.0 + g) * a2);
-    let (c1, c2) = (a1.hypot(b1), a2.hypot(b2));
-    let hue = |b: f64, a: f64| {
-        if a == 0.0 && b == 0.0 {
-            0.0
-        } else {
-            b.atan2(a).to_degrees().rem_euclid(360.0)
-        }
-    };
-    let (h1, h2) = (hue(b1, a1), hue(b2, a2));
-    let dl = l2 - l1;
-    let dc = c2 - c1;
-    let dh = if c1 * c2 == 0.0 {
-        0.0
-    } else if (h2 - h1).abs() <= 180.0 {
-        h2 - h1
-    } else if h2 - h1 > 180.0 {
-        h2 - h1 - 360.0
-    } else {
-        h2 - h1 + 360.0
-    };
-    let dhh = 2.0 * (c1 * c2).sqrt() * (dh / 2.0).to_radians().sin();
-    let l_mean = (l1 + l2) / 2.0;
-    let c_mean = (c1 + c2) / 2.0;
-    let h_mean = if c1 * c2 == 0.0 {
-        h1 + h2
-    } else if (h1 - h2).abs() <= 180.0 {
-        (h1 + h2) / 2.0
-    } else if h1 + h2 < 360.0 {
-        (h1 + h2 + 360.0) / 2.0
-    } else {
-        (h1 + h2 - 360.0) / 2.0
-    };
-    let cos = |d: f64| d.to_radians().cos();
-    let t =
-        1.0 - 0.17 * cos(h_mean - 30.0) + 0.24 * cos(2.0 * h_mean) + 0.32 * cos(3.0 * h_mean + 6.0)
-            - 0.20 * cos(4.0 * h_mean - 63.0);
-    let d_theta = 30.0 * (-((h_mean - 275.0) / 25.0).powi(2)).exp();
-    let rc = 2.0 * (p7(c_mean) / (p7(c_mean) + p7(25.0))).sqrt();
-    let sl = 1.0 + 0.015 * (l_mean - 50.0).powi(2) / (20.0 + (l_mean - 50.0).powi(2)).sqrt();
-    let sc = 1.0 + 0.045 * c_mean;
-    let sh = 1.0 + 0.015 * c_mean * t;
-    let rt = -(2.0 * d_theta).to_radians().sin() * rc;
-    let (x, y, z) = (dl / sl, dc / sc, dhh / sh);
-    (x * x + y * y + z * z + rt * y * z).sqrt()
+    let lab = |[l, a, b]: [f64; 3]| Lab::<D65, f64>::new(l, a, b);
+    lab(a).difference(lab(b))
 }
 
 /// The CIEDE2000 difference between two colours written `#rrggbb`.
