@@ -139,16 +139,14 @@ impl Labels {
             *more += 1;
             let d = &mut out[*at];
             let first = d.message.split(';').next().unwrap_or_default().to_string();
+            let rounds = match off.abs() {
+                1 => "one round".to_string(),
+                n => format!("{n} rounds"),
+            };
             d.message = format!(
-                "{first}; so are the {} numbered lines after it, each played one round {} than its number says (2.6)",
-                more,
+                "{first}; so are the {more} numbered lines after it, each played {rounds} {} than its number says (2.6)",
                 if off > 0 { "later" } else { "earlier" }
             );
-            if off.abs() != 1 {
-                d.message = d
-                    .message
-                    .replace("one round", &format!("{} rounds", off.abs()));
-            }
             self.seen.insert(l.number);
             return;
         }

@@ -344,3 +344,27 @@ fn major_battles_have_double_figures_on_both_sides() {
     let t = play(&m, &st, &[("AA", &["ATTACK DDD EEE 10"])]);
     assert!(battle(&t).major());
 }
+
+#[test]
+fn decision_i32_nothing_lands_so_no_land_battle_and_no_damage() {
+    // 3 ships with 3 armies against a base of 9 ships: all ships sunk, all armies with them
+    // (decision 31). The area (population 3, 2 forts, 1 army) suffers no collateral damage,
+    // which every land battle would do (8.13).
+    let mut i = input(3, 1, 2, 3, Terrain::Plains);
+    i.from_sea = true;
+    i.attacker_ships = 3;
+    i.attacker_aboard = 3;
+    i.defender_ships = 9;
+    let r = land_battle(&i);
+    assert_eq!(r.lost_at_sea, 3);
+    assert_eq!((r.damage, r.population_lost, r.forts_lost), (0, 0, 0));
+    assert_eq!((r.attacker_lost, r.defender_lost, r.survivors), (0, 0, 0));
+    assert!(!r.captured);
+    assert_eq!(r.defenders_left, 1);
+    // One ship more than armies after the sea phase: they land and a battle is fought,
+    // with its collateral damage.
+    i.attacker_ships = 12;
+    let r = land_battle(&i);
+    assert_eq!(r.lost_at_sea, 0);
+    assert_eq!(r.damage, 1);
+}

@@ -146,3 +146,26 @@ fn rule_7_6_retreat_to_an_area_not_owned_stands_and_fights() {
     assert_eq!(b.retreated_to, None);
     assert_eq!(b.defender_lost, 3);
 }
+
+/// 2.6: an action slot left blank takes its round and does nothing; the actions after it
+/// keep their rounds.
+#[test]
+fn rule_2_6_a_blank_slot_keeps_the_rounds_after_it() {
+    let (m, st) = basic();
+    let mut s = sheet(&["TAX - - -", "TAX - - -", "MOVE AAA DDD 1"]);
+    s.actions[1].blank = true;
+    let mut all = std::collections::BTreeMap::new();
+    all.insert(e("AA"), s);
+    let t = empires_rules::adjudicate(&m, &st, &all).unwrap();
+    let slots: Vec<u32> = t
+        .events
+        .iter()
+        .filter_map(|ev| match &ev.what {
+            empires_rules::event::What::Action { empire, slot, .. } if empire.as_str() == "AA" => {
+                Some(*slot)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(slots, vec![1, 3]);
+}

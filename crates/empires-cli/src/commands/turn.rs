@@ -144,13 +144,10 @@ pub fn run_with(dir: &Path, options: TurnOptions) -> Result<TurnReport> {
 /// cannot be read: not a plain file, more than the bytes a sheet may hold, not text.
 pub fn read_sent_sheet(path: &Path) -> std::result::Result<String, String> {
     let limit = empires_orders::text::MAX_SHEET_BYTES as u64;
-    let bytes = match files::read_in_game(path, limit) {
-        Ok(b) => b,
-        Err(e) if e.message().contains("larger than") => {
-            return Err(format!("more than the {limit} bytes a turnsheet may hold"));
-        }
-        Err(e) => return Err(e.to_string()),
-    };
+    let file = files::open_in_game(path).map_err(|e| e.to_string())?;
+    let bytes = files::read_at_most(file, limit)
+        .map_err(|e| Error::io("cannot read", path, e).to_string())?
+        .ok_or_else(|| format!("more than the {limit} bytes a turnsheet may hold"))?;
     empires_orders::text::decode(&bytes).map_err(|e| e.to_string())
 }
 
