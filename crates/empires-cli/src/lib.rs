@@ -5,9 +5,9 @@
 //! The game directory layout and every file format are described in `docs/formats.md`.
 
 pub mod commands;
-pub mod error;
-pub mod files;
-pub mod gamedir;
-pub mod staging;
+
+// The game directory and the turn pipeline live in the host's core, shared with the other
+// doors; the command re-exports them under the names its callers know.
+pub use empires_host::{error, files, gamedir, staging};
 
 pub use error::{Error, Result};

@@ -8,5 +8,4 @@ pub mod new;
 pub mod report;
 pub mod simulate;
 pub mod status;
-pub mod turn;
-pub mod undo;
+pub use empires_host::{turn, undo};

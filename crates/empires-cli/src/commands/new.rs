@@ -220,7 +220,7 @@ fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Resul
     let turns = game.turns_dir();
     fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
     let mut files = TurnFiles::new(state, None)?;
-    files.reports = crate::commands::report::render_all(map, state, &[], &[], &[])?;
+    files.reports = empires_host::render::render_all(map, state, &[], &[], &[])?;
     game.write_start(state.turn, &files)?;
     let orders = game.orders_dir();
     fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;

@@ -447,7 +447,7 @@ impl TurnFiles {
         }
         files::write_new(&dir.join(HASH_FILE), format!("{}\n", self.hash).as_bytes())?;
         if !self.reports.is_empty() {
-            let reports = dir.join(crate::commands::report::REPORTS_DIR);
+            let reports = dir.join(crate::render::REPORTS_DIR);
             fs::create_dir(&reports).map_err(|e| Error::io("cannot create", &reports, e))?;
             for (name, contents) in &self.reports {
                 files::write_new(&reports.join(name), contents.as_bytes())?;

@@ -1,9 +1,9 @@
 //! `empires turn`: adjudicate the next turn with the turnsheets waiting in `orders/`.
 
-use crate::commands::report::render_all;
 use crate::error::{Error, Result};
 use crate::files;
 use crate::gamedir::{Access, Game, TurnFiles};
+use crate::render::render_all;
 use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
 use empires_orders::parse_turnsheet;
 use empires_rules::event::{Event, Outcome, What};
