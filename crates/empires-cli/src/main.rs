@@ -1,6 +1,7 @@
 //! The `empires` binary: argument parsing and dispatch only.
 
 use clap::{ArgGroup, Parser, Subcommand};
+use empires_cli::commands::hosted::{self, GameAt};
 use empires_cli::commands::{self, new::MapStart, new::Source};
 use empires_rules::{EmpireCode, Variant};
 use std::fmt::Display;
@@ -26,8 +27,13 @@ enum Command {
     /// Create a game directory from a map (with --seed) or from a scenario file.
     #[command(group(ArgGroup::new("source").required(true).args(["map", "scenario"])))]
     New {
-        /// The game directory to create; it must not exist or be empty.
+        /// The game directory to create (it must not exist or be empty), or with --db the
+        /// game's name in the database.
         dir: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
         /// Map file (TOML) to set the game up on.
         #[arg(long, requires = "seed")]
         map: Option<PathBuf>,
@@ -60,8 +66,16 @@ enum Command {
     },
     /// Adjudicate the next turn with the turnsheets in <dir>/orders/.
     Turn {
-        /// The game directory.
+        /// The game directory, or with --db the game's name.
         dir: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+        /// The turn you mean to play: refused if another is next (say, it was just played
+        /// by another process).
+        #[arg(long, value_name = "N")]
+        turn: Option<u32>,
         /// Play even though the current state.json does not match its state.sha256, or the
         /// hash is missing (the state was edited by hand); recorded with the turn.
         #[arg(long)]
@@ -97,11 +111,81 @@ enum Command {
         /// text for people and email, json for the web.
         #[arg(long, value_enum, default_value = "text")]
         format: commands::check::Format,
+        /// The game is kept in this database; DIR is then its name.
+        #[arg(long, value_name = "URL", conflicts_with = "report")]
+        db: Option<String>,
+    },
+    /// Send a turnsheet for the next turn (or, with --gm, the GM's messages): checked as
+    /// `check` does, kept, and answered with a receipt.
+    #[command(group(ArgGroup::new("who").required(true).args(["empire", "gm"])))]
+    Submit {
+        /// The game directory, or with --db the game's name.
+        game: PathBuf,
+        /// The turnsheet, or the GM's messages.
+        file: PathBuf,
+        /// The empire whose turnsheet this is.
+        #[arg(long)]
+        empire: Option<EmpireCode>,
+        /// The file holds the GM's messages to every player (10.6).
+        #[arg(long)]
+        gm: bool,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Play every stored turn again and check that it gives the state stored.
+    Verify {
+        /// The game directory, or with --db the game's name.
+        game: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
+    /// Write a game kept in a database as a game directory.
+    Export {
+        /// The game's name in the database.
+        game: String,
+        /// The directory to write; it must not exist or be empty.
+        dir: PathBuf,
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+    },
+    /// Load a game directory into a database.
+    Import {
+        /// The game directory.
+        dir: PathBuf,
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+        /// The game's name in the database; default the directory's name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List the games a database keeps.
+    Games {
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+    },
+    /// Copy an SQLite database, consistently, while it is in use.
+    Backup {
+        /// The database (sqlite:<file>).
+        #[arg(long, value_name = "URL")]
+        db: String,
+        /// The copy to write; it must not exist.
+        to: PathBuf,
     },
     /// Print an empire's report of a turn (the last one played unless --turn is given).
     Report {
-        /// The game directory.
+        /// The game directory, or with --db the game's name.
         dir: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
         /// The empire whose report to print.
         #[arg(long)]
         empire: EmpireCode,
@@ -169,14 +253,22 @@ enum Command {
     },
     /// Show the current turn, the empires and whose orders are waiting.
     Status {
-        /// The game directory.
+        /// The game directory, or with --db the game's name.
         dir: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
     },
     /// Take back the last turn played: the turnsheets the players sent for it are waiting
     /// again, those the computer wrote are gone. Refused while new turnsheets are waiting.
     Undo {
-        /// The game directory.
+        /// The game directory, or with --db the game's name.
         dir: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
     },
 }
 
@@ -239,6 +331,7 @@ fn main() -> ExitCode {
             actions_per_turn,
             dropout_after,
             victory_from_turn,
+            db,
         } => {
             let source = match (scenario, map, seed) {
                 (Some(path), _, _) => Source::Scenario(path),
@@ -255,33 +348,67 @@ fn main() -> ExitCode {
                 // clap requires one of --map and --scenario, and --seed with --map.
                 _ => return fail("give --map <file> --seed <n>, or --scenario <file>"),
             };
-            commands::new::run(&dir, &source).map(|r| show(&r, &[]))
+            commands::new::run_at(&GameAt::new(&dir, db.as_deref()), &source).map(|r| show(&r, &[]))
         }
         Command::Turn {
             dir,
+            db,
+            turn,
             accept_state,
             unreadable_as_missed,
             yes,
-        } => commands::turn::run_with(
-            &dir,
-            commands::turn::TurnOptions {
+        } => {
+            let options = commands::turn::TurnOptions {
                 accept_state,
                 unreadable_as_missed,
                 yes,
-            },
-        )
-        .map(|r| show(&r, &r.warnings)),
+                expect: turn,
+            };
+            hosted::open(&GameAt::new(&dir, db.as_deref()))
+                .and_then(|(store, game)| {
+                    hosted::block_on(store.play_turn(&game, options, empires_host::store::now()))
+                })
+                .map(|r| show(&r, &r.warnings))
+        }
+        Command::Submit {
+            game,
+            file,
+            empire,
+            gm: _,
+            db,
+        } => {
+            hosted::submit(&GameAt::new(&game, db.as_deref()), empire, &file).map(|r| show(&r, &[]))
+        }
+        Command::Verify { game, db } => match hosted::verify(&GameAt::new(&game, db.as_deref())) {
+            Ok(r) if r.failures() > 0 => {
+                show(&r, &[]);
+                return ExitCode::FAILURE;
+            }
+            other => other.map(|r| show(&r, &[])),
+        },
+        Command::Export { game, dir, db } => {
+            hosted::export(&db, &game, &dir).map(|r| show(&r, &[]))
+        }
+        Command::Import { dir, db, name } => {
+            hosted::import(&db, &dir, name.as_deref()).map(|r| show(&r, &[]))
+        }
+        Command::Games { db } => hosted::games(&db).map(|r| show(&r, &[])),
+        Command::Backup { db, to } => hosted::backup(&db, &to).map(|r| show(&r, &[])),
         Command::Check {
             paths,
             empire,
             report,
             map,
             format,
+            db,
         } => {
             let checked = match (&paths[..], empire, report) {
-                ([dir, orders], Some(empire), None) => {
-                    commands::check::run(dir, empire, orders, format)
-                }
+                ([dir, orders], Some(empire), None) => commands::check::run_at(
+                    &GameAt::new(dir, db.as_deref()),
+                    empire,
+                    orders,
+                    format,
+                ),
                 ([orders], None, Some(report)) => {
                     commands::check::run_from_report(&report, map.as_deref(), orders, format)
                 }
@@ -343,19 +470,24 @@ fn main() -> ExitCode {
         .map(|r| show(&r, &[])),
         Command::Report {
             dir,
+            db,
             empire,
             turn,
             format,
             out,
-        } => match format {
-            commands::report::Format::Png => commands::map::empire_png(&dir, empire, turn, out)
-                .map(|p| {
-                    let _ = writeln!(std::io::stdout().lock(), "wrote {}", p.display());
+        } => {
+            let at = GameAt::new(&dir, db.as_deref());
+            match format {
+                commands::report::Format::Png => {
+                    commands::map::empire_png_at(&at, empire, turn, out).map(|p| {
+                        let _ = writeln!(std::io::stdout().lock(), "wrote {}", p.display());
+                    })
+                }
+                _ => commands::report::run_at(&at, empire, turn, format).map(|r| {
+                    let _ = write!(std::io::stdout().lock(), "{r}");
                 }),
-            _ => commands::report::run(&dir, empire, turn, format).map(|r| {
-                let _ = write!(std::io::stdout().lock(), "{r}");
-            }),
-        },
+            }
+        }
         Command::Simulate {
             map,
             seed,
@@ -374,8 +506,21 @@ fn main() -> ExitCode {
             commands::demo::run_showing(&dir, turns, seed, |step| eprintln!("{step}"))
                 .map(|r| show(&r, &[]))
         }
-        Command::Status { dir } => commands::status::run(&dir).map(|r| show(&r, &r.warnings)),
-        Command::Undo { dir } => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),
+        Command::Status { dir, db } => commands::status::run_at(&GameAt::new(&dir, db.as_deref()))
+            .map(|r| show(&r, &r.warnings)),
+        Command::Undo { dir, db } => match db {
+            None => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),
+            Some(url) => hosted::open(&GameAt::new(&dir, Some(&url))).and_then(|(store, game)| {
+                hosted::block_on(store.undo(&game, empires_host::store::now())).map(|u| {
+                    let r = commands::undo::UndoReport {
+                        undone: u.turn,
+                        pending: u.pending,
+                        warnings: u.warnings,
+                    };
+                    show(&r, &r.warnings)
+                })
+            }),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

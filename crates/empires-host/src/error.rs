@@ -1,11 +1,32 @@
-//! The one error type of the command: a message for the user, printed as `error: ...`.
+//! The one error type of the host: a message for a person, printed by the command as
+//! `error: ...`, and a kind a door can act on (the web answers 404 for [`Kind::NotFound`],
+//! 409 for [`Kind::Conflict`]...).
 
 use std::fmt;
 use std::path::Path;
 
+/// What kind of failure an [`Error`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Kind {
+    /// Anything else: bad input, a rule that refuses, a file that cannot be written.
+    #[default]
+    Other,
+    /// No such game, turn, report or account.
+    NotFound,
+    /// Someone else got there first: the turn was played, or is being played, by another
+    /// process; the name is taken.
+    Conflict,
+    /// The database cannot be reached or refused the work; trying again later may succeed.
+    Unavailable,
+    /// What is stored does not read back: a corrupt row or file, a state that does not fit
+    /// its map.
+    Corrupt,
+}
+
 /// A failure that stops a command. The message is one line and names the file involved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
+    kind: Kind,
     message: String,
 }
 
@@ -13,9 +34,30 @@ pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Error {
+        Error::of(Kind::Other, message)
+    }
+
+    pub fn of(kind: Kind, message: impl Into<String>) -> Error {
         Error {
+            kind,
             message: message.into(),
         }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Error {
+        Error::of(Kind::NotFound, message)
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Error {
+        Error::of(Kind::Conflict, message)
+    }
+
+    pub fn corrupt(message: impl Into<String>) -> Error {
+        Error::of(Kind::Corrupt, message)
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
     }
 
     /// An I/O failure on a file or directory: "what path: reason".

@@ -22,7 +22,7 @@ use crate::files::{self, Kind};
 use crate::staging;
 use empires_rules::event::Event;
 use empires_rules::state::STATE_FORMAT;
-use empires_rules::{GameState, Map};
+use empires_rules::{EmpireCode, GameState, Map};
 use sha2::{Digest, Sha256};
 use std::fs::{self, File};
 use std::io::Write;
@@ -471,6 +471,18 @@ impl TurnFiles {
             computer_orders: Vec::new(),
         })
     }
+}
+
+/// Refuses an empire that is not in the game, naming those that are.
+pub fn known_empire(state: &GameState, e: EmpireCode) -> Result<()> {
+    if state.empire(e).is_some() {
+        return Ok(());
+    }
+    let codes: Vec<String> = state.empires.iter().map(|x| x.code.to_string()).collect();
+    Err(Error::new(format!(
+        "{e} is not an empire of this game; its empires are {}",
+        codes.join(" ")
+    )))
 }
 
 /// Pretty JSON with a trailing newline: the one encoding of every JSON file of a game.

@@ -8,12 +8,16 @@
 //!   GM can read, archive and diff; [`files`] reads and writes inside it safely.
 //! - [`render`] writes every report of a turn.
 
+pub mod create;
 pub mod error;
 pub mod files;
 pub mod gamedir;
 pub mod render;
 pub mod staging;
+pub mod store;
+pub mod transfer;
 pub mod turn;
 pub mod undo;
+pub mod verify;
 
 pub use error::{Error, Result};

@@ -38,6 +38,10 @@ pub struct TurnRecord {
     /// GM had the turn played all the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_accepted: Option<String>,
+    /// The version of the rules the turn was played under ([`crate::turn::RULES_VERSION`]);
+    /// missing from turns played before versions were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_version: Option<String>,
 }
 
 /// The file of a turn directory holding its [`TurnRecord`].

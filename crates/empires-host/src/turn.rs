@@ -2,24 +2,32 @@
 
 use crate::error::{Error, Result};
 use crate::files;
+use crate::gamedir::ORDERS_DIR;
 use crate::gamedir::{Access, Game, TurnFiles};
 use crate::render::render_all;
 use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
 use empires_orders::parse_turnsheet;
+use empires_rules::engine::TurnOutcome;
 use empires_rules::event::{Event, Outcome, What};
 use empires_rules::state::VictoryClaim;
 use empires_rules::words;
-use empires_rules::{EmpireCode, adjudicate};
+use empires_rules::{EmpireCode, GameState, Map, adjudicate};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+/// The version of the rules a turn is played under, recorded with every turn so that a
+/// replay can tell a changed rule from a changed state (`empires verify`). Raise it whenever
+/// a change to the engine or the computer players can change a turn's outcome.
+pub const RULES_VERSION: &str = "1";
 
 /// What `empires turn` did.
 #[derive(Debug, Clone)]
 pub struct TurnReport {
     pub game: String,
     pub turn: u32,
-    pub dir: PathBuf,
+    /// Where the turn was written: a turn directory, or a game in a database.
+    pub written_to: String,
     pub events: usize,
     /// Actions that failed, counting lines that could not be read.
     pub failed: usize,
@@ -67,7 +75,7 @@ impl fmt::Display for TurnReport {
             list(&self.computer_written)
         )?;
         writeln!(f, "state sha256: {}", self.hash)?;
-        write!(f, "written to {}", self.dir.display())?;
+        write!(f, "written to {}", self.written_to)?;
         if let Some(c) = &self.victory_warning {
             write!(f, "\nvictory warning: {}", claim_text(c))?;
         }
@@ -102,6 +110,9 @@ pub struct TurnOptions {
     /// Play even though players (not dummies) have sent no orders: the computer writes
     /// theirs (2.5). Without it such a turn is not played.
     pub yes: bool,
+    /// The turn the GM means to play: refused if another turn is next (played meanwhile by
+    /// another process, say). `None` plays whichever turn is next.
+    pub expect: Option<u32>,
 }
 
 /// Plays the next turn of the game in `dir` and writes it.
@@ -118,26 +129,49 @@ pub fn run_with(dir: &Path, options: TurnOptions) -> Result<TurnReport> {
         },
     )?;
     let next = game.turn + 1;
+    expect_turn(&options, next, &game.state.game)?;
     if !options.yes {
         let waiting = game.dir.waiting(&game.state)?;
-        let missing: Vec<String> = game
-            .state
-            .empires
-            .iter()
-            .filter(|e| e.alive() && !waiting.sheets.contains_key(&e.code))
-            .filter_map(|e| e.player.as_ref().map(|p| format!("{} ({p})", e.code)))
-            .collect();
-        if !missing.is_empty() {
-            return Err(Error::new(format!(
-                "no orders yet from {}: the computer would write their turn (2.5); wait for \
-                 them, or play now with `empires turn --yes`",
-                missing.join(", ")
-            )));
-        }
+        let sent: Vec<EmpireCode> = waiting.sheets.keys().copied().collect();
+        refuse_missing_players(&game.state, &sent)?;
     }
     // From here the sheets are in the turn being written: any failure must put them back.
     let taken = game.dir.take_orders(next, &game.state)?;
-    play(&game, next, &taken, options).map_err(|e| game.dir.undo(e))
+    play_dir(&game, next, &taken, options).map_err(|e| game.dir.undo(e))
+}
+
+/// Refuses a turn that is not the one the GM means to play.
+pub fn expect_turn(options: &TurnOptions, next: u32, game: &str) -> Result<()> {
+    match options.expect {
+        Some(want) if want != next => Err(Error::conflict(format!(
+            "turn {want} of \"{game}\" cannot be played: the next turn is {next}{}",
+            if want < next {
+                " (it has been played already, perhaps just now by another process)"
+            } else {
+                ""
+            }
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Without `--yes`, a turn is not played while players (not dummies) have sent nothing: the
+/// computer would write their turns (2.5).
+pub fn refuse_missing_players(state: &GameState, sent: &[EmpireCode]) -> Result<()> {
+    let missing: Vec<String> = state
+        .empires
+        .iter()
+        .filter(|e| e.alive() && !sent.contains(&e.code))
+        .filter_map(|e| e.player.as_ref().map(|p| format!("{} ({p})", e.code)))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(format!(
+        "no orders yet from {}: the computer would write their turn (2.5); wait for \
+         them, or play now with `empires turn --yes`",
+        missing.join(", ")
+    )))
 }
 
 /// The text of a turnsheet a turn has taken, read as `empires check` reads one, or why it
@@ -148,41 +182,73 @@ pub fn read_sent_sheet(path: &Path) -> std::result::Result<String, String> {
     let bytes = files::read_at_most(file, limit)
         .map_err(|e| Error::io("cannot read", path, e).to_string())?
         .ok_or_else(|| format!("more than the {limit} bytes a turnsheet may hold"))?;
-    empires_orders::text::decode(&bytes).map_err(|e| e.to_string())
+    decode_sheet(&bytes)
 }
 
-fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<TurnReport> {
-    let mut warnings = game.warnings.clone();
-    warnings.extend(taken.waiting.warnings.iter().cloned());
+/// A turnsheet's bytes as text, or why they are not a turnsheet.
+pub fn decode_sheet(bytes: &[u8]) -> std::result::Result<String, String> {
+    let limit = empires_orders::text::MAX_SHEET_BYTES;
+    if bytes.len() > limit {
+        return Err(format!("more than the {limit} bytes a turnsheet may hold"));
+    }
+    empires_orders::text::decode(bytes).map_err(|e| e.to_string())
+}
+
+/// One file a turn takes: a player's turnsheet or the GM's messages (`empire` is `None`),
+/// read, or why it cannot be read.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    /// Its name in the turn's `orders/`: `EN.txt`, `gm.txt`.
+    pub name: String,
+    pub empire: Option<EmpireCode>,
+    pub text: std::result::Result<String, String>,
+}
+
+/// A turn played and encoded, ready for a store to commit as one unit.
+#[derive(Debug, Clone)]
+pub struct Played {
+    pub files: TurnFiles,
+    pub record: TurnRecord,
+    pub report: TurnReport,
+}
+
+/// Plays turn `next` on `state` with the files sent for it: the heart of every door. Pure:
+/// it reads and writes nothing. Sent files that cannot be read stop the turn unless
+/// `options.unreadable_as_missed`, when their empires play as having sent no orders and the
+/// record lists them.
+pub fn play_sheets(
+    map: &Map,
+    state: &GameState,
+    next: u32,
+    sent: &[Sent],
+    options: TurnOptions,
+    where_from: &str,
+) -> Result<Played> {
+    let mut warnings = Vec::new();
     let mut record = TurnRecord {
-        state_accepted: game.state_accepted.clone(),
+        rules_version: Some(RULES_VERSION.to_string()),
         ..TurnRecord::default()
     };
-    let mut sent = BTreeMap::new();
-    let mut unreadable = Vec::new();
-    for (code, name) in &taken.waiting.sheets {
-        match read_sent_sheet(&taken.orders().join(name)) {
-            Ok(text) => {
-                sent.insert(*code, parse_turnsheet(&text));
-                record.sent.push(name.clone());
-            }
-            Err(why) => unreadable.push((name.clone(), why)),
-        }
-    }
+    let mut sheets = BTreeMap::new();
     let mut gm_messages = Vec::new();
-    if let Some(name) = &taken.waiting.gm {
-        match read_sent_sheet(&taken.orders().join(name)) {
-            Ok(text) => {
-                gm_messages = gm_paragraphs(&text);
-                record.sent.push(name.clone());
+    let mut unreadable = Vec::new();
+    for s in sent {
+        match (&s.text, s.empire) {
+            (Ok(text), Some(code)) => {
+                sheets.insert(code, parse_turnsheet(text));
+                record.sent.push(s.name.clone());
             }
-            Err(why) => unreadable.push((name.clone(), why)),
+            (Ok(text), None) => {
+                gm_messages = gm_paragraphs(text);
+                record.sent.push(s.name.clone());
+            }
+            (Err(why), _) => unreadable.push((s.name.clone(), why.clone())),
         }
     }
     if !unreadable.is_empty() {
         let list = unreadable
             .iter()
-            .map(|(n, why)| format!("{}/{n}: {why}", game.dir.orders_dir().display()))
+            .map(|(n, why)| format!("{where_from}/{n}: {why}"))
             .collect::<Vec<_>>()
             .join("; ");
         if !options.unreadable_as_missed {
@@ -192,19 +258,64 @@ fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<T
                  as having sent no orders (the sheets are kept with the turn)"
             )));
         }
-        for (name, _) in &unreadable {
-            game.dir.set_aside(taken, name)?;
-            record.unreadable.push(name.clone());
-        }
+        record.unreadable = unreadable.iter().map(|(n, _)| n.clone()).collect();
         warnings.push(format!(
-            "played as sent no orders (--unreadable-as-missed), the sheets kept in {}/{UNREADABLE_DIR}/: {list}",
-            game.dir.turn_dir(next).join(crate::gamedir::ORDERS_DIR).display()
+            "played as sent no orders (--unreadable-as-missed), the sheets kept with the turn \
+             in {ORDERS_DIR}/{UNREADABLE_DIR}/: {list}"
         ));
     }
     record.sent.sort();
-    // 2.1, 2.5 (decision 21): the computer writes the orders of every empire that sent none.
-    let sheets = empires_ai::sim::complete_orders(&game.map, &game.state, &sent);
-    let outcome = adjudicate(&game.map, &game.state, &sheets)
+    let Adjudicated {
+        outcome,
+        computer,
+        computer_orders,
+    } = adjudicate_sheets(map, state, next, sheets.clone())?;
+    let mut files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
+    files.reports = render_all(
+        map,
+        &outcome.state,
+        &outcome.events,
+        &computer,
+        &gm_messages,
+    )?;
+    files.computer_orders = computer_orders;
+    record.computer = files
+        .computer_orders
+        .iter()
+        .map(|(n, _)| n.clone())
+        .collect();
+    let report = TurnReport {
+        game: outcome.state.game.clone(),
+        turn: next,
+        written_to: String::new(),
+        events: outcome.events.len(),
+        failed: count(&outcome.events, |o| matches!(o, Outcome::Failed { .. })),
+        ignored: count(&outcome.events, |o| matches!(o, Outcome::Ignored { .. })),
+        hash: files.hash.clone(),
+        orders_from: sheets.keys().copied().collect(),
+        computer_written: computer,
+        victory_warning: outcome.state.victory_warning.clone(),
+        game_over: outcome.state.result.clone(),
+        warnings,
+    };
+    Ok(Played {
+        files,
+        record,
+        report,
+    })
+}
+
+/// The computer's orders for every empire that sent none (2.1, 2.5, decision 21), and the
+/// adjudication: the new state and events, which empires the computer played, and the
+/// turnsheets it wrote, as files for the turn's `orders/`.
+pub fn adjudicate_sheets(
+    map: &Map,
+    state: &GameState,
+    next: u32,
+    sent: BTreeMap<EmpireCode, empires_rules::order::Turnsheet>,
+) -> Result<Adjudicated> {
+    let sheets = empires_ai::sim::complete_orders(map, state, &sent);
+    let outcome = adjudicate(map, state, &sheets)
         .map_err(|e| Error::new(format!("cannot play turn {next}: {e}")))?;
     if outcome.state.turn != next {
         return Err(Error::new(format!(
@@ -212,20 +323,12 @@ fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<T
             outcome.state.turn
         )));
     }
-    let mut files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
     let computer: Vec<EmpireCode> = sheets
         .iter()
         .filter(|(_, s)| s.computer)
         .map(|(c, _)| *c)
         .collect();
-    files.reports = render_all(
-        &game.map,
-        &outcome.state,
-        &outcome.events,
-        &computer,
-        &gm_messages,
-    )?;
-    files.computer_orders = computer
+    let orders = computer
         .iter()
         .map(|c| {
             let text = sheets[c]
@@ -239,29 +342,53 @@ fn play(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<T
             )
         })
         .collect();
-    record.computer = files
-        .computer_orders
+    Ok(Adjudicated {
+        outcome,
+        computer,
+        computer_orders: orders,
+    })
+}
+
+/// A turn adjudicated: the new state and events, the empires the computer played, and the
+/// turnsheets it wrote for them as (file name, text).
+pub struct Adjudicated {
+    pub outcome: TurnOutcome,
+    pub computer: Vec<EmpireCode>,
+    pub computer_orders: Vec<(String, String)>,
+}
+
+/// Plays a turn of a game directory whose sheets `taken` holds, and commits it.
+fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<TurnReport> {
+    let sent: Vec<Sent> = taken
+        .waiting
+        .sheets
         .iter()
-        .map(|(n, _)| n.clone())
+        .map(|(code, name)| (Some(*code), name))
+        .chain(taken.waiting.gm.iter().map(|name| (None, name)))
+        .map(|(empire, name)| Sent {
+            name: name.clone(),
+            empire,
+            text: read_sent_sheet(&taken.orders().join(name)),
+        })
         .collect();
-    game.dir.commit_turn(next, taken, &files, &record)?;
+    let shown = game.dir.orders_dir().display().to_string();
+    let mut played = play_sheets(&game.map, &game.state, next, &sent, options, &shown)?;
+    for name in &played.record.unreadable {
+        game.dir.set_aside(taken, name)?;
+    }
+    played.record.state_accepted = game.state_accepted.clone();
+    game.dir
+        .commit_turn(next, taken, &played.files, &played.record)?;
 
     // The turn is committed: nothing below may fail, so that a retry never plays a second
     // turn.
-    Ok(TurnReport {
-        game: outcome.state.game.clone(),
-        turn: next,
-        dir: game.dir.turn_dir(next),
-        events: outcome.events.len(),
-        failed: count(&outcome.events, |o| matches!(o, Outcome::Failed { .. })),
-        ignored: count(&outcome.events, |o| matches!(o, Outcome::Ignored { .. })),
-        hash: files.hash,
-        orders_from: sent.keys().copied().collect(),
-        computer_written: computer,
-        victory_warning: outcome.state.victory_warning.clone(),
-        game_over: outcome.state.result.clone(),
-        warnings,
-    })
+    let mut report = played.report;
+    report.written_to = game.dir.turn_dir(next).display().to_string();
+    let mut warnings = game.warnings.clone();
+    warnings.extend(taken.waiting.warnings.iter().cloned());
+    warnings.append(&mut report.warnings);
+    report.warnings = warnings;
+    Ok(report)
 }
 
 /// The GM's messages for everyone (10.6): one per paragraph, blanks closed up.

@@ -92,6 +92,21 @@ pub fn run(dir: &Path, empire: EmpireCode, orders: &Path, format: Format) -> Res
     check_on(&game.map, &game.state, empire, orders, format)
 }
 
+/// Checks `orders` for `empire` against a game wherever it is kept.
+pub fn run_at(
+    at: &crate::commands::hosted::GameAt,
+    empire: EmpireCode,
+    orders: &Path,
+    format: Format,
+) -> Result<CheckReport> {
+    if let crate::commands::hosted::GameAt::Dir(dir) = at {
+        return run(dir, empire, orders, format);
+    }
+    let (map, state, _) = crate::commands::hosted::load(at)?;
+    crate::commands::map::known_empire(&state, empire)?;
+    check_on(&map, &state, empire, orders, format)
+}
+
 /// Checks `orders` on the game as the player's own report shows it: for a player with no
 /// copy of the game, which holds every empire's secrets. The map is a standard map of the
 /// report's map name, or `map`.
@@ -132,7 +147,7 @@ pub fn run_from_report(
 }
 
 /// Checks `orders` for `empire` on `state`.
-fn check_on(
+pub fn check_on(
     map: &Map,
     state: &GameState,
     empire: EmpireCode,

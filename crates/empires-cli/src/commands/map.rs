@@ -27,17 +27,7 @@ fn state_of_turn(game: &Game, turn: Option<u32>) -> Result<empires_rules::GameSt
     }
 }
 
-/// Refuses an empire that is not in the game, naming those that are.
-pub fn known_empire(state: &empires_rules::GameState, e: EmpireCode) -> Result<()> {
-    if state.empire(e).is_some() {
-        return Ok(());
-    }
-    let codes: Vec<String> = state.empires.iter().map(|x| x.code.to_string()).collect();
-    Err(Error::new(format!(
-        "{e} is not an empire of this game; its empires are {}",
-        codes.join(" ")
-    )))
-}
+pub use empires_host::gamedir::known_empire;
 
 /// A printable map of what `empire` knew after `turn`, as PNG, for postal players (10.5):
 /// drawn only when asked for. Written to `out`, or `<CODE>-turn<N>.png` here.
@@ -49,7 +39,44 @@ pub fn empire_png(
 ) -> Result<PathBuf> {
     let game = Game::load(dir)?;
     let state = state_of_turn(&game, turn)?;
-    known_empire(&state, empire)?;
+    draw_png(&game.map, &state, empire, out)
+}
+
+/// The printable map of what `empire` knew after `turn` of a game wherever it is kept.
+pub fn empire_png_at(
+    at: &crate::commands::hosted::GameAt,
+    empire: EmpireCode,
+    turn: Option<u32>,
+    out: Option<PathBuf>,
+) -> Result<PathBuf> {
+    use crate::commands::hosted::{self, GameAt};
+    if let GameAt::Dir(dir) = at {
+        return empire_png(dir, empire, turn, out);
+    }
+    let (store, game) = hosted::open(at)?;
+    let loaded = hosted::block_on(store.load(&game))?;
+    let state = match turn {
+        None => loaded.state,
+        Some(t) => {
+            let bytes = hosted::block_on(store.turn_file(&game, t, gamedir::STATE_FILE, None))?;
+            let label = format!(
+                "{}, turn {t}, {}",
+                store.describe(&game),
+                gamedir::STATE_FILE
+            );
+            gamedir::parse_state(&String::from_utf8_lossy(&bytes), &label, &loaded.map)?
+        }
+    };
+    draw_png(&loaded.map, &state, empire, out)
+}
+
+fn draw_png(
+    map: &empires_rules::Map,
+    state: &empires_rules::GameState,
+    empire: EmpireCode,
+    out: Option<PathBuf>,
+) -> Result<PathBuf> {
+    known_empire(state, empire)?;
     let opts = DrawOptions {
         width: 1600,
         title: Some(format!("{}, turn {}: {}", state.game, state.turn, empire)),
@@ -57,7 +84,7 @@ pub fn empire_png(
         // A printed picture: one set of labels.
         zoom_label: None,
     };
-    let d = draw::draw(&game.map, Some((&state, Some(empire))), &opts).map_err(Error::new)?;
+    let d = draw::draw(map, Some((state, Some(empire))), &opts).map_err(Error::new)?;
     let bytes = draw::png(&d.svg).map_err(Error::new)?;
     let path = out.unwrap_or_else(|| PathBuf::from(format!("{empire}-turn{}.png", state.turn)));
     std::fs::write(&path, bytes).map_err(|e| Error::io("cannot write", &path, e))?;

@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod demo;
+pub mod hosted;
 pub mod map;
 pub mod new;
 pub mod report;

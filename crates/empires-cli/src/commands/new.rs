@@ -1,13 +1,14 @@
 //! `empires new`: create a game directory from a map file or from a GM's scenario file.
 
+use crate::commands::hosted::{self, GameAt};
 use crate::error::{Error, Result};
-use crate::gamedir::{self, GameDir, TurnFiles};
+use crate::gamedir;
+use empires_host::store::{self as host_store, Store};
 use empires_rules::scenario::Scenario;
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{EmpireCode, GameState, Map, Options, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Where the starting position comes from.
@@ -41,6 +42,8 @@ pub struct NewReport {
     pub dir: PathBuf,
     pub state: GameState,
     pub hash: String,
+    /// What to do next, in words.
+    pub next: String,
 }
 
 impl fmt::Display for NewReport {
@@ -61,12 +64,7 @@ impl fmt::Display for NewReport {
         let order: Vec<String> = s.order_of_play.iter().map(|c| c.to_string()).collect();
         writeln!(f, "order of play: {}", order.join(" "))?;
         writeln!(f, "state sha256: {}", self.hash)?;
-        write!(
-            f,
-            "next: put turnsheets in {}/<CODE>.txt and run `empires turn {}`",
-            self.dir.join(gamedir::ORDERS_DIR).display(),
-            self.dir.display()
-        )
+        write!(f, "next: {}", self.next)
     }
 }
 
@@ -92,46 +90,55 @@ pub fn parse_variant(text: &str) -> std::result::Result<Variant, String> {
 
 /// Creates the game directory `dir`. Refuses a directory that exists and is not empty.
 pub fn run(dir: &Path, source: &Source) -> Result<NewReport> {
-    check_target(dir)?;
     let (map_text, map, state) = match source {
         Source::Map(m) => from_map(m)?,
         Source::Scenario(path) => from_scenario(path)?,
     };
-    // The game is made beside its place and renamed into it whole, so that a `new` that
-    // fails, or is stopped, never leaves half a game where the game should be.
-    let building = building_dir(dir)?;
-    let result = write_game(&building, &map_text, &map, &state).and_then(|hash| {
-        fs::rename(&building, dir)
-            .map_err(|e| Error::io("cannot rename", &building, e))
-            .map(|()| hash)
-    });
-    if result.is_err() {
-        let _ = fs::remove_dir_all(&building);
-    }
-    let hash = result?;
+    let hash = empires_host::create::create_dir(dir, &map_text, &map, &state)?;
     Ok(NewReport {
         dir: dir.to_path_buf(),
+        next: format!(
+            "put turnsheets in {}/<CODE>.txt and run `empires turn {}`",
+            dir.join(gamedir::ORDERS_DIR).display(),
+            dir.display()
+        ),
         state,
         hash,
     })
 }
 
-fn check_target(dir: &Path) -> Result<()> {
-    if dir.exists() {
-        if !dir.is_dir() {
-            return Err(Error::new(format!(
-                "{} exists and is not a directory",
-                dir.display()
-            )));
-        }
-        if !gamedir::dir_is_empty(dir)? {
-            return Err(Error::new(format!(
-                "{} already exists and is not empty; give a new directory",
-                dir.display()
-            )));
-        }
-    }
-    Ok(())
+/// Creates a game where `at` says: a directory, or a game of that name in a database.
+pub fn run_at(at: &GameAt, source: &Source) -> Result<NewReport> {
+    let (url, name) = match at {
+        GameAt::Dir(dir) => return run(dir, source),
+        GameAt::Db { url, name } => (url, name),
+    };
+    let (map_text, map, state) = match source {
+        Source::Map(m) => from_map(m)?,
+        Source::Scenario(path) => from_scenario(path)?,
+    };
+    let store = hosted::open_db(url)?;
+    hosted::block_on(store.create(&host_store::NewGame {
+        name,
+        map_text: &map_text,
+        map: &map,
+        state: &state,
+        created_at: empires_host::store::now(),
+    }))?;
+    let hash = empires_host::gamedir::sha256_hex(
+        empires_host::gamedir::to_pretty_json(&state, "state")?.as_bytes(),
+    );
+    Ok(NewReport {
+        dir: PathBuf::from(store.describe(name)),
+        next: format!(
+            "send turnsheets with `empires submit {name} --db {} --empire <CODE> <FILE>` and run \
+             `empires turn {name} --db {}`",
+            store.url(),
+            store.url()
+        ),
+        state,
+        hash,
+    })
 }
 
 /// The text of a map given on the command line: a file, or else a standard map's name.
@@ -204,39 +211,6 @@ fn from_scenario(path: &Path) -> Result<(String, Map, GameState)> {
         )));
     }
     Ok((map_text, map, state))
-}
-
-/// Writes map, starting turn and an empty `orders/` into a new directory `dir`; returns the
-/// state's hash.
-fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
-    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| Error::io("cannot create", parent, e))?;
-    }
-    fs::create_dir(dir).map_err(|e| Error::io("cannot create", dir, e))?;
-    let game = GameDir::at(dir);
-    crate::files::write_new(&game.map_path(), map_text.as_bytes())?;
-    // Made now, so that commands that only look can share it even on a read-only copy.
-    crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
-    let turns = game.turns_dir();
-    fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
-    let mut files = TurnFiles::new(state, None)?;
-    files.reports = empires_host::render::render_all(map, state, &[], &[], &[])?;
-    game.write_start(state.turn, &files)?;
-    let orders = game.orders_dir();
-    fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
-    Ok(files.hash)
-}
-
-/// Where a game for `dir` is built: a hidden directory beside it, named for it and for
-/// this process.
-fn building_dir(dir: &Path) -> Result<PathBuf> {
-    let name = dir
-        .file_name()
-        .ok_or_else(|| Error::new(format!("{}: give the game directory a name", dir.display())))?;
-    let mut hidden = std::ffi::OsString::from(".");
-    hidden.push(name);
-    hidden.push(format!(".new-{}", std::process::id()));
-    Ok(dir.with_file_name(hidden))
 }
 
 #[cfg(test)]

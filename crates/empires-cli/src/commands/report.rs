@@ -47,3 +47,28 @@ pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) ->
         .join(format!("{empire}.{}", format.extension()));
     files::read_text_in_game(&path, files::MAX_STATE_BYTES)
 }
+
+/// An empire's report of a turn wherever the game is kept.
+pub fn run_at(
+    at: &crate::commands::hosted::GameAt,
+    empire: EmpireCode,
+    turn: Option<u32>,
+    format: Format,
+) -> Result<String> {
+    use crate::commands::hosted::{self, GameAt};
+    if let GameAt::Dir(dir) = at {
+        return run(dir, empire, turn, format);
+    }
+    let (store, game) = hosted::open(at)?;
+    let loaded = hosted::block_on(store.load(&game))?;
+    crate::commands::map::known_empire(&loaded.state, empire)?;
+    let turn = turn.unwrap_or(loaded.turn);
+    let path = format!("{REPORTS_DIR}/{empire}.{}", format.extension());
+    let bytes = hosted::block_on(store.turn_file(&game, turn, &path, None))?;
+    String::from_utf8(bytes).map_err(|_| {
+        Error::corrupt(format!(
+            "{}: turn {turn}, {path}: not valid UTF-8 text",
+            store.describe(&game)
+        ))
+    })
+}

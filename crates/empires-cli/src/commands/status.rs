@@ -111,3 +111,25 @@ pub fn run(dir: &Path) -> Result<StatusReport> {
         warnings,
     })
 }
+
+/// The status of a game wherever it is kept.
+pub fn run_at(at: &crate::commands::hosted::GameAt) -> Result<StatusReport> {
+    use crate::commands::hosted::{self, GameAt};
+    if let GameAt::Dir(dir) = at {
+        return run(dir);
+    }
+    let (store, game) = hosted::open(at)?;
+    let loaded = hosted::block_on(store.load(&game))?;
+    let pending = hosted::block_on(store.pending(&game))?;
+    let waiting = pending
+        .iter()
+        .filter_map(|(name, _)| name.strip_suffix(".txt"))
+        .filter_map(|stem| empires_rules::EmpireCode::parse(stem).ok())
+        .filter(|c| loaded.state.empire(*c).is_some())
+        .collect();
+    Ok(StatusReport {
+        waiting,
+        state: loaded.state,
+        warnings: loaded.warnings,
+    })
+}

@@ -1,0 +1,198 @@
+//! A game named by its directory, or by `--db <URL>` and its name in that database: the
+//! commands that work on either open the game's store here and call the host's core.
+
+use crate::error::{Error, Result};
+use empires_host::store::dir::DirStore;
+use empires_host::store::sql::SqlStore;
+use empires_host::store::{self, Store, Submission};
+use empires_host::transfer::{self, Moved};
+use empires_host::verify::{self, VerifyReport};
+use empires_orders::text::MAX_SHEET_BYTES;
+use empires_rules::{EmpireCode, GameState, Map};
+use std::fmt;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Where a game is kept.
+#[derive(Debug, Clone)]
+pub enum GameAt {
+    Dir(PathBuf),
+    Db { url: String, name: String },
+}
+
+impl GameAt {
+    /// The game argument of a command: a directory, or with `--db` the game's name.
+    pub fn new(game: &Path, db: Option<&str>) -> GameAt {
+        match db {
+            Some(url) => GameAt::Db {
+                url: url.to_string(),
+                name: game.to_string_lossy().into_owned(),
+            },
+            None => GameAt::Dir(game.to_path_buf()),
+        }
+    }
+}
+
+/// The database commands run on one small runtime for the whole process.
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME
+        .get_or_init(|| {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a runtime for database work")
+        })
+        .block_on(f)
+}
+
+/// Opens a database given by its URL.
+pub fn open_db(url: &str) -> Result<SqlStore> {
+    block_on(SqlStore::open(url))
+}
+
+/// The store a game is kept in, and the game's name there.
+pub fn open(at: &GameAt) -> Result<(Box<dyn Store>, String)> {
+    match at {
+        GameAt::Dir(p) => Ok((Box::new(DirStore), p.display().to_string())),
+        GameAt::Db { url, name } => Ok((Box::new(open_db(url)?), name.clone())),
+    }
+}
+
+/// The game's map and current state, and what the reader should know about them.
+pub fn load(at: &GameAt) -> Result<(Map, GameState, Vec<String>)> {
+    let (store, game) = open(at)?;
+    let l = block_on(store.load(&game))?;
+    Ok((l.map, l.state, l.warnings))
+}
+
+/// What `empires submit` kept.
+pub struct SubmitReport {
+    pub check: Option<crate::commands::check::CheckReport>,
+    pub receipt: store::Receipt,
+    pub game: String,
+    pub empire: Option<EmpireCode>,
+}
+
+impl fmt::Display for SubmitReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(check) = &self.check {
+            writeln!(f, "{check}")?;
+        }
+        let who = self.empire.map_or("the GM's messages".to_string(), |e| {
+            format!("{e}'s turnsheet")
+        });
+        write!(
+            f,
+            "kept {who} for turn {} of {}\nsha256: {}",
+            self.receipt.for_turn, self.game, self.receipt.sha256
+        )?;
+        match &self.receipt.replaces {
+            Some(h) if *h == self.receipt.sha256 => {
+                write!(f, "\nthe same as the turnsheet sent before")
+            }
+            Some(h) => write!(f, "\nreplaces the turnsheet sent before (sha256 {h})"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// `empires submit`: checks a turnsheet as `empires check` does and keeps it for the next
+/// turn, errors and all (the player is told; the turn reads it as it is). With no empire
+/// the file is the GM's messages to every player (10.6).
+pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<SubmitReport> {
+    let bytes = std::fs::File::open(file)
+        .and_then(|f| empires_host::files::read_at_most(f, MAX_SHEET_BYTES as u64))
+        .map_err(|e| Error::io("cannot read", file, e))?
+        .ok_or_else(|| {
+            Error::new(format!(
+                "{}: more than the {MAX_SHEET_BYTES} bytes a turnsheet may hold",
+                file.display()
+            ))
+        })?;
+    empires_orders::text::decode(&bytes)
+        .map_err(|e| Error::new(format!("{}: {e}", file.display())))?;
+    let (store, game) = open(at)?;
+    let loaded = block_on(store.load(&game))?;
+    let check = match empire {
+        Some(code) => {
+            crate::commands::map::known_empire(&loaded.state, code)?;
+            Some(crate::commands::check::check_on(
+                &loaded.map,
+                &loaded.state,
+                code,
+                file,
+                crate::commands::check::Format::Text,
+            )?)
+        }
+        None => None,
+    };
+    let receipt = block_on(store.submit(
+        &game,
+        &Submission {
+            empire,
+            body: bytes,
+            door: "cli".into(),
+            received_at: store::now(),
+        },
+    ))?;
+    Ok(SubmitReport {
+        check,
+        receipt,
+        game: store.describe(&game),
+        empire,
+    })
+}
+
+/// `empires verify`.
+pub fn verify(at: &GameAt) -> Result<VerifyReport> {
+    let (store, game) = open(at)?;
+    block_on(verify::verify(store.as_ref(), &game))
+}
+
+/// `empires export`: a database game written as a game directory.
+pub fn export(url: &str, game: &str, dir: &Path) -> Result<Moved> {
+    let store = open_db(url)?;
+    block_on(transfer::export(&store, game, dir))
+}
+
+/// `empires import`: a game directory loaded into a database, named `name` or after the
+/// directory.
+pub fn import(url: &str, dir: &Path, name: Option<&str>) -> Result<Moved> {
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| {
+                Error::new(format!(
+                    "{}: give the game a name with --name",
+                    dir.display()
+                ))
+            })?,
+    };
+    let store = open_db(url)?;
+    block_on(transfer::import(&store, dir, &name, store::now()))
+}
+
+/// `empires backup`: a consistent copy of an SQLite host, taken while it runs.
+pub fn backup(url: &str, to: &Path) -> Result<String> {
+    let store = open_db(url)?;
+    block_on(store.backup(to))?;
+    Ok(format!("backed up {} to {}", store.url(), to.display()))
+}
+
+/// `empires games`: the games a database keeps.
+pub fn games(url: &str) -> Result<String> {
+    let store = open_db(url)?;
+    let games = block_on(store.games())?;
+    if games.is_empty() {
+        return Ok(format!("{} keeps no games yet", store.url()));
+    }
+    Ok(games
+        .iter()
+        .map(|(name, turn)| format!("{name}: after turn {turn}"))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}

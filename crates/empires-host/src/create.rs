@@ -1,0 +1,84 @@
+//! Creating a game directory: made beside its place and renamed into it whole.
+
+use crate::error::{Error, Result};
+use crate::gamedir::{self, GameDir, TurnFiles};
+use empires_rules::{GameState, Map};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Creates the game directory `dir` at the starting position `state`; returns the state's
+/// hash. Refuses a directory that exists and is not empty.
+pub fn create_dir(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
+    let mut hash = String::new();
+    build_whole(dir, |building| {
+        hash = write_game(building, map_text, map, state)?;
+        Ok(())
+    })?;
+    Ok(hash)
+}
+
+/// Builds the directory `dir` whole or not at all: `fill` writes it beside its place, and a
+/// rename puts it there, so that a command that fails, or is stopped, never leaves half a
+/// game where the game should be. Refuses a directory that exists and is not empty.
+pub fn build_whole(dir: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    check_target(dir)?;
+    let building = building_dir(dir)?;
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| Error::io("cannot create", parent, e))?;
+    }
+    fs::create_dir(&building).map_err(|e| Error::io("cannot create", &building, e))?;
+    let result = fill(&building).and_then(|()| {
+        fs::rename(&building, dir).map_err(|e| Error::io("cannot rename", &building, e))
+    });
+    if result.is_err() {
+        let _ = fs::remove_dir_all(&building);
+    }
+    result
+}
+
+fn check_target(dir: &Path) -> Result<()> {
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(Error::new(format!(
+                "{} exists and is not a directory",
+                dir.display()
+            )));
+        }
+        if !gamedir::dir_is_empty(dir)? {
+            return Err(Error::new(format!(
+                "{} already exists and is not empty; give a new directory",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Writes map, starting turn and an empty `orders/` into the new, empty directory `dir`; returns the
+/// state's hash.
+fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
+    let game = GameDir::at(dir);
+    crate::files::write_new(&game.map_path(), map_text.as_bytes())?;
+    // Made now, so that commands that only look can share it even on a read-only copy.
+    crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
+    let turns = game.turns_dir();
+    fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
+    let mut files = TurnFiles::new(state, None)?;
+    files.reports = crate::render::render_all(map, state, &[], &[], &[])?;
+    game.write_start(state.turn, &files)?;
+    let orders = game.orders_dir();
+    fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
+    Ok(files.hash)
+}
+
+/// Where a game for `dir` is built: a hidden directory beside it, named for it and for
+/// this process.
+fn building_dir(dir: &Path) -> Result<PathBuf> {
+    let name = dir
+        .file_name()
+        .ok_or_else(|| Error::new(format!("{}: give the game directory a name", dir.display())))?;
+    let mut hidden = std::ffi::OsString::from(".");
+    hidden.push(name);
+    hidden.push(format!(".new-{}", std::process::id()));
+    Ok(dir.with_file_name(hidden))
+}

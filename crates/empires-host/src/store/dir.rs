@@ -1,0 +1,167 @@
+//! The game directory as a store: the format a GM can read, archive and diff. It keeps the
+//! latest turnsheet of each empire in `orders/` rather than every one ever sent, and its
+//! lock is a file; see [`crate::gamedir`] and [`crate::staging`].
+
+use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Submission, Undone};
+use crate::error::{Error, Result};
+use crate::files::{self, Kind};
+use crate::gamedir::{GM_MESSAGES_FILE, Game, GameDir, sha256_hex};
+use crate::turn::{TurnOptions, TurnReport};
+use async_trait::async_trait;
+use empires_rules::EmpireCode;
+use std::path::{Path, PathBuf};
+
+/// Games kept as directories; a game is named by its directory's path.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DirStore;
+
+fn path(game: &str) -> PathBuf {
+    PathBuf::from(game)
+}
+
+/// Every file under `dir`, by path relative to it with `/` between names, sorted.
+pub fn files_under(dir: &Path) -> Result<Files> {
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new())];
+    while let Some((d, prefix)) = stack.pop() {
+        for entry in files::read_dir_sorted(&d)? {
+            let p = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = format!("{prefix}{name}");
+            match Kind::of(&p).map_err(|e| Error::io("cannot read", &p, e))? {
+                Kind::Directory => stack.push((p, format!("{rel}/"))),
+                Kind::File => out.push((rel, files::read_in_game(&p, files::MAX_STATE_BYTES)?)),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+#[async_trait]
+impl Store for DirStore {
+    fn describe(&self, game: &str) -> String {
+        game.to_string()
+    }
+
+    async fn create(&self, game: &NewGame<'_>) -> Result<()> {
+        crate::create::create_dir(&path(game.name), game.map_text, game.map, game.state).map(|_| ())
+    }
+
+    async fn load(&self, game: &str) -> Result<Loaded> {
+        let g = Game::load(&path(game))?;
+        let map_text = files::read_text_in_game(&g.dir.map_path(), files::MAX_MAP_BYTES)?;
+        Ok(Loaded {
+            map_text,
+            map: g.map,
+            turn: g.turn,
+            state: g.state,
+            warnings: g.warnings,
+        })
+    }
+
+    async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
+        let g = Game::load(&path(game))?;
+        let name = match submission.empire {
+            Some(code) => {
+                crate::gamedir::known_empire(&g.state, code)?;
+                format!("{code}.txt")
+            }
+            None => GM_MESSAGES_FILE.to_string(),
+        };
+        let target = g.dir.orders_dir().join(&name);
+        let before = match Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? {
+            Kind::File => Some(files::read_in_game(&target, files::MAX_STATE_BYTES)?),
+            _ => None,
+        };
+        // The GM's messages add up, as in a database; a turnsheet replaces the one before.
+        let body = match (&before, submission.empire) {
+            (Some(old), None) => [&old[..], b"\n\n", &submission.body].concat(),
+            _ => submission.body.clone(),
+        };
+        files::write_atomic(&target, &body)?;
+        Ok(Receipt {
+            for_turn: g.turn + 1,
+            sha256: sha256_hex(&submission.body),
+            replaces: before
+                .filter(|_| submission.empire.is_some())
+                .map(|b| sha256_hex(&b)),
+        })
+    }
+
+    async fn pending(&self, game: &str) -> Result<Files> {
+        let g = Game::load(&path(game))?;
+        let waiting = g.dir.waiting(&g.state)?;
+        let mut out = Vec::new();
+        for name in waiting.sheets.values().chain(&waiting.gm) {
+            let p = g.dir.orders_dir().join(name);
+            out.push((
+                name.clone(),
+                files::read_in_game(&p, files::MAX_STATE_BYTES)?,
+            ));
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    async fn play_turn(
+        &self,
+        game: &str,
+        options: TurnOptions,
+        _now: Millis,
+    ) -> Result<TurnReport> {
+        crate::turn::run_with(&path(game), options)
+    }
+
+    async fn undo(&self, game: &str, _now: Millis) -> Result<Undone> {
+        let r = crate::undo::run(&path(game))?;
+        Ok(Undone {
+            turn: r.undone,
+            pending: r.pending,
+            warnings: r.warnings,
+        })
+    }
+
+    async fn turn_files(&self, game: &str, turn: u32) -> Result<Files> {
+        let g = Game::load(&path(game))?;
+        if turn > g.turn {
+            return Err(Error::not_found(format!(
+                "turn {turn} has not been played; the last turn played is {}",
+                g.turn
+            )));
+        }
+        files_under(&g.dir.turn_dir(turn))
+    }
+
+    async fn turn_file(
+        &self,
+        game: &str,
+        turn: u32,
+        file: &str,
+        viewer: Option<EmpireCode>,
+    ) -> Result<Vec<u8>> {
+        let dir = GameDir::at(path(game));
+        let missing = || {
+            Error::not_found(format!(
+                "{}: turn {turn} has no file {file}",
+                dir.root().display()
+            ))
+        };
+        if !Reader::of(file).allows(viewer) || file.split('/').any(|p| p == ".." || p.is_empty()) {
+            return Err(missing());
+        }
+        let g = Game::load(dir.root())?;
+        if turn > g.turn {
+            return Err(Error::not_found(format!(
+                "turn {turn} has not been played; the last turn played is {}",
+                g.turn
+            )));
+        }
+        let p = g.dir.turn_dir(turn).join(file);
+        if Kind::of(&p).map_err(|e| Error::io("cannot read", &p, e))? != Kind::File {
+            return Err(missing());
+        }
+        files::read_in_game(&p, files::MAX_STATE_BYTES)
+    }
+}

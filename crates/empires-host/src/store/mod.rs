@@ -1,0 +1,269 @@
+//! Where games are kept, behind one interface: a game directory of plain files
+//! ([`dir::DirStore`]), an SQLite file (the host's embedded default) or a PostgreSQL
+//! database ([`sql::SqlStore`]). Every store plays a turn through the same pipeline
+//! ([`crate::turn::play_sheets`]) and commits it as one unit: the state, the events, the
+//! reports and the turnsheets it consumed, or nothing.
+//!
+//! A turn is stored as the files a game directory holds for it (`state.json`,
+//! `events.json`, `state.sha256`, `turn.json`, `orders/`, `reports/`), byte for byte, so
+//! that a game moves between stores unchanged (`empires export`, `empires import`) and
+//! every store replays the same way (`empires verify`).
+
+pub mod dir;
+pub mod sql;
+
+use crate::error::{Error, Result};
+use crate::gamedir::{EVENTS_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, TurnFiles, to_pretty_json};
+use crate::render::REPORTS_DIR;
+use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
+use crate::turn::{TurnOptions, TurnReport};
+use async_trait::async_trait;
+use empires_rules::{EmpireCode, GameState, Map};
+
+/// The files of a turn (or what is pending): (path, bytes), sorted by path.
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// Milliseconds since 1970 (UTC): the host's clock, given to every call that records a
+/// time, so that tests can set it.
+pub type Millis = i64;
+
+/// The time now, by the system clock.
+pub fn now() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Who may read a file of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    /// The GM alone: the true state, the events, the GM's summary and messages.
+    Gm,
+    /// One empire (and the GM): its reports and its turnsheets.
+    Empire(EmpireCode),
+    /// Everyone in the game: what holds nothing secret, like a map's outlines.
+    All,
+}
+
+impl Reader {
+    /// Who may read the file at `path` in a turn's files. An empire's files are named for
+    /// it (`reports/EN.html`, `orders/EN.txt`); anything else in `reports/` not named for
+    /// the GM is shared; everything outside `reports/` and `orders/` is the GM's.
+    pub fn of(path: &str) -> Reader {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let stem = name.split('.').next().unwrap_or(name);
+        let in_reports = path.starts_with(&format!("{REPORTS_DIR}/"));
+        let in_orders = path.starts_with(&format!("{ORDERS_DIR}/"));
+        if !(in_reports || in_orders) || stem.eq_ignore_ascii_case("gm") {
+            return Reader::Gm;
+        }
+        match EmpireCode::parse(stem) {
+            Ok(code) if stem.len() == code.as_str().len() => Reader::Empire(code),
+            _ if in_reports => Reader::All,
+            _ => Reader::Gm,
+        }
+    }
+
+    /// As stored: `gm`, `all` or the empire's code.
+    pub fn as_text(&self) -> String {
+        match self {
+            Reader::Gm => "gm".into(),
+            Reader::All => "all".into(),
+            Reader::Empire(c) => c.to_string(),
+        }
+    }
+
+    /// Whether `viewer` (an empire, or the GM when `None`) may read a file for this reader.
+    pub fn allows(&self, viewer: Option<EmpireCode>) -> bool {
+        match (self, viewer) {
+            (_, None) | (Reader::All, _) => true,
+            (Reader::Empire(c), Some(v)) => *c == v,
+            (Reader::Gm, Some(_)) => false,
+        }
+    }
+}
+
+/// A turnsheet (or the GM's messages) as a door received it.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// `None` for the GM's messages to every player (10.6).
+    pub empire: Option<EmpireCode>,
+    /// The bytes as received; kept as they are.
+    pub body: Vec<u8>,
+    /// Which door it came through: `cli`, `web`, `mail`, `import`.
+    pub door: String,
+    pub received_at: Millis,
+}
+
+/// What a store kept of a submission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Receipt {
+    /// The turn it is for.
+    pub for_turn: u32,
+    /// Lower-case hex SHA-256 of the bytes kept.
+    pub sha256: String,
+    /// The hash of the submission it replaces, if the empire had sent one for that turn.
+    pub replaces: Option<String>,
+}
+
+/// A new game to keep: its name in the store, its map, its starting position.
+pub struct NewGame<'a> {
+    pub name: &'a str,
+    pub map_text: &'a str,
+    pub map: &'a Map,
+    pub state: &'a GameState,
+    pub created_at: Millis,
+}
+
+/// A game as a store holds it now, read to look at it.
+#[derive(Debug)]
+pub struct Loaded {
+    pub map_text: String,
+    pub map: Map,
+    pub turn: u32,
+    pub state: GameState,
+    /// Things the reader should know: a hash that does not match, an interrupted turn.
+    pub warnings: Vec<String>,
+}
+
+/// What `undo` took back.
+#[derive(Debug, Clone)]
+pub struct Undone {
+    pub turn: u32,
+    /// The turnsheets (and GM messages) pending again, by file name.
+    pub pending: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// A place games are kept. Every method is one unit of work: it happens whole or not at all.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// How to name `game` of this store in a message: a directory, or a game in a database.
+    fn describe(&self, game: &str) -> String;
+
+    /// Keeps a new game at its starting position, with the starting position's reports.
+    async fn create(&self, game: &NewGame<'_>) -> Result<()>;
+
+    /// The game's map and current state.
+    async fn load(&self, game: &str) -> Result<Loaded>;
+
+    /// Keeps a turnsheet (or the GM's messages) for the next turn; the latest one an empire
+    /// sends for a turn is the one played.
+    async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt>;
+
+    /// The files pending for the next turn, as a game directory's `orders/` names them
+    /// (`EN.txt`, `gm.txt`), with their bytes.
+    async fn pending(&self, game: &str) -> Result<Files>;
+
+    /// Plays the next turn and keeps it, all in one commit; exactly one of several processes
+    /// playing the same turn at once does, the others are told.
+    async fn play_turn(&self, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport>;
+
+    /// Takes back the last turn: what was sent for it is pending again.
+    async fn undo(&self, game: &str, now: Millis) -> Result<Undone>;
+
+    /// Every file of a turn, by path within the turn (`state.json`, `reports/EN.html`),
+    /// sorted by path.
+    async fn turn_files(&self, game: &str, turn: u32) -> Result<Files>;
+
+    /// One file of a turn, for `viewer` (an empire, or the GM when `None`): refused, as if
+    /// it were not there, when the viewer may not read it.
+    async fn turn_file(
+        &self,
+        game: &str,
+        turn: u32,
+        path: &str,
+        viewer: Option<EmpireCode>,
+    ) -> Result<Vec<u8>>;
+}
+
+/// Every file of a played turn as a game directory holds it, by path, sorted: the state,
+/// the events, the hash, the record, the turnsheets (`sent`, by name, as received) and the
+/// computer's, and the reports. A starting position (`record` is `None`) has no record and
+/// no turnsheets.
+pub fn turn_entries(
+    files: &TurnFiles,
+    record: Option<&TurnRecord>,
+    sent: &[(String, Vec<u8>)],
+) -> Result<Files> {
+    let mut out = vec![
+        (STATE_FILE.to_string(), files.state.as_bytes().to_vec()),
+        (
+            HASH_FILE.to_string(),
+            format!("{}\n", files.hash).into_bytes(),
+        ),
+    ];
+    if let Some(events) = &files.events {
+        out.push((EVENTS_FILE.to_string(), events.as_bytes().to_vec()));
+    }
+    if let Some(record) = record {
+        let json = to_pretty_json(record, RECORD_FILE)?;
+        out.push((RECORD_FILE.to_string(), json.into_bytes()));
+        for (name, body) in sent {
+            let path = if record.unreadable.contains(name) {
+                format!("{ORDERS_DIR}/{UNREADABLE_DIR}/{name}")
+            } else {
+                format!("{ORDERS_DIR}/{name}")
+            };
+            out.push((path, body.clone()));
+        }
+        for (name, text) in &files.computer_orders {
+            out.push((format!("{ORDERS_DIR}/{name}"), text.as_bytes().to_vec()));
+        }
+    }
+    for (name, text) in &files.reports {
+        out.push((format!("{REPORTS_DIR}/{name}"), text.as_bytes().to_vec()));
+    }
+    out.sort();
+    for pair in out.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            return Err(Error::new(format!(
+                "a turn would hold two files named {}",
+                pair[0].0
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// Opens the store a door names: a `sqlite:` or `postgres://` URL.
+pub async fn open_url(url: &str) -> Result<sql::SqlStore> {
+    sql::SqlStore::open(url).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(c: &str) -> EmpireCode {
+        EmpireCode::parse(c).unwrap()
+    }
+
+    #[test]
+    fn each_file_has_its_reader() {
+        assert_eq!(Reader::of("reports/EN.html"), Reader::Empire(code("EN")));
+        assert_eq!(Reader::of("reports/EN.map.js"), Reader::Empire(code("EN")));
+        assert_eq!(Reader::of("orders/FR.txt"), Reader::Empire(code("FR")));
+        assert_eq!(
+            Reader::of("orders/unreadable/FR.txt"),
+            Reader::Empire(code("FR"))
+        );
+        assert_eq!(Reader::of("reports/gm.txt"), Reader::Gm);
+        assert_eq!(Reader::of("orders/gm.txt"), Reader::Gm);
+        assert_eq!(Reader::of("state.json"), Reader::Gm);
+        assert_eq!(Reader::of("events.json"), Reader::Gm);
+        assert_eq!(Reader::of("turn.json"), Reader::Gm);
+        assert_eq!(Reader::of("reports/outlines.js"), Reader::All);
+        assert_eq!(Reader::of("orders/notes.txt"), Reader::Gm);
+    }
+
+    #[test]
+    fn a_reader_lets_in_only_its_own() {
+        let en = Reader::Empire(code("EN"));
+        assert!(en.allows(Some(code("EN"))));
+        assert!(!en.allows(Some(code("FR"))));
+        assert!(en.allows(None));
+        assert!(!Reader::Gm.allows(Some(code("EN"))));
+        assert!(Reader::All.allows(Some(code("FR"))));
+    }
+}

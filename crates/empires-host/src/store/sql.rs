@@ -1,0 +1,1023 @@
+//! Games kept in a database: SQLite (one file, the host's embedded default) or PostgreSQL
+//! (for a host that outgrows one machine), chosen by the URL. The two share their SQL
+//! text; each has its own schema migrations, embedded in the program and run when the
+//! store is opened.
+//!
+//! A turn run is one transaction. Its first statement writes the game's row, which takes
+//! the game's write lock (the database's on SQLite, the row's on PostgreSQL) until the
+//! commit, so two processes never play the same turn: the second waits, then finds the
+//! turn played and is told. A process killed in the middle holds nothing: its
+//! transaction is rolled back and its lock released by the database at once.
+//!
+//! SQLite runs in WAL mode with `synchronous=NORMAL`: a committed turn survives the
+//! process being killed; a power cut may lose the last transactions committed before it,
+//! never leave half of one.
+
+use super::{
+    Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Submission, Undone, turn_entries,
+};
+use crate::error::{Error, Kind, Result};
+use crate::gamedir::{ORDERS_DIR, STATE_FILE, parse_map, parse_state, sha256_hex};
+use crate::staging::{RECORD_FILE, TurnRecord};
+use crate::turn::{
+    Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets, refuse_missing_players,
+};
+use async_trait::async_trait;
+use empires_rules::{EmpireCode, GameState};
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// The GM's messages, as a game directory's `orders/` names them.
+const GM_FILE: &str = crate::gamedir::GM_MESSAGES_FILE;
+
+/// The version of the program that played a turn, recorded with it.
+const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A database holding games.
+#[derive(Clone)]
+pub struct SqlStore {
+    pool: Pool,
+    /// The URL without its password, for messages.
+    shown: String,
+}
+
+#[derive(Clone)]
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The URL as it may be shown: without a password.
+fn shown_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s => {
+            let userinfo = &url[s + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{user}@{}", &url[..s + 3], &url[at + 1..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn db_error(what: &str, shown: &str, e: sqlx::Error) -> Error {
+    let kind = match &e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Tls(_) => Kind::Unavailable,
+        sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => Kind::Corrupt,
+        sqlx::Error::Database(d) if d.is_unique_violation() => Kind::Conflict,
+        _ => Kind::Other,
+    };
+    Error::of(kind, format!("{shown}: {what}: {e}"))
+}
+
+impl SqlStore {
+    /// Opens (and on SQLite creates) the database at `url` (`sqlite:host.db`,
+    /// `postgres://user@host/db`) and brings its schema up to date.
+    pub async fn open(url: &str) -> Result<SqlStore> {
+        let shown = shown_url(url);
+        let fail = |what: &str, e: sqlx::Error| db_error(what, &shown, e);
+        let pool = if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .map_err(|e| fail("not an SQLite URL", e))?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .busy_timeout(Duration::from_secs(30))
+                .foreign_keys(true);
+            let pool = SqlitePoolOptions::new()
+                .max_connections(4)
+                .connect_with(options)
+                .await
+                .map_err(|e| fail("cannot open the database", e))?;
+            sqlx::migrate!("migrations/sqlite")
+                .run(&pool)
+                .await
+                .map_err(|e| {
+                    Error::of(
+                        Kind::Unavailable,
+                        format!("{shown}: cannot bring the schema up to date: {e}"),
+                    )
+                })?;
+            Pool::Sqlite(pool)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            let pool = PgPoolOptions::new()
+                .max_connections(4)
+                .acquire_timeout(Duration::from_secs(10))
+                .connect(url)
+                .await
+                .map_err(|e| fail("cannot connect to the database", e))?;
+            sqlx::migrate!("migrations/postgres")
+                .run(&pool)
+                .await
+                .map_err(|e| {
+                    Error::of(
+                        Kind::Unavailable,
+                        format!("{shown}: cannot bring the schema up to date: {e}"),
+                    )
+                })?;
+            Pool::Postgres(pool)
+        } else {
+            return Err(Error::new(format!(
+                "{shown}: not a database URL; give sqlite:<file> or postgres://<user>@<host>/<database>"
+            )));
+        };
+        Ok(SqlStore { pool, shown })
+    }
+
+    /// The URL, without its password.
+    pub fn url(&self) -> &str {
+        &self.shown
+    }
+
+    /// The games kept here, by name, with their current turn.
+    pub async fn games(&self) -> Result<Vec<(String, u32)>> {
+        let rows: Vec<(String, i64)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT name, turn FROM games ORDER BY name")
+                .fetch_all(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot list the games", e))?;
+        Ok(rows.into_iter().map(|(n, t)| (n, t as u32)).collect())
+    }
+
+    /// A consistent copy of an SQLite store, taken while it is in use, into a new file.
+    pub async fn backup(&self, to: &std::path::Path) -> Result<()> {
+        let Pool::Sqlite(p) = &self.pool else {
+            return Err(Error::new(format!(
+                "{}: a PostgreSQL database is backed up with pg_dump",
+                self.shown
+            )));
+        };
+        if to.exists() {
+            return Err(Error::new(format!(
+                "{} already exists; give a new file",
+                to.display()
+            )));
+        }
+        let path = to
+            .to_str()
+            .ok_or_else(|| Error::new(format!("{}: not a UTF-8 path", to.display())))?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(path)
+            .execute(p)
+            .await
+            .map_err(|e| self.err("cannot back up", e))?;
+        Ok(())
+    }
+
+    /// Records a GM's action in the audit log, as its own transaction.
+    pub async fn audit(
+        &self,
+        game: Option<&str>,
+        at: Millis,
+        action: &str,
+        detail: &str,
+    ) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO audit_log (game_id, at, action, detail) \
+                 VALUES ((SELECT id FROM games WHERE name = $1), $2, $3, $4)",
+            )
+            .bind(game)
+            .bind(at)
+            .bind(action)
+            .bind(detail)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot write the audit log", e))?;
+        Ok(())
+    }
+
+    /// The audit log of a game, oldest first: (time, action, detail).
+    pub async fn audit_log(&self, game: &str) -> Result<Vec<(Millis, String, String)>> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT at, action, detail FROM audit_log \
+                 WHERE game_id = (SELECT id FROM games WHERE name = $1) ORDER BY id",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the audit log", e))
+    }
+
+    /// Every submission ever made to a game, oldest first: (empire, turn, sha256, door,
+    /// status, consumed by turn).
+    #[allow(clippy::type_complexity)]
+    pub async fn submissions(
+        &self,
+        game: &str,
+    ) -> Result<Vec<(String, u32, String, String, String, Option<u32>)>> {
+        let rows: Vec<(String, i64, String, String, String, Option<i64>)> =
+            on_pool!(&self.pool, |p| {
+                sqlx::query_as(
+                    "SELECT empire, for_turn, sha256, door, status, consumed_turn FROM submissions \
+                 WHERE game_id = (SELECT id FROM games WHERE name = $1) ORDER BY id",
+                )
+                .bind(game)
+                .fetch_all(p)
+                .await
+            })
+            .map_err(|e| self.err("cannot read the submissions", e))?;
+        Ok(rows
+            .into_iter()
+            .map(|(e, t, h, d, s, c)| (e, t as u32, h, d, s, c.map(|c| c as u32)))
+            .collect())
+    }
+
+    fn err(&self, what: &str, e: sqlx::Error) -> Error {
+        db_error(what, &self.shown, e)
+    }
+
+    /// A whole game brought in from elsewhere (`empires import`): its map, every turn's
+    /// files and what is pending, in one transaction.
+    pub async fn import(
+        &self,
+        game: &NewGame<'_>,
+        turns: &[(u32, Files)],
+        pending: &[(String, Vec<u8>)],
+    ) -> Result<()> {
+        let done = on_pool!(&self.pool, |p, ops| ops::import(p, game, turns, pending)
+            .await);
+        done.map_err(|e| self.create_error(game.name, e))
+    }
+
+    fn create_error(&self, name: &str, e: sqlx::Error) -> Error {
+        let e = self.err("cannot keep the game", e);
+        if e.kind() == Kind::Conflict {
+            Error::conflict(format!(
+                "{}: a game named \"{name}\" is already kept here",
+                self.shown
+            ))
+        } else {
+            e
+        }
+    }
+}
+
+/// Runs the same code on whichever pool the store has, with `ops` naming that backend's
+/// module of queries: the SQL text is shared, the types are each backend's own.
+macro_rules! on_pool {
+    ($pool:expr, |$p:ident| $body:expr) => {
+        match $pool {
+            Pool::Sqlite($p) => $body,
+            Pool::Postgres($p) => $body,
+        }
+    };
+    ($pool:expr, |$p:ident, $ops:ident| $body:expr) => {
+        match $pool {
+            Pool::Sqlite($p) => {
+                use lite as $ops;
+                $body
+            }
+            Pool::Postgres($p) => {
+                use pg as $ops;
+                $body
+            }
+        }
+    };
+}
+use on_pool;
+
+/// Which empire a pending file is for: `EN.txt` is EN's; `None` for the GM's `gm.txt`.
+fn pending_empire(file: &str, codes: &[EmpireCode]) -> Option<String> {
+    if file.eq_ignore_ascii_case(GM_FILE) {
+        return None;
+    }
+    let stem = file.split('.').next().unwrap_or(file);
+    EmpireCode::parse(stem)
+        .ok()
+        .filter(|c| codes.contains(c))
+        .map(|c| c.to_string())
+}
+
+/// How an empire stands with its player, as a seat records it (2.1, 2.5, decision 21).
+fn seat_status(e: &empires_rules::state::EmpireState, dropout_after: u32) -> &'static str {
+    if e.eliminated.is_some() {
+        return "eliminated";
+    }
+    match (&e.player, e.missed_turns) {
+        (None, _) => "dummy",
+        (Some(_), 0) => "playing",
+        (Some(_), n) if n >= dropout_after => "dropped",
+        (Some(_), _) => "missing",
+    }
+}
+
+/// What is wrong with a stored state, given its bytes and the hash kept with its turn.
+fn hash_problem(label: &str, state: &[u8], want: &str) -> Option<String> {
+    (sha256_hex(state) != want.trim()).then(|| {
+        format!("{label}: the state does not match the hash kept with its turn: it was changed after it was written")
+    })
+}
+
+fn not_found(shown: &str, game: &str) -> Error {
+    Error::not_found(format!("{shown}: no game named \"{game}\" is kept here"))
+}
+
+/// The queries, written once and compiled for each backend.
+macro_rules! backend {
+    ($m:ident, $pool:ty, $conn:ty) => {
+        mod $m {
+            use super::*;
+
+            pub async fn insert_game(c: &mut $conn, game: &NewGame<'_>) -> sqlx::Result<i64> {
+                let st = game.state;
+                let (id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO games (name, title, map_toml, variant, seed, options, turn, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                )
+                .bind(game.name)
+                .bind(&st.game)
+                .bind(game.map_text.as_bytes())
+                .bind(st.variant.title())
+                .bind(serde_json::to_string(&st.rng).unwrap_or_default())
+                .bind(serde_json::to_string(&st.options).unwrap_or_default())
+                .bind(i64::from(st.turn))
+                .bind(game.created_at)
+                .fetch_one(&mut *c)
+                .await?;
+                for e in &st.empires {
+                    let account: Option<i64> = match &e.player {
+                        Some(name) => {
+                            sqlx::query(
+                                "INSERT INTO accounts (name, email, role, created_at) \
+                                 VALUES ($1, $2, 'player', $3) ON CONFLICT (name) DO NOTHING",
+                            )
+                            .bind(name)
+                            .bind(&e.email)
+                            .bind(game.created_at)
+                            .execute(&mut *c)
+                            .await?;
+                            let (a,): (i64,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
+                                .bind(name)
+                                .fetch_one(&mut *c)
+                                .await?;
+                            Some(a)
+                        }
+                        None => None,
+                    };
+                    sqlx::query(
+                        "INSERT INTO seats (game_id, empire, account_id, player, status, missed_turns) \
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(id)
+                    .bind(e.code.as_str())
+                    .bind(account)
+                    .bind(&e.player)
+                    .bind(seat_status(e, st.options.dropout_after))
+                    .bind(i64::from(e.missed_turns))
+                    .execute(&mut *c)
+                    .await?;
+                }
+                Ok(id)
+            }
+
+            /// The seats follow the state: who is playing, missing turns, dropped out.
+            pub async fn update_seats(c: &mut $conn, id: i64, st: &GameState) -> sqlx::Result<()> {
+                for e in &st.empires {
+                    sqlx::query(
+                        "UPDATE seats SET status = $1, missed_turns = $2 WHERE game_id = $3 AND empire = $4",
+                    )
+                    .bind(seat_status(e, st.options.dropout_after))
+                    .bind(i64::from(e.missed_turns))
+                    .bind(id)
+                    .bind(e.code.as_str())
+                    .execute(&mut *c)
+                    .await?;
+                }
+                Ok(())
+            }
+
+            pub async fn insert_turn(
+                c: &mut $conn,
+                id: i64,
+                turn: u32,
+                hash: &str,
+                rules_version: Option<&str>,
+                at: Millis,
+                files: &[(String, Vec<u8>)],
+            ) -> sqlx::Result<()> {
+                sqlx::query(
+                    "INSERT INTO turns (game_id, turn, state_sha256, rules_version, engine_version, played_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(id)
+                .bind(i64::from(turn))
+                .bind(hash)
+                .bind(rules_version)
+                .bind(ENGINE_VERSION)
+                .bind(at)
+                .execute(&mut *c)
+                .await?;
+                for (path, body) in files {
+                    sqlx::query(
+                        "INSERT INTO turn_files (game_id, turn, path, reader, body) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(id)
+                    .bind(i64::from(turn))
+                    .bind(path)
+                    .bind(Reader::of(path).as_text())
+                    .bind(&body[..])
+                    .execute(&mut *c)
+                    .await?;
+                }
+                Ok(())
+            }
+
+            pub async fn insert_submission(
+                c: &mut $conn,
+                id: i64,
+                empire: Option<&str>,
+                for_turn: u32,
+                body: &[u8],
+                door: &str,
+                at: Millis,
+            ) -> sqlx::Result<()> {
+                match empire {
+                    Some(code) => {
+                        sqlx::query(
+                            "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, 'accepted')",
+                        )
+                        .bind(id)
+                        .bind(code)
+                        .bind(i64::from(for_turn))
+                        .bind(body)
+                        .bind(sha256_hex(body))
+                        .bind(at)
+                        .bind(door)
+                        .execute(&mut *c)
+                        .await?;
+                    }
+                    None => {
+                        sqlx::query(
+                            "INSERT INTO gm_messages (game_id, for_turn, body, written_at) VALUES ($1, $2, $3, $4)",
+                        )
+                        .bind(id)
+                        .bind(i64::from(for_turn))
+                        .bind(body)
+                        .bind(at)
+                        .execute(&mut *c)
+                        .await?;
+                    }
+                }
+                Ok(())
+            }
+
+            pub async fn import(
+                p: &$pool,
+                game: &NewGame<'_>,
+                turns: &[(u32, Files)],
+                pending: &[(String, Vec<u8>)],
+            ) -> sqlx::Result<()> {
+                let codes: Vec<EmpireCode> = game.state.empires.iter().map(|e| e.code).collect();
+                let mut tx = p.begin().await?;
+                let id = insert_game(&mut *tx, game).await?;
+                for (turn, files) in turns {
+                    let hash = files
+                        .iter()
+                        .find(|(p, _)| p == crate::gamedir::HASH_FILE)
+                        .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
+                        .unwrap_or_default();
+                    let version = files
+                        .iter()
+                        .find(|(p, _)| p == RECORD_FILE)
+                        .and_then(|(_, b)| serde_json::from_slice::<TurnRecord>(b).ok())
+                        .and_then(|r| r.rules_version);
+                    insert_turn(&mut *tx, id, *turn, &hash, version.as_deref(), game.created_at, files).await?;
+                }
+                for (file, body) in pending {
+                    let empire = pending_empire(file, &codes);
+                    insert_submission(&mut *tx, id, empire.as_deref(), game.state.turn + 1, body, "import", game.created_at).await?;
+                }
+                audit(&mut *tx, id, game.created_at, "import", &format!("{} turns", turns.len())).await?;
+                tx.commit().await
+            }
+
+            pub async fn audit(c: &mut $conn, id: i64, at: Millis, action: &str, detail: &str) -> sqlx::Result<()> {
+                sqlx::query("INSERT INTO audit_log (game_id, at, action, detail) VALUES ($1, $2, $3, $4)")
+                    .bind(id)
+                    .bind(at)
+                    .bind(action)
+                    .bind(detail)
+                    .execute(&mut *c)
+                    .await?;
+                Ok(())
+            }
+
+            pub async fn create(p: &$pool, game: &NewGame<'_>, files: &[(String, Vec<u8>)]) -> sqlx::Result<()> {
+                let mut tx = p.begin().await?;
+                let id = insert_game(&mut *tx, game).await?;
+                let hash = sha256_hex(game_state_bytes(files));
+                insert_turn(&mut *tx, id, game.state.turn, &hash, None, game.created_at, files).await?;
+                audit(&mut *tx, id, game.created_at, "create", &format!("from turn {}", game.state.turn)).await?;
+                tx.commit().await
+            }
+
+            /// The game's id and current turn.
+            pub async fn game_row(c: &mut $conn, game: &str) -> sqlx::Result<Option<(i64, i64)>> {
+                sqlx::query_as("SELECT id, turn FROM games WHERE name = $1")
+                    .bind(game)
+                    .fetch_optional(&mut *c)
+                    .await
+            }
+
+            /// The map's text, the state's bytes and the hash kept with its turn.
+            pub async fn game_at(c: &mut $conn, id: i64, turn: i64) -> sqlx::Result<(Vec<u8>, Option<Vec<u8>>, String)> {
+                let (map,): (Vec<u8>,) = sqlx::query_as("SELECT map_toml FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *c)
+                    .await?;
+                let state: Option<(Vec<u8>,)> = sqlx::query_as(
+                    "SELECT body FROM turn_files WHERE game_id = $1 AND turn = $2 AND path = $3",
+                )
+                .bind(id)
+                .bind(turn)
+                .bind(STATE_FILE)
+                .fetch_optional(&mut *c)
+                .await?;
+                let hash: Option<(String,)> = sqlx::query_as("SELECT state_sha256 FROM turns WHERE game_id = $1 AND turn = $2")
+                    .bind(id)
+                    .bind(turn)
+                    .fetch_optional(&mut *c)
+                    .await?;
+                Ok((map, state.map(|s| s.0), hash.map(|h| h.0).unwrap_or_default()))
+            }
+
+            /// The latest submission of each empire for a turn, not yet played, and the GM's
+            /// messages: (empire or `None` for the GM, ids, bytes).
+            pub async fn pending(c: &mut $conn, id: i64, for_turn: u32) -> sqlx::Result<Vec<(Option<String>, Vec<i64>, Vec<u8>)>> {
+                let rows: Vec<(i64, String, Vec<u8>)> = sqlx::query_as(
+                    "SELECT id, empire, body FROM submissions \
+                     WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL ORDER BY id",
+                )
+                .bind(id)
+                .bind(i64::from(for_turn))
+                .fetch_all(&mut *c)
+                .await?;
+                let mut latest: BTreeMap<String, (i64, Vec<u8>)> = BTreeMap::new();
+                for (sid, empire, body) in rows {
+                    latest.insert(empire, (sid, body));
+                }
+                let mut out: Vec<(Option<String>, Vec<i64>, Vec<u8>)> = latest
+                    .into_iter()
+                    .map(|(e, (sid, body))| (Some(e), vec![sid], body))
+                    .collect();
+                let gm: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+                    "SELECT id, body FROM gm_messages \
+                     WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL ORDER BY id",
+                )
+                .bind(id)
+                .bind(i64::from(for_turn))
+                .fetch_all(&mut *c)
+                .await?;
+                if !gm.is_empty() {
+                    let ids = gm.iter().map(|(i, _)| *i).collect();
+                    let mut body = Vec::new();
+                    for (i, (_, b)) in gm.iter().enumerate() {
+                        if i > 0 {
+                            body.extend_from_slice(b"\n\n");
+                        }
+                        body.extend_from_slice(b);
+                    }
+                    out.push((None, ids, body));
+                }
+                Ok(out)
+            }
+
+            pub async fn turn_files(c: &mut $conn, id: i64, turn: u32) -> sqlx::Result<Vec<(String, String, Vec<u8>)>> {
+                let mut rows: Vec<(String, String, Vec<u8>)> = sqlx::query_as(
+                    "SELECT path, reader, body FROM turn_files WHERE game_id = $1 AND turn = $2",
+                )
+                .bind(id)
+                .bind(i64::from(turn))
+                .fetch_all(&mut *c)
+                .await?;
+                // Sorted here, byte by byte: the databases' collations differ.
+                rows.sort();
+                Ok(rows)
+            }
+
+            pub async fn play_turn(p: &$pool, shown: &str, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                let mut c = p.acquire().await.map_err(fail("cannot reach the database"))?;
+                let (id, current) = game_row(&mut c, game)
+                    .await
+                    .map_err(fail("cannot read the game"))?
+                    .ok_or_else(|| not_found(shown, game))?;
+                drop(c);
+                let next = current as u32 + 1;
+                expect_turn(&options, next, game)?;
+                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
+                // The first statement writes: the game is this run's until it commits.
+                sqlx::query("UPDATE games SET claims = claims + 1 WHERE id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(fail("cannot claim the turn"))?;
+                let (_, now_turn) = game_row(&mut tx, game)
+                    .await
+                    .map_err(fail("cannot read the game"))?
+                    .ok_or_else(|| not_found(shown, game))?;
+                if now_turn != current {
+                    return Err(Error::conflict(format!(
+                        "{shown}: turn {next} of \"{game}\" was played by another process meanwhile; the game is now after turn {now_turn}"
+                    )));
+                }
+                let label = format!("{shown}, game \"{game}\"");
+                let (map, state, problem) = read_game(&mut tx, id, current, &label).await?;
+                let mut state_accepted = None;
+                if let Some(problem) = problem {
+                    if !options.accept_state {
+                        return Err(Error::corrupt(format!(
+                            "{problem}; no turn is played on a state that cannot be verified. If \
+                             the state is as the GM wants it, run `empires turn --accept-state`, \
+                             which records this with the turn"
+                        )));
+                    }
+                    state_accepted = Some(problem);
+                }
+                let pending = pending(&mut tx, id, next).await.map_err(fail("cannot read the turnsheets"))?;
+                if !options.yes {
+                    let sent: Vec<EmpireCode> = pending
+                        .iter()
+                        .filter_map(|(e, _, _)| e.as_deref().and_then(|e| EmpireCode::parse(e).ok()))
+                        .collect();
+                    refuse_missing_players(&state, &sent)?;
+                }
+                let mut sent = Vec::new();
+                let mut sent_bytes = Vec::new();
+                for (empire, _, body) in &pending {
+                    let code = empire.as_deref().and_then(|e| EmpireCode::parse(e).ok());
+                    let name = match code {
+                        Some(c) => format!("{c}.txt"),
+                        None => GM_FILE.to_string(),
+                    };
+                    sent.push(Sent {
+                        name: name.clone(),
+                        empire: code,
+                        text: decode_sheet(body),
+                    });
+                    sent_bytes.push((name, body.clone()));
+                }
+                let mut played = play_sheets(&map, &state, next, &sent, options, &format!("{label}, {ORDERS_DIR}"))?;
+                played.record.state_accepted = state_accepted.clone();
+                let entries = turn_entries(&played.files, Some(&played.record), &sent_bytes)?;
+                let store = async {
+                    insert_turn(&mut tx, id, next, &played.files.hash, played.record.rules_version.as_deref(), now, &entries).await?;
+                    for (empire, ids, _) in &pending {
+                        let sql = if empire.is_some() {
+                            "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
+                        } else {
+                            "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
+                        };
+                        for sid in ids {
+                            sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
+                        }
+                    }
+                    sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
+                        .bind(i64::from(next))
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                    // The state as the turn left it is what the seats now say.
+                    let new_state: GameState = serde_json::from_str(&played.files.state)
+                        .map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+                    update_seats(&mut tx, id, &new_state).await?;
+                    let mut detail = format!("turn {next}");
+                    if let Some(why) = &state_accepted {
+                        detail.push_str(&format!("; played on a state accepted as it is: {why}"));
+                    }
+                    if !played.record.unreadable.is_empty() {
+                        detail.push_str(&format!("; played as sending no orders: {}", played.record.unreadable.join(" ")));
+                    }
+                    audit(&mut tx, id, now, "turn", &detail).await?;
+                    tx.commit().await
+                };
+                store.await.map_err(fail("cannot keep the turn"))?;
+                let mut report = played.report;
+                report.written_to = format!("{label}, turn {next}");
+                Ok(report)
+            }
+
+            /// The game's map and its state after `turn`, and what is wrong with the
+            /// state's hash if anything.
+            pub async fn read_game(
+                c: &mut $conn,
+                id: i64,
+                turn: i64,
+                label: &str,
+            ) -> Result<(empires_rules::Map, GameState, Option<String>)> {
+                let (map_bytes, state_bytes, hash) = game_at(c, id, turn)
+                    .await
+                    .map_err(|e| db_error("cannot read the game", label, e))?;
+                let map_label = format!("{label}, map");
+                let map_text = String::from_utf8(map_bytes)
+                    .map_err(|_| Error::corrupt(format!("{map_label}: not valid UTF-8 text")))?;
+                let map = parse_map(&map_text, &map_label).map_err(|e| Error::corrupt(e.to_string()))?;
+                let state_label = format!("{label}, turn {turn}, {STATE_FILE}");
+                let bytes = state_bytes
+                    .ok_or_else(|| Error::corrupt(format!("{state_label}: missing")))?;
+                let problem = hash_problem(&state_label, &bytes, &hash);
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| Error::corrupt(format!("{state_label}: not valid UTF-8 text")))?;
+                let state = parse_state(&text, &state_label, &map).map_err(|e| Error::corrupt(e.to_string()))?;
+                if i64::from(state.turn) != turn {
+                    return Err(Error::corrupt(format!(
+                        "{state_label}: field `turn` is {} but the game is after turn {turn}",
+                        state.turn
+                    )));
+                }
+                Ok((map, state, problem))
+            }
+
+            pub async fn undo(p: &$pool, shown: &str, game: &str, now: Millis) -> Result<Undone> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                let mut tx = p.begin().await.map_err(fail("cannot start"))?;
+                sqlx::query("UPDATE games SET claims = claims + 1 WHERE name = $1")
+                    .bind(game)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(fail("cannot claim the game"))?;
+                let (id, turn) = game_row(&mut tx, game)
+                    .await
+                    .map_err(fail("cannot read the game"))?
+                    .ok_or_else(|| not_found(shown, game))?;
+                let label = format!("{shown}, game \"{game}\"");
+                let (_, state, _) = read_game(&mut tx, id, turn, &label).await?;
+                if turn <= 0 || state.turn == 0 {
+                    return Err(Error::new("there is no turn to undo: the game is at its starting position"));
+                }
+                let waiting = pending(&mut tx, id, turn as u32 + 1).await.map_err(fail("cannot read the turnsheets"))?;
+                if !waiting.is_empty() {
+                    return Err(Error::conflict(format!(
+                        "{label}: turnsheets are waiting for turn {}; undoing turn {turn} would mix them with the ones sent for it",
+                        turn + 1
+                    )));
+                }
+                let work = async {
+                    sqlx::query("DELETE FROM turn_files WHERE game_id = $1 AND turn = $2")
+                        .bind(id)
+                        .bind(turn)
+                        .execute(&mut *tx)
+                        .await?;
+                    sqlx::query("DELETE FROM turns WHERE game_id = $1 AND turn = $2")
+                        .bind(id)
+                        .bind(turn)
+                        .execute(&mut *tx)
+                        .await?;
+                    for table in ["submissions", "gm_messages"] {
+                        sqlx::query(&format!(
+                            "UPDATE {table} SET consumed_turn = NULL WHERE game_id = $1 AND consumed_turn = $2"
+                        ))
+                        .bind(id)
+                        .bind(turn)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                    sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
+                        .bind(turn - 1)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                    let back = pending(&mut tx, id, turn as u32).await?;
+                    audit(&mut tx, id, now, "undo", &format!("turn {turn}")).await?;
+                    Ok::<_, sqlx::Error>(back)
+                };
+                let back = work.await.map_err(fail("cannot undo the turn"))?;
+                let (_, before, _) = read_game(&mut tx, id, turn - 1, &label).await?;
+                update_seats(&mut tx, id, &before).await.map_err(fail("cannot undo the turn"))?;
+                tx.commit().await.map_err(fail("cannot undo the turn"))?;
+                let mut names: Vec<String> = back
+                    .iter()
+                    .map(|(e, _, _)| e.as_ref().map_or(GM_FILE.to_string(), |e| format!("{e}.txt")))
+                    .collect();
+                names.sort();
+                Ok(Undone {
+                    turn: turn as u32,
+                    pending: names,
+                    warnings: Vec::new(),
+                })
+            }
+        }
+    };
+}
+
+backend!(lite, SqlitePool, sqlx::SqliteConnection);
+backend!(pg, PgPool, sqlx::PgConnection);
+
+/// The bytes of `state.json` among a turn's files.
+fn game_state_bytes(files: &[(String, Vec<u8>)]) -> &[u8] {
+    files
+        .iter()
+        .find(|(p, _)| p == STATE_FILE)
+        .map_or(&[][..], |(_, b)| &b[..])
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    fn describe(&self, game: &str) -> String {
+        format!("{}, game \"{game}\"", self.shown)
+    }
+
+    async fn create(&self, game: &NewGame<'_>) -> Result<()> {
+        let mut files = crate::gamedir::TurnFiles::new(game.state, None)?;
+        files.reports = crate::render::render_all(game.map, game.state, &[], &[], &[])?;
+        let entries = turn_entries(&files, None, &[])?;
+        let done = on_pool!(&self.pool, |p, ops| ops::create(p, game, &entries).await);
+        done.map_err(|e| self.create_error(game.name, e))
+    }
+
+    async fn load(&self, game: &str) -> Result<Loaded> {
+        let label = self.describe(game);
+        on_pool!(&self.pool, |p, ops| {
+            let mut c = p
+                .acquire()
+                .await
+                .map_err(|e| self.err("cannot reach the database", e))?;
+            let (id, turn) = ops::game_row(&mut c, game)
+                .await
+                .map_err(|e| self.err("cannot read the game", e))?
+                .ok_or_else(|| not_found(&self.shown, game))?;
+            let (map, state, problem) = ops::read_game(&mut c, id, turn, &label).await?;
+            let (map_text,): (Vec<u8>,) =
+                sqlx::query_as("SELECT map_toml FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *c)
+                    .await
+                    .map_err(|e| self.err("cannot read the game", e))?;
+            Ok(Loaded {
+                map_text: String::from_utf8_lossy(&map_text).into_owned(),
+                map,
+                turn: turn as u32,
+                state,
+                warnings: problem.into_iter().collect(),
+            })
+        })
+    }
+
+    async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
+        let shown = &self.shown;
+        on_pool!(&self.pool, |p, ops| {
+            let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+            let mut tx = p.begin().await.map_err(fail("cannot start"))?;
+            let (id, turn) = ops::game_row(&mut tx, game)
+                .await
+                .map_err(fail("cannot read the game"))?
+                .ok_or_else(|| not_found(shown, game))?;
+            let for_turn = turn as u32 + 1;
+            let empire = submission.empire.map(|c| c.to_string());
+            if let Some(code) = &empire {
+                let seat: Option<(String,)> =
+                    sqlx::query_as("SELECT status FROM seats WHERE game_id = $1 AND empire = $2")
+                        .bind(id)
+                        .bind(code)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(fail("cannot read the seats"))?;
+                if seat.is_none() {
+                    return Err(Error::not_found(format!(
+                        "{shown}, game \"{game}\": there is no empire {code} in the game"
+                    )));
+                }
+            }
+            let before = ops::pending(&mut tx, id, for_turn)
+                .await
+                .map_err(fail("cannot read the turnsheets"))?;
+            let replaces = before
+                .iter()
+                .find(|(e, _, _)| *e == empire)
+                .map(|(_, _, b)| sha256_hex(b));
+            ops::insert_submission(
+                &mut tx,
+                id,
+                empire.as_deref(),
+                for_turn,
+                &submission.body,
+                &submission.door,
+                submission.received_at,
+            )
+            .await
+            .map_err(fail("cannot keep the turnsheet"))?;
+            tx.commit()
+                .await
+                .map_err(fail("cannot keep the turnsheet"))?;
+            Ok(Receipt {
+                for_turn,
+                sha256: sha256_hex(&submission.body),
+                replaces,
+            })
+        })
+    }
+
+    async fn pending(&self, game: &str) -> Result<Files> {
+        on_pool!(&self.pool, |p, ops| {
+            let mut c = p
+                .acquire()
+                .await
+                .map_err(|e| self.err("cannot reach the database", e))?;
+            let (id, turn) = ops::game_row(&mut c, game)
+                .await
+                .map_err(|e| self.err("cannot read the game", e))?
+                .ok_or_else(|| not_found(&self.shown, game))?;
+            let rows = ops::pending(&mut c, id, turn as u32 + 1)
+                .await
+                .map_err(|e| self.err("cannot read the turnsheets", e))?;
+            Ok(rows
+                .into_iter()
+                .map(|(e, _, body)| (e.map_or(GM_FILE.to_string(), |e| format!("{e}.txt")), body))
+                .collect())
+        })
+    }
+
+    async fn play_turn(&self, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport> {
+        on_pool!(&self.pool, |p, ops| ops::play_turn(
+            p,
+            &self.shown,
+            game,
+            options,
+            now
+        )
+        .await)
+    }
+
+    async fn undo(&self, game: &str, now: Millis) -> Result<Undone> {
+        on_pool!(&self.pool, |p, ops| ops::undo(p, &self.shown, game, now)
+            .await)
+    }
+
+    async fn turn_files(&self, game: &str, turn: u32) -> Result<Files> {
+        let rows = self.turn_rows(game, turn).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(path, _, body)| (path, body))
+            .collect())
+    }
+
+    async fn turn_file(
+        &self,
+        game: &str,
+        turn: u32,
+        path: &str,
+        viewer: Option<EmpireCode>,
+    ) -> Result<Vec<u8>> {
+        let rows = self.turn_rows(game, turn).await?;
+        rows.into_iter()
+            .find(|(p, reader, _)| p == path && reader_allows(reader, viewer))
+            .map(|(_, _, body)| body)
+            .ok_or_else(|| {
+                Error::not_found(format!(
+                    "{}: turn {turn} has no file {path}",
+                    self.describe(game)
+                ))
+            })
+    }
+}
+
+/// Whether a stored reader lets `viewer` in; an unknown one lets in the GM alone.
+fn reader_allows(reader: &str, viewer: Option<EmpireCode>) -> bool {
+    let reader = match reader {
+        "all" => Reader::All,
+        "gm" => Reader::Gm,
+        code => match EmpireCode::parse(code) {
+            Ok(c) => Reader::Empire(c),
+            Err(_) => Reader::Gm,
+        },
+    };
+    reader.allows(viewer)
+}
+
+impl SqlStore {
+    async fn turn_rows(&self, game: &str, turn: u32) -> Result<Vec<(String, String, Vec<u8>)>> {
+        on_pool!(&self.pool, |p, ops| {
+            let mut c = p
+                .acquire()
+                .await
+                .map_err(|e| self.err("cannot reach the database", e))?;
+            let (id, current) = ops::game_row(&mut c, game)
+                .await
+                .map_err(|e| self.err("cannot read the game", e))?
+                .ok_or_else(|| not_found(&self.shown, game))?;
+            if i64::from(turn) > current {
+                return Err(Error::not_found(format!(
+                    "{}: turn {turn} has not been played; the last turn played is {current}",
+                    self.describe(game)
+                )));
+            }
+            ops::turn_files(&mut c, id, turn)
+                .await
+                .map_err(|e| self.err("cannot read the turn", e))
+        })
+    }
+}
