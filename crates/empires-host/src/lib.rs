@@ -15,6 +15,7 @@ pub mod gamedir;
 pub mod render;
 pub mod staging;
 pub mod store;
+pub mod testdb;
 pub mod transfer;
 pub mod turn;
 pub mod undo;

@@ -1,0 +1,86 @@
+//! PostgreSQL for tests: a fresh database of its own for each test, on the server that
+//! `DATABASE_URL` names. Without `DATABASE_URL` a test that needs PostgreSQL says it was
+//! skipped and passes, so that the tests run on a machine without a server; with
+//! `EMPIRES_REQUIRE_POSTGRES=1` (as the project's CI sets) a missing or unreachable server
+//! fails the test instead.
+
+use sqlx::Connection;
+
+/// The URL of a new, empty database named for `tag` on the server `DATABASE_URL` names, or
+/// `None` when no server is configured (the test is then skipped, and says so).
+pub async fn fresh_postgres(tag: &str) -> Option<String> {
+    let required = std::env::var("EMPIRES_REQUIRE_POSTGRES").is_ok_and(|v| v == "1");
+    let Ok(base) = std::env::var("DATABASE_URL") else {
+        assert!(
+            !required,
+            "EMPIRES_REQUIRE_POSTGRES=1 but DATABASE_URL is not set"
+        );
+        eprintln!(
+            "skipped on PostgreSQL: set DATABASE_URL=postgres://user@host/db to run {tag} there"
+        );
+        return None;
+    };
+    let name = format!("empires_test_{tag}_{}", std::process::id());
+    let mut admin = match sqlx::PgConnection::connect(&base).await {
+        Ok(c) => c,
+        Err(e) => panic!("DATABASE_URL is set but PostgreSQL cannot be reached: {e}"),
+    };
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .await
+        .expect("dropping an old test database");
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .expect("creating a test database");
+    Some(with_database(&base, &name))
+}
+
+/// Drops a database [`fresh_postgres`] made.
+pub async fn drop_postgres(url: &str) {
+    let Ok(base) = std::env::var("DATABASE_URL") else {
+        return;
+    };
+    let name = url
+        .rsplit('/')
+        .next()
+        .unwrap_or("")
+        .split('?')
+        .next()
+        .unwrap_or("");
+    if let Ok(mut admin) = sqlx::PgConnection::connect(&base).await {
+        let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            .execute(&mut admin)
+            .await;
+    }
+}
+
+/// `url` with its database replaced by `name`.
+fn with_database(url: &str, name: &str) -> String {
+    let (head, query) = match url.split_once('?') {
+        Some((h, q)) => (h, format!("?{q}")),
+        None => (url, String::new()),
+    };
+    let scheme_end = head.find("://").map_or(0, |i| i + 3);
+    let base = match head[scheme_end..].find('/') {
+        Some(i) => &head[..scheme_end + i],
+        None => head,
+    };
+    format!("{base}/{name}{query}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_database_is_replaced_in_the_url() {
+        assert_eq!(
+            super::with_database("postgres://u@h:5432/test", "x"),
+            "postgres://u@h:5432/x"
+        );
+        assert_eq!(
+            super::with_database("postgres://u@h/test?sslmode=disable", "x"),
+            "postgres://u@h/x?sslmode=disable"
+        );
+        assert_eq!(super::with_database("postgres://u@h", "x"), "postgres://u@h/x");
+    }
+}
