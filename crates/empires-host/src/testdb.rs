@@ -81,6 +81,9 @@ mod tests {
             super::with_database("postgres://u@h/test?sslmode=disable", "x"),
             "postgres://u@h/x?sslmode=disable"
         );
-        assert_eq!(super::with_database("postgres://u@h", "x"), "postgres://u@h/x");
+        assert_eq!(
+            super::with_database("postgres://u@h", "x"),
+            "postgres://u@h/x"
+        );
     }
 }

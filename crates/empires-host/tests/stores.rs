@@ -49,7 +49,10 @@ fn submission(empire: Option<&str>, body: &[u8]) -> Submission {
 async fn story(store: &dyn Store, game: &str) -> Vec<Files> {
     let map_text = std::fs::read_to_string(repo().join("maps/tutorial.toml")).unwrap();
     let map = parse_map(&map_text, "tutorial.toml").unwrap();
-    let players = BTreeMap::from([(code("EN"), "Alice".to_string()), (code("SC"), "Bob".to_string())]);
+    let players = BTreeMap::from([
+        (code("EN"), "Alice".to_string()),
+        (code("SC"), "Bob".to_string()),
+    ]);
     let state = new_game(
         &map,
         &Setup {
@@ -72,24 +75,52 @@ async fn story(store: &dyn Store, game: &str) -> Vec<Files> {
         .await
         .unwrap();
     // Turn 1: both players and the GM send; EN sends twice, the second counts.
-    store.submit(game, &submission(Some("EN"), b"TAX\n")).await.unwrap();
-    let r = store.submit(game, &submission(Some("EN"), &sheet("EN.txt"))).await.unwrap();
+    store
+        .submit(game, &submission(Some("EN"), b"TAX\n"))
+        .await
+        .unwrap();
+    let r = store
+        .submit(game, &submission(Some("EN"), &sheet("EN.txt")))
+        .await
+        .unwrap();
     assert_eq!(r.for_turn, 1);
     assert!(r.replaces.is_some(), "the second sheet replaces the first");
-    store.submit(game, &submission(Some("SC"), &sheet("SC.txt"))).await.unwrap();
-    store.submit(game, &submission(None, b"Welcome.")).await.unwrap();
-    store.submit(game, &submission(None, b"Deadline Friday.")).await.unwrap();
-    let pending: Vec<String> = store.pending(game).await.unwrap().into_iter().map(|(n, _)| n).collect();
+    store
+        .submit(game, &submission(Some("SC"), &sheet("SC.txt")))
+        .await
+        .unwrap();
+    store
+        .submit(game, &submission(None, b"Welcome."))
+        .await
+        .unwrap();
+    store
+        .submit(game, &submission(None, b"Deadline Friday."))
+        .await
+        .unwrap();
+    let pending: Vec<String> = store
+        .pending(game)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
     assert_eq!(pending, ["EN.txt", "SC.txt", "gm.txt"]);
     let t = store.play_turn(game, YES, 2).await.unwrap();
     assert_eq!(t.turn, 1);
     assert_eq!(t.orders_from, [code("EN"), code("SC")]);
     assert!(store.pending(game).await.unwrap().is_empty());
     // Turn 2: a sheet that cannot be read stops the turn, and nothing is lost.
-    store.submit(game, &submission(Some("SC"), &[0xff, 0xfe, 0x00])).await.unwrap();
+    store
+        .submit(game, &submission(Some("SC"), &[0xff, 0xfe, 0x00]))
+        .await
+        .unwrap();
     let refused = store.play_turn(game, YES, 3).await.unwrap_err();
     assert!(refused.to_string().contains("cannot be read"), "{refused}");
-    assert_eq!(store.pending(game).await.unwrap().len(), 1, "the sheet waits");
+    assert_eq!(
+        store.pending(game).await.unwrap().len(),
+        1,
+        "the sheet waits"
+    );
     let options = TurnOptions {
         unreadable_as_missed: true,
         ..YES
@@ -100,13 +131,34 @@ async fn story(store: &dyn Store, game: &str) -> Vec<Files> {
         .play_turn(game, TurnOptions { yes: false, ..YES }, 4)
         .await
         .unwrap_err();
-    assert!(no.to_string().contains("no orders yet from EN (Alice), SC (Bob)"), "{no}");
+    assert!(
+        no.to_string()
+            .contains("no orders yet from EN (Alice), SC (Bob)"),
+        "{no}"
+    );
     let wrong = store
-        .play_turn(game, TurnOptions { expect: Some(2), ..YES }, 4)
+        .play_turn(
+            game,
+            TurnOptions {
+                expect: Some(2),
+                ..YES
+            },
+            4,
+        )
         .await
         .unwrap_err();
     assert_eq!(wrong.kind(), Kind::Conflict, "{wrong}");
-    store.play_turn(game, TurnOptions { expect: Some(3), ..YES }, 4).await.unwrap();
+    store
+        .play_turn(
+            game,
+            TurnOptions {
+                expect: Some(3),
+                ..YES
+            },
+            4,
+        )
+        .await
+        .unwrap();
     let mut turns = Vec::new();
     for t in 0..=3 {
         turns.push(store.turn_files(game, t).await.unwrap());
@@ -118,15 +170,27 @@ async fn story(store: &dyn Store, game: &str) -> Vec<Files> {
 /// PostgreSQL database.
 async fn stores(dir: &Path, tag: &str) -> Vec<(Box<dyn Store>, String, Option<String>)> {
     let mut out: Vec<(Box<dyn Store>, String, Option<String>)> = vec![
-        (Box::new(DirStore), dir.join("game").display().to_string(), None),
         (
-            Box::new(SqlStore::open(&format!("sqlite:{}", dir.join("host.db").display())).await.unwrap()),
+            Box::new(DirStore),
+            dir.join("game").display().to_string(),
+            None,
+        ),
+        (
+            Box::new(
+                SqlStore::open(&format!("sqlite:{}", dir.join("host.db").display()))
+                    .await
+                    .unwrap(),
+            ),
             "story".into(),
             None,
         ),
     ];
     if let Some(url) = fresh_postgres(tag).await {
-        out.push((Box::new(SqlStore::open(&url).await.unwrap()), "story".into(), Some(url)));
+        out.push((
+            Box::new(SqlStore::open(&url).await.unwrap()),
+            "story".into(),
+            Some(url),
+        ));
     }
     out
 }
@@ -142,11 +206,19 @@ async fn every_store_plays_the_same_turns_byte_for_byte() {
     let (first, want) = &played[0];
     assert_eq!(want.len(), 4);
     assert!(want[2].iter().any(|(p, _)| p == "orders/unreadable/SC.txt"));
-    assert!(want[1].iter().any(|(p, b)| p == "orders/gm.txt" && b == b"Welcome.\n\nDeadline Friday."));
+    assert!(
+        want[1]
+            .iter()
+            .any(|(p, b)| p == "orders/gm.txt" && b == b"Welcome.\n\nDeadline Friday.")
+    );
     for (name, turns) in &played[1..] {
         for (t, (a, b)) in want.iter().zip(turns).enumerate() {
             let paths = |f: &Files| f.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
-            assert_eq!(paths(a), paths(b), "turn {t}: {first} and {name} hold other files");
+            assert_eq!(
+                paths(a),
+                paths(b),
+                "turn {t}: {first} and {name} hold other files"
+            );
             for ((path, x), (_, y)) in a.iter().zip(b) {
                 assert!(x == y, "turn {t}, {path}: {first} and {name} differ");
             }
@@ -172,11 +244,16 @@ async fn a_game_moves_between_stores_unchanged() {
     story(&DirStore, &dir.display().to_string()).await;
     // A sheet waiting for turn 4 goes across too.
     DirStore
-        .submit(&dir.display().to_string(), &submission(Some("EN"), b"TAX\n"))
+        .submit(
+            &dir.display().to_string(),
+            &submission(Some("EN"), b"TAX\n"),
+        )
         .await
         .unwrap();
     let mut targets: Vec<(SqlStore, Option<String>)> = vec![(
-        SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display())).await.unwrap(),
+        SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display()))
+            .await
+            .unwrap(),
         None,
     )];
     if let Some(url) = fresh_postgres("moves").await {
@@ -193,7 +270,11 @@ async fn a_game_moves_between_stores_unchanged() {
         let got = files_under(&back).unwrap();
         let names = |f: &Files| f.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
         assert_eq!(names(&want), names(&got));
-        assert!(want == got, "the round trip through {} changed a file", store.url());
+        assert!(
+            want == got,
+            "the round trip through {} changed a file",
+            store.url()
+        );
         if let Some(url) = url {
             drop_postgres(url).await;
         }
@@ -214,7 +295,10 @@ async fn a_tampered_state_is_caught() {
     std::fs::write(&state, &changed).unwrap();
     std::fs::write(
         dir.join("turns/0002/state.sha256"),
-        format!("{}\n", empires_host::gamedir::sha256_hex(changed.as_bytes())),
+        format!(
+            "{}\n",
+            empires_host::gamedir::sha256_hex(changed.as_bytes())
+        ),
     )
     .unwrap();
     let r = verify::verify(&DirStore, &game).await.unwrap();
@@ -226,7 +310,10 @@ async fn a_tampered_state_is_caught() {
         .collect();
     assert_eq!(bad[0], 2, "{r}");
     let text = r.to_string();
-    assert!(text.contains("turn 2: DIFFERS: empires[0].treasury: replayed"), "{text}");
+    assert!(
+        text.contains("turn 2: DIFFERS: empires[0].treasury: replayed"),
+        "{text}"
+    );
 
     // In SQLite: a state changed in its row, its hash left alone.
     let url = format!("sqlite:{}", tmp.path().join("host.db").display());
@@ -239,17 +326,24 @@ async fn a_tampered_state_is_caught() {
         .unwrap();
     let r = verify::verify(&store, "g").await.unwrap();
     assert!(
-        r.to_string().contains("turn 1: DIFFERS: state.json does not match state.sha256"),
+        r.to_string()
+            .contains("turn 1: DIFFERS: state.json does not match state.sha256"),
         "{r}"
     );
     // A state that does not read is a clear error naming the game, turn and file.
-    sqlx::query("UPDATE turn_files SET body = CAST('{' AS BLOB) WHERE turn = 3 AND path = 'state.json'")
-        .execute(&pool)
-        .await
-        .unwrap();
+    sqlx::query(
+        "UPDATE turn_files SET body = CAST('{' AS BLOB) WHERE turn = 3 AND path = 'state.json'",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
     let e = store.load("g").await.unwrap_err();
     assert_eq!(e.kind(), Kind::Corrupt);
-    assert!(e.to_string().contains("game \"g\", turn 3, state.json: line 1"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("game \"g\", turn 3, state.json: line 1"),
+        "{e}"
+    );
     let e = store.play_turn("g", YES, 5).await.unwrap_err();
     assert_eq!(e.kind(), Kind::Corrupt, "{e}");
 }
@@ -259,54 +353,96 @@ async fn a_player_reads_only_their_own() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("game").display().to_string();
     story(&DirStore, &dir).await;
-    let sqlite = SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display())).await.unwrap();
+    let sqlite = SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display()))
+        .await
+        .unwrap();
     story(&sqlite, "g").await;
     for (store, game) in [(&DirStore as &dyn Store, dir.as_str()), (&sqlite, "g")] {
         let en = Some(code("EN"));
-        for own in ["reports/EN.html", "reports/EN.json", "reports/EN.txt", "orders/EN.txt"] {
+        for own in [
+            "reports/EN.html",
+            "reports/EN.json",
+            "reports/EN.txt",
+            "orders/EN.txt",
+        ] {
             assert!(store.turn_file(game, 1, own, en).await.is_ok(), "{own}");
-            let e = store.turn_file(game, 1, own, Some(code("SC"))).await.unwrap_err();
+            let e = store
+                .turn_file(game, 1, own, Some(code("SC")))
+                .await
+                .unwrap_err();
             assert_eq!(e.kind(), Kind::NotFound, "SC reads {own}");
-            assert!(store.turn_file(game, 1, own, None).await.is_ok(), "the GM reads {own}");
+            assert!(
+                store.turn_file(game, 1, own, None).await.is_ok(),
+                "the GM reads {own}"
+            );
         }
-        for secret in ["state.json", "events.json", "turn.json", "reports/gm.txt", "orders/gm.txt", "../map.toml", "reports/../state.json"] {
+        for secret in [
+            "state.json",
+            "events.json",
+            "turn.json",
+            "reports/gm.txt",
+            "orders/gm.txt",
+            "../map.toml",
+            "reports/../state.json",
+        ] {
             let e = store.turn_file(game, 1, secret, en).await.unwrap_err();
             assert_eq!(e.kind(), Kind::NotFound, "EN reads {secret}");
         }
-        let e = store.turn_file(game, 9, "reports/EN.txt", en).await.unwrap_err();
+        let e = store
+            .turn_file(game, 9, "reports/EN.txt", en)
+            .await
+            .unwrap_err();
         assert_eq!(e.kind(), Kind::NotFound);
     }
     let e = sqlite.load("nope").await.unwrap_err();
     assert_eq!(e.kind(), Kind::NotFound, "{e}");
-    let e = sqlite.submit("g", &submission(Some("FR"), b"TAX\n")).await.unwrap_err();
+    let e = sqlite
+        .submit("g", &submission(Some("FR"), b"TAX\n"))
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("no empire FR"), "{e}");
 }
 
 #[tokio::test]
 async fn a_database_that_cannot_be_reached_is_a_clear_error() {
-    let e = SqlStore::open("postgres://nobody:secret@127.0.0.1:1/none").await.err().unwrap();
-    assert_eq!(e.kind(), Kind::Unavailable, "{e}");
-    assert!(!e.to_string().contains("secret"), "the password is never shown: {e}");
-    let e = SqlStore::open("mysql://x").await.err().unwrap();
-    assert!(e.to_string().contains("not a database URL"), "{e}");
-    let tmp = tempfile::tempdir().unwrap();
-    let e = SqlStore::open(&format!("sqlite:{}", tmp.path().join("no/such/dir/host.db").display()))
+    let e = SqlStore::open("postgres://nobody:secret@127.0.0.1:1/none")
         .await
         .err()
         .unwrap();
+    assert_eq!(e.kind(), Kind::Unavailable, "{e}");
+    assert!(
+        !e.to_string().contains("secret"),
+        "the password is never shown: {e}"
+    );
+    let e = SqlStore::open("mysql://x").await.err().unwrap();
+    assert!(e.to_string().contains("not a database URL"), "{e}");
+    let tmp = tempfile::tempdir().unwrap();
+    let e = SqlStore::open(&format!(
+        "sqlite:{}",
+        tmp.path().join("no/such/dir/host.db").display()
+    ))
+    .await
+    .err()
+    .unwrap();
     assert!(e.to_string().contains("cannot open the database"), "{e}");
 }
 
 #[tokio::test]
 async fn undo_gives_back_exactly_what_was_sent() {
     let tmp = tempfile::tempdir().unwrap();
-    let store = SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display())).await.unwrap();
+    let store = SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display()))
+        .await
+        .unwrap();
     let turns = story(&store, "g").await;
     let u = store.undo("g", 10).await.unwrap();
     assert_eq!(u.turn, 3);
     assert!(u.pending.is_empty(), "nothing was sent for turn 3");
     let u = store.undo("g", 11).await.unwrap();
-    assert_eq!(u.pending, ["SC.txt"], "the unreadable sheet turn 2 kept is back");
+    assert_eq!(
+        u.pending,
+        ["SC.txt"],
+        "the unreadable sheet turn 2 kept is back"
+    );
     // Turn 1 cannot be undone while a sheet waits for turn 2.
     let e = store.undo("g", 12).await.unwrap_err();
     assert_eq!(e.kind(), Kind::Conflict, "{e}");
@@ -317,10 +453,23 @@ async fn undo_gives_back_exactly_what_was_sent() {
     };
     store.play_turn("g", options, 13).await.unwrap();
     assert!(store.turn_files("g", 2).await.unwrap() == turns[2]);
-    let log: Vec<String> = store.audit_log("g").await.unwrap().into_iter().map(|(_, a, _)| a).collect();
-    assert_eq!(log, ["create", "turn", "turn", "turn", "undo", "undo", "turn"]);
+    let log: Vec<String> = store
+        .audit_log("g")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(_, a, _)| a)
+        .collect();
+    assert_eq!(
+        log,
+        ["create", "turn", "turn", "turn", "undo", "undo", "turn"]
+    );
     let subs = store.submissions("g").await.unwrap();
-    assert_eq!(subs.len(), 4, "every submission is kept, the replaced one too");
+    assert_eq!(
+        subs.len(),
+        4,
+        "every submission is kept, the replaced one too"
+    );
     assert_eq!(subs[3].5, Some(2), "the sheet played again by turn 2");
     assert_eq!(subs[0].5, None, "the replaced sheet was never played");
     assert_eq!(subs[1].5, Some(1));
