@@ -109,7 +109,7 @@ enum Command {
         #[arg(long, requires = "report", value_name = "MAP")]
         map: Option<PathBuf>,
         /// text for people and email, json for the web.
-        #[arg(long, value_enum, default_value = "text")]
+        #[arg(long, default_value = "text", value_parser = commands::check::parse_format)]
         format: commands::check::Format,
         /// The game is kept in this database; DIR is then its name.
         #[arg(long, value_name = "URL", conflicts_with = "report")]

@@ -8,6 +8,7 @@
 //!   GM can read, archive and diff; [`files`] reads and writes inside it safely.
 //! - [`render`] writes every report of a turn.
 
+pub mod check;
 pub mod create;
 pub mod error;
 pub mod files;
@@ -15,6 +16,7 @@ pub mod gamedir;
 pub mod render;
 pub mod staging;
 pub mod store;
+pub mod submit;
 pub mod testdb;
 pub mod transfer;
 pub mod turn;

@@ -111,24 +111,9 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
                 file.display()
             ))
         })?;
-    empires_orders::text::decode(&bytes)
-        .map_err(|e| Error::new(format!("{}: {e}", file.display())))?;
     let (store, game) = open(at)?;
-    let loaded = block_on(store.load(&game))?;
-    let check = match empire {
-        Some(code) => {
-            crate::commands::map::known_empire(&loaded.state, code)?;
-            Some(crate::commands::check::check_on(
-                &loaded.map,
-                &loaded.state,
-                code,
-                file,
-                crate::commands::check::Format::Text,
-            )?)
-        }
-        None => None,
-    };
-    let receipt = block_on(store.submit(
+    let accepted = block_on(empires_host::submit::accept(
+        store.as_ref(),
         &game,
         &Submission {
             empire,
@@ -136,7 +121,9 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
             door: "cli".into(),
             received_at: store::now(),
         },
+        &file.display().to_string(),
     ))?;
+    let (check, receipt) = (accepted.check, accepted.receipt);
     Ok(SubmitReport {
         check,
         receipt,

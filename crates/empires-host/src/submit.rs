@@ -1,0 +1,47 @@
+//! Accepting a submission, the same whichever door it came through: the text is read as a
+//! turn reads it, checked and forecast on the sender's view of the game, kept, and answered
+//! with the diagnostics, the forecast and a receipt.
+
+use crate::check::{CheckReport, Format, check_text};
+use crate::error::{Error, Result};
+use crate::gamedir::known_empire;
+use crate::store::{Receipt, Store, Submission};
+use crate::turn::decode_sheet;
+
+/// The answer to a submission.
+#[derive(Debug, Clone)]
+pub struct Accepted {
+    pub receipt: Receipt,
+    /// The checker's diagnostics and the forecast; none for the GM's messages.
+    pub check: Option<CheckReport>,
+}
+
+/// Checks `submission` against the game's current turn and keeps it. A turnsheet with
+/// mistakes is kept all the same (the turn reads it as written); one that is not text, or
+/// is for an empire not in the game, is refused and nothing is kept. `file` names the
+/// sheet in the diagnostics.
+pub async fn accept(
+    store: &dyn Store,
+    game: &str,
+    submission: &Submission,
+    file: &str,
+) -> Result<Accepted> {
+    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    let loaded = store.load(game).await?;
+    let check = match submission.empire {
+        Some(code) => {
+            known_empire(&loaded.state, code)?;
+            Some(check_text(
+                &loaded.map,
+                &loaded.state,
+                code,
+                text,
+                file,
+                Format::Text,
+            )?)
+        }
+        None => None,
+    };
+    let receipt = store.submit(game, submission).await?;
+    Ok(Accepted { receipt, check })
+}
