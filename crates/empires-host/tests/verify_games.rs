@@ -39,14 +39,12 @@ async fn played_to_the_end(map_name: &str, store: &dyn Store, game: &str) {
         yes: true,
         ..TurnOptions::default()
     };
-    let mut turns = 0;
-    loop {
+    let turns = loop {
         let t = store.play_turn(game, options, 0).await.unwrap();
-        turns = t.turn;
-        if t.game_over.is_some() || turns >= 150 {
-            break;
+        if t.game_over.is_some() || t.turn >= 150 {
+            break t.turn;
         }
-    }
+    };
     let report = verify(store, game).await.unwrap();
     assert_eq!(report.turns.len() as u32, turns, "{report}");
     assert!(
