@@ -50,11 +50,17 @@ fn sixteen_actions(map: &Map, state: &GameState, empire: EmpireCode) -> Vec<u8> 
 fn stores(rt: &tokio::runtime::Runtime, dir: &std::path::Path) -> Vec<(String, SqlStore)> {
     let mut out = vec![(
         "SQLite".to_string(),
-        rt.block_on(SqlStore::open(&format!("sqlite:{}", dir.join("host.db").display())))
-            .unwrap(),
+        rt.block_on(SqlStore::open(&format!(
+            "sqlite:{}",
+            dir.join("host.db").display()
+        )))
+        .unwrap(),
     )];
     if let Some(url) = rt.block_on(empires_host::testdb::fresh_postgres("bench")) {
-        out.push(("PostgreSQL".to_string(), rt.block_on(SqlStore::open(&url)).unwrap()));
+        out.push((
+            "PostgreSQL".to_string(),
+            rt.block_on(SqlStore::open(&url)).unwrap(),
+        ));
     }
     out
 }
@@ -87,7 +93,12 @@ fn host(c: &mut Criterion) {
         };
         group.bench_function(
             format!("keep a 16-action turnsheet on {db}: read, check, insert"),
-            |b| b.iter(|| rt.block_on(accept(&store, "world", &submission, "bench.txt")).unwrap()),
+            |b| {
+                b.iter(|| {
+                    rt.block_on(accept(&store, "world", &submission, "bench.txt"))
+                        .unwrap()
+                })
+            },
         );
         // Back to the starting position before each turn, so that every run plays turn 1
         // with the same turnsheets kept.
