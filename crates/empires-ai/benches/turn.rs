@@ -32,8 +32,17 @@ fn whole_turn(map: &Map, st: &GameState, base: Option<&Base>) -> TurnReports {
         computer_written: &[],
         gm_messages: &[],
     };
-    render_every(&turn, |empire| {
-        base.and_then(|b| b.svg(Some((&out.state, Some(empire)))).ok())
+    // Each page carries its empire's overlay and loads the map's layer, drawn once per game.
+    render_every(&turn, base.map(|_| "map.js"), |empire| {
+        base.and_then(|b| {
+            empires_maps::draw::overlay(
+                &b.layers.layout,
+                map,
+                Some((&out.state, Some(empire))),
+                None,
+            )
+            .ok()
+        })
     })
     .expect("reports")
 }

@@ -72,7 +72,7 @@ fn whole_turn(map: &Map, st: &GameState) -> usize {
         computer_written: &[],
         gm_messages: &[],
     };
-    let reports = render_every(&turn, |_| None).expect("reports");
+    let reports = render_every(&turn, None, |_| None).expect("reports");
     reports.empires.len()
 }
 
@@ -126,10 +126,14 @@ fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f
             bytes[2] += html::render_with(&r, 16, None, &hsh).len();
             clock(6, c);
             let c = Instant::now();
-            bytes[3] += base
-                .svg(Some((&out.state, Some(e.code))))
-                .expect("map")
-                .len();
+            bytes[3] += empires_maps::draw::overlay(
+                &base.layers.layout,
+                map,
+                Some((&out.state, Some(e.code))),
+                None,
+            )
+            .expect("map")
+            .len();
             clock(8, c);
         }
         let c = Instant::now();

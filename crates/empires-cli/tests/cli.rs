@@ -47,7 +47,10 @@ fn new_turn_turn_on_the_tutorial_map() {
         "{}",
         stdout(&o)
     );
-    assert_eq!(names(&game), [".lock", "map.toml", "orders", "turns"]);
+    assert_eq!(
+        names(&game),
+        [".lock", "map.js", "map.toml", "orders", "turns"]
+    );
     assert_eq!(names(&game.join("turns")), ["0000"]);
     assert_eq!(
         names(&game.join("turns/0000")),

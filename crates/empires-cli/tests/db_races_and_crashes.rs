@@ -109,7 +109,8 @@ fn crashes(url: &str, tmp: &Path) {
             // turn is there after all, and the run says so.
             assert!(
                 o.status.success()
-                    || stderr(&o).contains("was played by another process meanwhile"),
+                    || stderr(&o).contains("was played by another process meanwhile")
+                    || stderr(&o).contains("has been played already"),
                 "kill {kills}: {}",
                 stderr(&o)
             );

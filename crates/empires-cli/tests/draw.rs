@@ -31,7 +31,7 @@ fn draws_a_standard_map_to_svg_and_png() {
     assert!(out.contains(&format!("wrote {}", svg.display())), "{out}");
     assert!(out.contains(&format!("wrote {}", png.display())), "{out}");
     let text = fs::read_to_string(&svg).unwrap();
-    assert!(text.contains("<path id=\"LON\"") && text.contains(">LON</text>"));
+    assert!(text.contains("<path id=\"d-LON\"") && text.contains(">LON</text>"));
     assert!(is_png(&fs::read(&png).unwrap()));
 
     // Notes for the designer: Norfolk Island is too small for the coastline data.

@@ -6,7 +6,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{NewGame, Store, Submission};
-use empires_host::submit::accept;
+use empires_host::submit::accept_on;
 use empires_host::turn::{Sent, TurnOptions, play_sheets};
 use empires_rules::setup::{NewGame as Setup, new_game};
 use empires_rules::{EmpireCode, GameState, Map};
@@ -75,6 +75,24 @@ fn host(c: &mut Criterion) {
     let empire = state.order_of_play[0];
     let sheet = sixteen_actions(&map, &state, empire);
     let mut group = c.benchmark_group("host");
+    // The checking alone, with no database: what every door does before it keeps a sheet.
+    let sheet_text = String::from_utf8(sheet.clone()).unwrap();
+    group.bench_function(
+        "check and forecast a 16-action turnsheet on the World game",
+        |b| {
+            b.iter(|| {
+                empires_host::check::check_text(
+                    &map,
+                    &state,
+                    empire,
+                    sheet_text.clone(),
+                    "bench.txt",
+                    empires_host::check::Format::Text,
+                )
+                .unwrap()
+            })
+        },
+    );
     group.sample_size(20);
     for (db, store) in stores(&rt, tmp.path()) {
         rt.block_on(store.create(&NewGame {
@@ -90,13 +108,22 @@ fn host(c: &mut Criterion) {
             body: sheet.clone(),
             door: "bench".into(),
             received_at: 0,
+            for_turn: None,
         };
+        // A host keeps its games loaded; a submission is read, checked and inserted.
+        let loaded = rt.block_on(store.load("world")).unwrap();
         group.bench_function(
             format!("keep a 16-action turnsheet on {db}: read, check, insert"),
             |b| {
                 b.iter(|| {
-                    rt.block_on(accept(&store, "world", &submission, "bench.txt"))
-                        .unwrap()
+                    rt.block_on(accept_on(
+                        &store,
+                        "world",
+                        &loaded,
+                        &submission,
+                        "bench.txt",
+                    ))
+                    .unwrap()
                 })
             },
         );
@@ -116,6 +143,12 @@ fn host(c: &mut Criterion) {
             },
         );
     }
+    group.finish();
+    commits(c, &rt, &tmp, &map, &state, text);
+    let mut group = c.benchmark_group("host");
+    // The map's layer, worked out once per game as a game keeps it.
+    let layers = empires_host::drawing::draw(&map);
+    let layout = layers.as_ref().map(|l| &l.layout);
     let sent = vec![Sent {
         name: format!("{empire}.txt"),
         empire: Some(empire),
@@ -123,8 +156,51 @@ fn host(c: &mut Criterion) {
     }];
     group.bench_function(
         "play a 28-empire World turn with every report, not stored",
-        |b| b.iter(|| play_sheets(&map, &state, 1, &sent, YES, "bench").unwrap()),
+        |b| b.iter(|| play_sheets(&map, layout, &state, 1, &sent, YES, "bench").unwrap()),
     );
+    group.finish();
+}
+
+/// Committing alone: a World turn played once, stored again and again.
+fn commits(
+    c: &mut Criterion,
+    rt: &tokio::runtime::Runtime,
+    tmp: &tempfile::TempDir,
+    map: &Map,
+    state: &GameState,
+    text: &str,
+) {
+    let layers = empires_host::drawing::draw(map);
+    let layout = layers.as_ref().map(|l| &l.layout);
+    let played = play_sheets(map, layout, state, 1, &[], YES, "bench").unwrap();
+    let mut group = c.benchmark_group("host");
+    group.sample_size(20);
+    for (db, store) in stores(rt, tmp.path()) {
+        rt.block_on(store.create(&NewGame {
+            name: "commit",
+            map_text: text,
+            map,
+            state,
+            created_at: 0,
+        }))
+        .unwrap();
+        group.bench_function(
+            format!("commit a 28-empire World turn with every report on {db}"),
+            |b| {
+                b.iter_batched(
+                    || {
+                        // Back to the starting position; the first time there is nothing to undo.
+                        let _ = rt.block_on(store.undo("commit", 0));
+                    },
+                    |()| {
+                        rt.block_on(store.commit_played("commit", &played, 0))
+                            .unwrap()
+                    },
+                    BatchSize::PerIteration,
+                )
+            },
+        );
+    }
     group.finish();
 }
 

@@ -13,6 +13,8 @@ use std::path::Path;
 
 /// The largest `map.toml` a game directory may hold.
 pub const MAX_MAP_BYTES: u64 = 16 << 20;
+/// The largest `map.js` read: the drawn layer of a map of some thousands of areas.
+pub const MAX_SCRIPT_BYTES: u64 = 256 << 20;
 /// The largest `state.json`, `events.json` or report read back from a game directory.
 pub const MAX_STATE_BYTES: u64 = 512 << 20;
 /// The largest small file of a game directory: a hash, a turn's record.

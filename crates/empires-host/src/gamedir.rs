@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! <dir>/map.toml                 copy of the map
+//! <dir>/map.js                   the map's layer for the report pages, drawn once
 //! <dir>/orders/<CODE>.txt        pending turnsheets for the next turn
 //! <dir>/turns/0000/state.json    the starting state (and state.sha256)
 //! <dir>/turns/NNNN/state.json    the state after turn N
@@ -19,7 +20,8 @@
 
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
-use crate::staging;
+use crate::{drawing, staging};
+use empires_maps::draw::{Layers, Layout};
 use empires_rules::event::Event;
 use empires_rules::state::STATE_FORMAT;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -27,6 +29,7 @@ use sha2::{Digest, Sha256};
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub const MAP_FILE: &str = "map.toml";
 pub const ORDERS_DIR: &str = "orders";
@@ -76,6 +79,8 @@ pub enum Access {
 #[derive(Debug)]
 pub struct Game {
     pub dir: GameDir,
+    /// The map's text, as `map.toml` holds it, and the map.
+    pub map_text: String,
     pub map: Map,
     /// The current turn: the highest complete `turns/NNNN` directory.
     pub turn: u32,
@@ -109,7 +114,7 @@ impl Game {
                 (Some(lock), notes)
             }
         };
-        let map = dir.load_map()?;
+        let (map_text, map) = dir.load_map()?;
         let turn = dir.current_turn()?;
         let (state, problem) = dir.load_verified_state(turn, &map)?;
         let mut state_accepted = None;
@@ -133,6 +138,7 @@ impl Game {
         }
         Ok(Game {
             dir,
+            map_text,
             map,
             turn,
             state,
@@ -140,6 +146,31 @@ impl Game {
             state_accepted,
             _lock: lock,
         })
+    }
+}
+
+impl Game {
+    /// The layout of the map's layer for the report pages, kept in `map.js`
+    /// ([`crate::drawing`]): the layer is worked out again, and kept when `keep` is set, when
+    /// the file is missing or was drawn from another map or by another version of the
+    /// drawing.
+    pub fn layout(&self, keep: bool) -> Result<Option<Arc<Layout>>> {
+        let kept = self.dir.kept_head();
+        let (layout, fresh) = drawing::layout(
+            &self.map,
+            &self.map_text,
+            kept.as_ref().map(|(h, n)| (h.as_str(), *n)),
+        );
+        if let (true, Some(script)) = (keep, fresh) {
+            files::write_atomic(&self.dir.root.join(drawing::MAP_SCRIPT), script.as_bytes())?;
+        }
+        Ok(layout)
+    }
+
+    /// The map's whole layer, as kept in `map.js` or worked out again; nothing is written.
+    pub fn layers(&self) -> Option<Arc<Layers>> {
+        let kept = self.dir.kept_script();
+        drawing::layers(&self.map, &self.map_text, kept.as_deref()).0
     }
 }
 
@@ -354,10 +385,33 @@ impl GameDir {
         })
     }
 
-    pub fn load_map(&self) -> Result<Map> {
+    /// The map's text and the map.
+    pub fn load_map(&self) -> Result<(String, Map)> {
         let path = self.map_path();
         let text = files::read_text_in_game(&path, files::MAX_MAP_BYTES)?;
-        parse_map(&text, &path.display().to_string())
+        let map = parse_map(&text, &path.display().to_string())?;
+        Ok((text, map))
+    }
+
+    /// The first line of the kept `map.js`, which holds all a turn needs of it, and the
+    /// file's length, if there is one.
+    fn kept_head(&self) -> Option<(String, u64)> {
+        use std::io::{BufRead, BufReader, Read};
+        let path = self.root.join(drawing::MAP_SCRIPT);
+        let file = path.exists().then(|| files::open_in_game(&path).ok())??;
+        let length = file.metadata().ok()?.len();
+        let mut line = Vec::new();
+        BufReader::new(file.take(files::MAX_SCRIPT_BYTES))
+            .read_until(b'\n', &mut line)
+            .ok()?;
+        Some((String::from_utf8(line).ok()?, length))
+    }
+
+    /// The kept `map.js`, whole, if there is one.
+    pub fn kept_script(&self) -> Option<String> {
+        let path = self.root.join(drawing::MAP_SCRIPT);
+        path.exists()
+            .then(|| files::read_text_in_game(&path, files::MAX_SCRIPT_BYTES).ok())?
     }
 
     /// Reads `turns/NNNN/state.json`, checks it fits the map and that it is the state after

@@ -6,10 +6,12 @@
 //!   (2.5), the adjudication and every report, committed as one unit.
 //! - [`gamedir`] and [`staging`] keep a game in a directory of plain files, the format a
 //!   GM can read, archive and diff; [`files`] reads and writes inside it safely.
-//! - [`render`] writes every report of a turn.
+//! - [`render`] writes every report of a turn; [`drawing`] keeps the map's drawing, worked
+//!   out once per game.
 
 pub mod check;
 pub mod create;
+pub mod drawing;
 pub mod error;
 pub mod files;
 pub mod gamedir;

@@ -1,7 +1,8 @@
 //! Every report of a turn, rendered for the turn's files (section 10).
 
+use crate::drawing::FROM_REPORTS;
 use crate::error::{Error, Result};
-use empires_maps::draw::{Base, DrawOptions};
+use empires_maps::draw::{Layout, overlay_of_valid};
 use empires_report::{Turn, render_every};
 use empires_rules::event::Event;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -9,13 +10,13 @@ use empires_rules::{EmpireCode, GameState, Map};
 /// The folder of a turn directory holding its reports.
 pub const REPORTS_DIR: &str = "reports";
 
-/// Width in pixels of the map in the HTML reports, which the page's layout is made for.
-const REPORT_MAP_WIDTH: u32 = empires_report::html::MAP_WIDTH;
-
 /// Every report of a turn, as (file name, contents): `CODE.json`, `CODE.txt` and
-/// `CODE.html` for each empire, and the GM's `gm.txt`.
+/// `CODE.html` for each empire, and the GM's `gm.txt`. `layout` is the layout of the map's
+/// own layer, worked out once per game ([`crate::drawing`]); without it the pages go
+/// without a map.
 pub fn render_all(
     map: &Map,
+    layout: Option<&Layout>,
     state: &GameState,
     events: &[Event],
     computer_written: &[EmpireCode],
@@ -28,18 +29,14 @@ pub fn render_all(
         computer_written,
         gm_messages,
     };
-    // 10.5: each page carries the map as its empire knows it. The map's shapes are worked
-    // out once for all the empires; a map without positions is left out.
-    let opts = DrawOptions {
-        width: REPORT_MAP_WIDTH,
-        title: Some(format!("{}, turn {}", state.game, state.turn)),
-        graticule: true,
-        zoom_label: Some(empires_report::html::MAP_LABEL),
-    };
-    let base = Base::new(map, &opts).ok();
-    let reports = render_every(&turn, |empire| {
-        base.as_ref()
-            .and_then(|b| b.svg(Some((state, Some(empire)))).ok())
+    // 10.5: each page carries the map as its empire knows it: its overlay, over the map's
+    // layer that every page of the game loads from the one copy.
+    let title = format!("{}, turn {}", state.game, state.turn);
+    // The state is checked against the map once here, not once for each empire's map.
+    let layout = layout.filter(|_| state.validate(map).is_ok());
+    let reports = render_every(&turn, layout.map(|_| FROM_REPORTS), |empire| {
+        layout
+            .and_then(|l| overlay_of_valid(l, map, Some((state, Some(empire))), Some(&title)).ok())
     })
     .map_err(|e| Error::new(format!("cannot encode a report: {e}")))?;
     let mut files = Vec::with_capacity(3 * reports.empires.len() + 1);

@@ -5,7 +5,7 @@
 use crate::check::{CheckReport, Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::known_empire;
-use crate::store::{Receipt, Store, Submission};
+use crate::store::{Loaded, Receipt, Store, Submission};
 use crate::turn::decode_sheet;
 
 /// The answer to a submission.
@@ -26,8 +26,21 @@ pub async fn accept(
     submission: &Submission,
     file: &str,
 ) -> Result<Accepted> {
-    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
     let loaded = store.load(game).await?;
+    accept_on(store, game, &loaded, submission, file).await
+}
+
+/// [`accept`] on a game already loaded, as a host that keeps its games in memory calls it:
+/// the sheet is checked against `loaded` and kept for the turn after it, or refused if the
+/// game has moved on since it was loaded.
+pub async fn accept_on(
+    store: &dyn Store,
+    game: &str,
+    loaded: &Loaded,
+    submission: &Submission,
+    file: &str,
+) -> Result<Accepted> {
+    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
     let check = match submission.empire {
         Some(code) => {
             known_empire(&loaded.state, code)?;
@@ -42,6 +55,10 @@ pub async fn accept(
         }
         None => None,
     };
-    let receipt = store.submit(game, submission).await?;
+    let submission = Submission {
+        for_turn: Some(loaded.turn + 1),
+        ..submission.clone()
+    };
+    let receipt = store.submit(game, &submission).await?;
     Ok(Accepted { receipt, check })
 }

@@ -3,6 +3,7 @@
 //! turn's files go across byte for byte; accounts, passwords and the audit log stay in the
 //! host.
 
+use crate::drawing::MAP_SCRIPT;
 use crate::error::{Error, Result};
 use crate::gamedir::{self, Game, LOCK_FILE, MAP_FILE, ORDERS_DIR, TURNS_DIR};
 use crate::store::dir::files_under;
@@ -45,6 +46,9 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
     let files = turns.iter().map(Vec::len).sum::<usize>();
     crate::create::build_whole(dir, |building| {
         crate::files::write_new(&building.join(MAP_FILE), loaded.map_text.as_bytes())?;
+        if let Some(script) = &loaded.map_script {
+            crate::files::write_new(&building.join(MAP_SCRIPT), script.as_bytes())?;
+        }
         crate::files::write_new(&building.join(LOCK_FILE), b"")?;
         let turns_dir = building.join(TURNS_DIR);
         mkdir(&turns_dir)?;
@@ -93,8 +97,7 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
             game.warnings.join("; ")
         )));
     }
-    let map_text =
-        crate::files::read_text_in_game(&game.dir.map_path(), crate::files::MAX_MAP_BYTES)?;
+    let map_script = game.dir.kept_script();
     let mut turns = Vec::new();
     for t in 0..=game.turn {
         let files = files_under(&game.dir.turn_dir(t))?;
@@ -108,11 +111,12 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
         .import(
             &NewGame {
                 name,
-                map_text: &map_text,
+                map_text: &game.map_text,
                 map: &game.map,
                 state: &game.state,
                 created_at: now,
             },
+            map_script.as_deref(),
             &turns,
             &pending,
         )

@@ -6,6 +6,7 @@ use crate::gamedir::ORDERS_DIR;
 use crate::gamedir::{Access, Game, TurnFiles};
 use crate::render::render_all;
 use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
+use empires_maps::draw::Layout;
 use empires_orders::parse_turnsheet;
 use empires_rules::engine::TurnOutcome;
 use empires_rules::event::{Event, Outcome, What};
@@ -207,6 +208,8 @@ pub struct Sent {
 /// A turn played and encoded, ready for a store to commit as one unit.
 #[derive(Debug, Clone)]
 pub struct Played {
+    /// The state after the turn, as `files.state` holds it encoded.
+    pub state: GameState,
     pub files: TurnFiles,
     pub record: TurnRecord,
     pub report: TurnReport,
@@ -218,6 +221,7 @@ pub struct Played {
 /// record lists them.
 pub fn play_sheets(
     map: &Map,
+    layout: Option<&Layout>,
     state: &GameState,
     next: u32,
     sent: &[Sent],
@@ -273,6 +277,7 @@ pub fn play_sheets(
     let mut files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
     files.reports = render_all(
         map,
+        layout,
         &outcome.state,
         &outcome.events,
         &computer,
@@ -299,6 +304,7 @@ pub fn play_sheets(
         warnings,
     };
     Ok(Played {
+        state: outcome.state,
         files,
         record,
         report,
@@ -372,7 +378,16 @@ fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Resu
         })
         .collect();
     let shown = game.dir.orders_dir().display().to_string();
-    let mut played = play_sheets(&game.map, &game.state, next, &sent, options, &shown)?;
+    let layout = game.layout(true)?;
+    let mut played = play_sheets(
+        &game.map,
+        layout.as_deref(),
+        &game.state,
+        next,
+        &sent,
+        options,
+        &shown,
+    )?;
     for name in &played.record.unreadable {
         game.dir.set_aside(taken, name)?;
     }

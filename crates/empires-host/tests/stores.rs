@@ -41,6 +41,7 @@ fn submission(empire: Option<&str>, body: &[u8]) -> Submission {
         body: body.to_vec(),
         door: "test".into(),
         received_at: 1_700_000_000_000,
+        for_turn: None,
     }
 }
 
@@ -75,20 +76,26 @@ async fn story(store: &dyn Store, game: &str) -> Vec<Files> {
         .await
         .unwrap();
     // Turn 1: both players and the GM send; EN sends twice, the second counts.
-    store
+    let first = store
         .submit(game, &submission(Some("EN"), b"TAX\n"))
         .await
         .unwrap();
+    assert_eq!(first.replaces, None);
     let r = store
         .submit(game, &submission(Some("EN"), &sheet("EN.txt")))
         .await
         .unwrap();
     assert_eq!(r.for_turn, 1);
-    assert!(r.replaces.is_some(), "the second sheet replaces the first");
-    store
+    assert_eq!(
+        r.replaces,
+        Some(first.sha256.clone()),
+        "the second sheet replaces the first"
+    );
+    let sc = store
         .submit(game, &submission(Some("SC"), &sheet("SC.txt")))
         .await
         .unwrap();
+    assert_eq!(sc.replaces, None, "another empire's sheet replaces nothing");
     store
         .submit(game, &submission(None, b"Welcome."))
         .await

@@ -2,6 +2,7 @@
 //! map. Errors make a map unusable; warnings point at likely slips.
 
 use empires_rules::map::{AreaId, EmpireDef, MapFile};
+use empires_rules::setup::{NewGame, new_game};
 use empires_rules::words::count;
 use empires_rules::{Map, Variant};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -117,6 +118,7 @@ pub fn check_map(text: &str, file: &str, variant: Option<Variant>) -> MapReport 
         ));
     }
     start_areas(&map, v, &mut r);
+    enough_land(&map, v, &mut r);
     r.findings
         .sort_by(|a, b| b.error.cmp(&a.error).then(a.message.cmp(&b.message)));
     r
@@ -322,5 +324,68 @@ fn free_neighbours(
             map.code(e.home),
             near.min(wanted)
         ));
+    }
+}
+
+/// How many starting draws [`enough_land`] tries.
+const DRAWS: u64 = 32;
+
+/// 12.6: enough free land for every empire's initial areas at once, not only around each
+/// home by itself: empires drawing from the same land can leave a later one short. The
+/// draws themselves are made as a game's setup makes them, with the seeds 1 to [`DRAWS`];
+/// an empire left short in any is named. European Empires gives "up to two" areas, so
+/// there a short draw is a warning; elsewhere it is an error.
+fn enough_land(map: &Map, v: Variant, r: &mut MapReport) {
+    if map.empires.is_empty() {
+        return;
+    }
+    // An empire the map gives its initial areas gets those (checked by `start_areas`);
+    // the others draw theirs.
+    let wanted = |e: &EmpireDef| match (e.start.len(), e.extra_areas, v) {
+        (n, _, _) if n > 0 => n,
+        (_, Some(n), _) => n as usize,
+        (_, None, Variant::World) => 4,
+        (_, None, _) => 2,
+    };
+    let homes: BTreeSet<AreaId> = map.empires.iter().map(|e| e.home).collect();
+    let free = map
+        .ids()
+        .filter(|&a| map.area(a).is_land() && !homes.contains(&a))
+        .count();
+    let need: usize = map.empires.iter().map(wanted).sum();
+    if free < need {
+        r.error(format!(
+            "{free} land areas besides the homes, for the {need} initial areas of {} (12.6)",
+            count(map.empires.len() as u32, "empire")
+        ));
+    }
+    // Empires left short, with how many draws and the first seed that did it.
+    let mut short: BTreeMap<usize, (u64, u64, usize)> = BTreeMap::new();
+    for seed in 1..=DRAWS {
+        let Ok(st) = new_game(map, &NewGame::without_players("check", v, seed)) else {
+            return;
+        };
+        for (i, e) in map.empires.iter().enumerate() {
+            let got = st.owned_by(e.code).count().saturating_sub(1);
+            if got < wanted(e) {
+                let s = short.entry(i).or_insert((0, seed, got));
+                s.0 += 1;
+            }
+        }
+    }
+    for (i, (times, seed, got)) in short {
+        let e = &map.empires[i];
+        let msg = format!(
+            "{} is left short of land in {times} of {DRAWS} starting draws (with seed {seed}: {} besides {} instead of {}); neighbouring empires take the free land first (12.6)",
+            e.code,
+            count(got as u32, "area"),
+            map.code(e.home),
+            wanted(e)
+        );
+        if v == Variant::European {
+            r.warn(msg);
+        } else {
+            r.error(msg);
+        }
     }
 }

@@ -143,3 +143,84 @@ fn load_errors_are_reported_as_findings() {
     assert_eq!(r.errors(), 1);
     assert!(r.findings[0].message.contains("swamp"), "{r}");
 }
+
+/// Land areas in a ring, `AAA`, `BBB`, ..., each next to the areas `links` names.
+fn land(areas: &[(&str, &[&str])], empires: &[(&str, &str)]) -> String {
+    let mut t = String::from("name = \"Land\"\n");
+    for (i, (code, links)) in areas.iter().enumerate() {
+        let adj: Vec<String> = links.iter().map(|l| format!("\"{l}\"")).collect();
+        t.push_str(&format!(
+            "[[area]]\ncode = \"{code}\"\nname = \"{code}\"\nterrain = \"plains\"\nadjacent = [{}]\nposition = [{i}.0, 0.0]\n",
+            adj.join(", ")
+        ));
+    }
+    for (code, home) in empires {
+        t.push_str(&format!(
+            "[[empire]]\ncode = \"{code}\"\nname = \"{code}\"\nhome = \"{home}\"\n"
+        ));
+    }
+    t
+}
+
+/// 12.6: two empires whose homes share the same two free neighbours each pass the check of
+/// their own home, but one of them always starts short; and a map with too little land for
+/// everyone's initial areas says so.
+#[test]
+fn empires_that_must_share_too_little_land_are_named() {
+    let text = land(
+        &[
+            ("HMA", &["XXX", "YYY"]),
+            ("HMB", &["XXX", "YYY"]),
+            ("XXX", &["HMA", "HMB", "PPP"]),
+            ("YYY", &["HMA", "HMB"]),
+            ("PPP", &["XXX", "QQQ"]),
+            ("QQQ", &["PPP"]),
+        ],
+        &[("AA", "HMA"), ("BB", "HMB")],
+    );
+    let r = check_map(&text, "m.toml", Some(Variant::Medieval));
+    let short: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.message.contains("left short of land"))
+        .collect();
+    assert_eq!(short.len(), 1, "{r}");
+    assert!(short[0].error);
+    assert!(
+        short[0].message.contains("in 32 of 32 starting draws"),
+        "{}",
+        short[0].message
+    );
+    // In European Empires, "up to two": the same map only warns.
+    let r = check_map(&text, "m.toml", Some(Variant::European));
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| !f.error && f.message.contains("left short of land")),
+        "{r}"
+    );
+    // World Empires gives 4 areas each: 8 wanted, 4 to be had.
+    let r = check_map(&text, "m.toml", Some(Variant::World));
+    assert!(
+        r.findings.iter().any(|f| f.error
+            && f.message
+                == "4 land areas besides the homes, for the 8 initial areas of 2 empires (12.6)"),
+        "{r}"
+    );
+}
+
+/// Every standard map has land enough for all its empires in every draw the check makes.
+#[test]
+fn the_standard_maps_have_land_for_everyone() {
+    for m in empires_maps::standard::MAPS {
+        let r = check_map(m.text, m.name, None);
+        assert!(
+            !r.findings
+                .iter()
+                .any(|f| f.message.contains("short of land")
+                    || f.message.contains("land areas besides the homes")),
+            "{}: {r}",
+            m.name
+        );
+    }
+}

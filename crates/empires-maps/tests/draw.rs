@@ -35,13 +35,66 @@ fn game(map: &Map) -> GameState {
     .unwrap()
 }
 
-/// The `<path>` element of an area.
+/// The `<path>` element of an area's shape on the main map.
 fn area_path<'a>(svg: &'a str, code: &str) -> &'a str {
     let start = svg
-        .find(&format!("<path id=\"{code}\""))
+        .find(&format!("<path id=\"d-{code}\""))
         .unwrap_or_else(|| panic!("no path for {code}"));
     let end = svg[start..].find('>').unwrap();
     &svg[start..start + end]
+}
+
+/// The drawing's style sheet, empty when it has none.
+fn style_sheet(svg: &str) -> &str {
+    match (svg.find("<style>"), svg.find("</style>")) {
+        (Some(a), Some(b)) => &svg[a + 7..b],
+        _ => "",
+    }
+}
+
+/// What the style sheet sets `property` to for the element with `id`, if anything.
+fn styled<'a>(svg: &'a str, id: &str, property: &str) -> Option<&'a str> {
+    for rule in style_sheet(svg).split('}') {
+        let Some((selectors, body)) = rule.split_once('{') else {
+            continue;
+        };
+        if selectors.split(',').any(|s| s == format!("#{id}")) {
+            for decl in body.split(';') {
+                if let Some(v) = decl.strip_prefix(&format!("{property}:")) {
+                    return Some(v);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The colour an area of the main map is filled with: the overlay's by owner, else the
+/// layer's.
+fn area_fill(svg: &str, code: &str) -> String {
+    if let Some(c) = styled(svg, code, "fill") {
+        return c.to_string();
+    }
+    let at = svg
+        .find(&format!("id=\"{code}\" class=\""))
+        .unwrap_or_else(|| panic!("no area {code}"));
+    let element = &svg[at..at + svg[at..].find('>').unwrap()];
+    let sheet = style_sheet(svg);
+    if element.contains("class=\"ml\"")
+        && let Some(f) = sheet.split(".ml{fill:").nth(1)
+    {
+        return f[..f.find('}').unwrap()].to_string();
+    }
+    let f = element.split("fill=\"").nth(1).unwrap();
+    f[..f.find('"').unwrap()].to_string()
+}
+
+/// Whether an area of the main map is drawn hatched, as not seen.
+fn hatched(svg: &str, code: &str) -> bool {
+    match styled(svg, &format!("u-{code}"), "display") {
+        Some(d) => d == "inline",
+        None => style_sheet(svg).contains(".uh use{display:inline}"),
+    }
 }
 
 #[test]
@@ -109,19 +162,15 @@ fn a_game_shows_owners_and_forces() {
     for e in &st.empires {
         let i = map.empires.iter().position(|d| d.code == e.code).unwrap();
         for id in st.owned_by(e.code) {
-            let path = area_path(&svg, map.code(id).as_str());
-            assert!(
-                path.contains(&format!("fill=\"{}\"", colours[i])),
-                "{}: {path}",
-                map.code(id)
-            );
+            let code = map.code(id);
+            assert_eq!(area_fill(&svg, code.as_str()), colours[i], "{code}");
         }
     }
     let unowned = map
         .ids()
         .find(|&id| map.area(id).is_land() && st.area(id).owner.is_none())
         .unwrap();
-    assert!(area_path(&svg, map.code(unowned).as_str()).contains(style::UNOWNED));
+    assert_eq!(area_fill(&svg, map.code(unowned).as_str()), style::UNOWNED);
     // Home areas start with 4 armies and 2 forts, less one army on the coast (12.7).
     let lon = map.find("LON").unwrap();
     let a = st.area(lon);
@@ -145,7 +194,7 @@ fn a_game_shows_owners_and_forces() {
 
 /// The force badges drawn for an area, if any.
 fn forces<'a>(svg: &'a str, code: &str) -> Option<&'a str> {
-    let start = svg.find(&format!("<g id=\"forces-{code}\">"))?;
+    let start = svg.find(&format!("<g id=\"forces-{code}\" "))?;
     let end = svg[start..].find("</g>").unwrap();
     Some(&svg[start..start + end])
 }
@@ -178,11 +227,16 @@ fn fog_of_war_hides_forces_an_empire_cannot_see() {
             assert!(forces(&fog, code.as_str()).is_none(), "{code} is not seen");
         }
         // Owners are public: the area keeps its colour.
-        let fill = |svg: &str| {
-            let p = area_path(svg, code.as_str()).to_string();
-            p[p.find("fill=").unwrap()..].to_string()
-        };
-        assert_eq!(fill(&full), fill(&fog), "{code}");
+        assert_eq!(
+            area_fill(&full, code.as_str()),
+            area_fill(&fog, code.as_str()),
+            "{code}"
+        );
+    }
+    for id in map.ids() {
+        let code = map.code(id);
+        assert_eq!(hatched(&fog, code.as_str()), !seen[id.index()], "{code}");
+        assert!(!hatched(&full, code.as_str()), "{code}");
     }
     assert!(
         hidden > 3,
@@ -210,15 +264,15 @@ fn crowded_areas_are_enlarged_in_an_inset_with_their_forces_drawn_once() {
     };
     let svg = draw::svg(&map, Some((&st, None)), &opts).unwrap();
     assert!(svg.contains("id=\"inset-frame\""), "Europe is enlarged");
-    assert!(svg.contains("<path id=\"inset-LON\""));
+    assert!(svg.contains("<path id=\"inset-d-LON\""));
     for id in map.ids() {
         let a = st.area(id);
         let code = map.code(id);
-        let n = svg.matches(&format!("<g id=\"forces-{code}\">")).count();
+        let n = svg.matches(&format!("<g id=\"forces-{code}\" ")).count();
         let has_forces = a.armies > 0 || a.forts > 0 || a.base.is_some() || a.fleet.is_some();
         assert_eq!(n, usize::from(has_forces), "{code}");
         assert_eq!(
-            svg.matches(&format!("<path id=\"{code}\"")).count(),
+            svg.matches(&format!("<path id=\"d-{code}\"")).count(),
             1,
             "{code}"
         );
@@ -249,10 +303,13 @@ fn the_viewers_empire_is_outlined_and_first_in_the_legend() {
     let st = game(&map);
     let wa = EmpireCode::parse("WA").unwrap();
     let svg = draw::svg(&map, Some((&st, Some(wa))), &small()).unwrap();
-    assert!(
-        svg.contains("<path id=\"yours\" d=\"M"),
-        "Wales is outlined"
-    );
+    // The outline runs along the borders the layer keeps hidden until an overlay shows them.
+    let outlined = |svg: &str| {
+        style_sheet(svg)
+            .split('}')
+            .any(|r| r.starts_with("#h") && r.ends_with("{display:inline"))
+    };
+    assert!(outlined(&svg), "Wales is outlined");
     let legend = &svg[svg.find("<g id=\"legend\"").unwrap()..];
     let first = legend.find(">WA Wales (you,").expect("Wales in the legend");
     for e in st.empires.iter().filter(|e| e.code != wa) {
@@ -261,7 +318,7 @@ fn the_viewers_empire_is_outlined_and_first_in_the_legend() {
     }
     // Without a viewer, nobody is outlined.
     let all = draw::svg(&map, Some((&st, None)), &small()).unwrap();
-    assert!(!all.contains("id=\"yours\""));
+    assert!(!outlined(&all));
 }
 
 #[test]
@@ -273,8 +330,8 @@ fn owned_areas_carry_their_owners_code_not_only_their_colour() {
         for id in st.owned_by(e.code) {
             let code = map.code(id);
             assert!(
-                svg.contains(&format!(">{code}<tspan"))
-                    && svg.contains(&format!(">{}</tspan>", e.code)),
+                svg.contains(&format!("<use id=\"o-{code}\" href=\"#e-{}\"/>", e.code))
+                    && svg.contains(&format!("<use href=\"#o-{code}\" transform=")),
                 "{code} is labelled with {}",
                 e.code
             );
@@ -314,8 +371,7 @@ fn a_zooming_page_gets_a_set_of_labels_per_zoom_that_read_the_same_size() {
     }
     // The closest zoom labels every area once in the main map or the inset, with the ids.
     for a in map.areas() {
-        let n = svg.matches(&format!(">{}</text>", a.code)).count()
-            + svg.matches(&format!(">{}<tspan", a.code)).count();
+        let n = svg.matches(&format!(">{}</text>", a.code)).count();
         assert!(n >= 1, "{} is labelled", a.code);
     }
     assert_eq!(svg.matches("<g id=\"labels\"").count(), 1);
@@ -330,4 +386,50 @@ fn a_zooming_page_gets_a_set_of_labels_per_zoom_that_read_the_same_size() {
     )
     .unwrap();
     assert!(!plain.contains("class=\"lod") && !plain.contains("data-label"));
+}
+
+/// The map's own layer is drawn once and shared by every view: it holds the map and no
+/// game, and each empire's overlay holds no shapes, only what that empire sees.
+#[test]
+fn every_view_shares_one_layer_that_holds_no_game() {
+    let map = load("world").unwrap().unwrap();
+    let st = game(&map);
+    let opts = DrawOptions {
+        width: 960,
+        zoom_label: Some(12.5),
+        ..DrawOptions::default()
+    };
+    let base = Base::new(&map, &opts).unwrap();
+    let layer: String = base.layers.parts.values().cloned().collect();
+    for e in &st.empires {
+        assert!(
+            !layer.contains(&format!(">{}</text>", e.code)),
+            "{}",
+            e.code
+        );
+    }
+    assert!(!layer.contains("<g id=\"forces-"));
+    for e in &st.empires {
+        let overlay =
+            draw::overlay(&base.layers.layout, &map, Some((&st, Some(e.code))), None).unwrap();
+        assert!(
+            !overlay.contains(" d=\""),
+            "{}: the overlay draws no shapes",
+            e.code
+        );
+        assert!(
+            overlay.len() < 24_000,
+            "{}: {} bytes",
+            e.code,
+            overlay.len()
+        );
+        assert!(overlay.contains("<g data-part=\"map\"></g>"));
+        assert_eq!(
+            base.layers.assemble(&overlay),
+            base.svg(Some((&st, Some(e.code)))).unwrap()
+        );
+    }
+    // A layout from another map is refused, not drawn wrong.
+    let tutorial = tutorial();
+    assert!(draw::overlay(&base.layers.layout, &tutorial, None, None).is_err());
 }

@@ -27,8 +27,14 @@ pub struct TurnReports {
 }
 
 /// Renders every report of the turn. `map_svg` draws an empire's map for its HTML page
-/// (`None` leaves the map out); it is called from several threads at once.
-pub fn render_every<F>(t: &Turn, map_svg: F) -> Result<TurnReports, serde_json::Error>
+/// (`None` leaves the map out); it is called from several threads at once. With `layer`,
+/// what it draws is an overlay and the pages load the map's layer from there (see
+/// [`html::PageMap`]); without, it is the whole drawing.
+pub fn render_every<F>(
+    t: &Turn,
+    layer: Option<&str>,
+    map_svg: F,
+) -> Result<TurnReports, serde_json::Error>
 where
     F: Fn(EmpireCode) -> Option<String> + Sync,
 {
@@ -55,11 +61,19 @@ where
             let actions = e.actions_per_turn.unwrap_or(st.options.actions_per_turn);
             let mut json = serde_json::to_string(&r)?;
             json.push('\n');
+            let svg = map_svg(e.code);
+            let map = svg.as_deref().map(|svg| match layer {
+                Some(layer) => html::PageMap::Layered {
+                    overlay: svg,
+                    layer,
+                },
+                None => html::PageMap::Whole(svg),
+            });
             Ok(Rendered {
                 empire: e.code,
                 json,
                 text: text::render_with(&r, actions, &text_shared),
-                html: html::render_with(&r, actions, map_svg(e.code).as_deref(), &html_shared),
+                html: html::render_with(&r, actions, map, &html_shared),
             })
         })
         .collect::<Result<_, _>>()?;

@@ -129,9 +129,22 @@ fn opt_str(o: &Option<String>) -> &str {
     o.as_deref().unwrap_or("–")
 }
 
-/// Renders a report as a page. `map_svg` is the player's map, drawn beforehand.
-pub fn render(r: &Report, actions_per_turn: u32, map_svg: Option<&str>) -> String {
-    render_with(r, actions_per_turn, map_svg, &shared_sections(r))
+/// A page's map, drawn beforehand.
+#[derive(Debug, Clone, Copy)]
+pub enum PageMap<'a> {
+    /// The whole drawing, in the page: a page in one file, for mail and archives.
+    Whole(&'a str),
+    /// The player's overlay, whose map layer the page loads from the game's one copy at
+    /// `layer` (a script that sets `EmpiresMap`), so that every report of a game shares it.
+    Layered { overlay: &'a str, layer: &'a str },
+}
+
+/// Fills the map's placeholders from the layer that `map.js` loaded.
+const LAYER_SCRIPT: &str = "(function(){var m=window.EmpiresMap;if(!m)return;document.querySelectorAll('.map [data-part]').forEach(function(g){var p=m.parts[g.dataset.part];if(p!=null)g.innerHTML=p})})();";
+
+/// Renders a report as a page, with the player's map if there is one.
+pub fn render(r: &Report, actions_per_turn: u32, map: Option<PageMap>) -> String {
+    render_with(r, actions_per_turn, map, &shared_sections(r))
 }
 
 /// The roundup, actions report and messages: the same HTML in every report of a turn.
@@ -147,10 +160,14 @@ pub fn shared_sections(r: &Report) -> String {
 pub fn render_with(
     r: &Report,
     actions_per_turn: u32,
-    map_svg: Option<&str>,
+    map: Option<PageMap>,
     shared: &str,
 ) -> String {
-    let mut h = String::with_capacity(16 * 1024 + shared.len() + map_svg.map_or(0, str::len));
+    let svg = match map {
+        Some(PageMap::Whole(svg)) | Some(PageMap::Layered { overlay: svg, .. }) => Some(svg),
+        None => None,
+    };
+    let mut h = String::with_capacity(16 * 1024 + shared.len() + svg.map_or(0, str::len));
     h.put(
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>",
@@ -212,7 +229,7 @@ pub fn render_with(
     actions(&mut h, r);
     against(&mut h, r);
     economy(&mut h, r);
-    if let Some(svg) = map_svg {
+    if let Some(svg) = svg {
         h.put("<section class=\"map\" id=\"map\"><h2>Map</h2>")
             .put(ZOOM_BUTTONS)
             .put("<div class=\"view\">")
@@ -220,6 +237,14 @@ pub fn render_with(
             .put("</div></section><script>")
             .put(ZOOM_SCRIPT)
             .put("</script>");
+        // After the zoom's script, which finds the map as the element before it.
+        if let Some(PageMap::Layered { layer, .. }) = map {
+            h.put("<script src=\"")
+                .esc(layer)
+                .put("\"></script><script>")
+                .put(LAYER_SCRIPT)
+                .put("</script>");
+        }
     }
     areas(&mut h, r);
     fleets(&mut h, r);

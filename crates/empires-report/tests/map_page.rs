@@ -38,7 +38,11 @@ fn world_page() -> String {
         computer_written: &[],
         gm_messages: &[],
     };
-    html::render(&report(&turn, code("GB")), 16, Some(&svg))
+    html::render(
+        &report(&turn, code("GB")),
+        16,
+        Some(html::PageMap::Whole(&svg)),
+    )
 }
 
 /// The number after `key` in `s`.

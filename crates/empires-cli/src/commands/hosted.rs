@@ -120,6 +120,7 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
             body: bytes,
             door: "cli".into(),
             received_at: store::now(),
+            for_turn: None,
         },
         &file.display().to_string(),
     ))?;

@@ -45,7 +45,20 @@ pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) ->
         .turn_dir(turn)
         .join(REPORTS_DIR)
         .join(format!("{empire}.{}", format.extension()));
-    files::read_text_in_game(&path, files::MAX_STATE_BYTES)
+    let page = files::read_text_in_game(&path, files::MAX_STATE_BYTES)?;
+    if format != Format::Html {
+        return Ok(page);
+    }
+    Ok(whole(page, game.layers().as_deref()))
+}
+
+/// A report page in one file, the map's layer put in: the pages kept with a turn load the
+/// game's one copy of it, which a page sent or saved elsewhere does not have.
+fn whole(page: String, layers: Option<&empires_maps::draw::Layers>) -> String {
+    match layers {
+        Some(l) => empires_host::drawing::whole_page(&page, l),
+        None => page,
+    }
 }
 
 /// An empire's report of a turn wherever the game is kept.
@@ -65,10 +78,16 @@ pub fn run_at(
     let turn = turn.unwrap_or(loaded.turn);
     let path = format!("{REPORTS_DIR}/{empire}.{}", format.extension());
     let bytes = hosted::block_on(store.turn_file(&game, turn, &path, None))?;
-    String::from_utf8(bytes).map_err(|_| {
+    let page = String::from_utf8(bytes).map_err(|_| {
         Error::corrupt(format!(
             "{}: turn {turn}, {path}: not valid UTF-8 text",
             store.describe(&game)
         ))
-    })
+    })?;
+    if format != Format::Html {
+        return Ok(page);
+    }
+    let (layers, _) =
+        empires_host::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
+    Ok(whole(page, layers.as_deref()))
 }

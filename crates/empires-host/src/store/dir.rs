@@ -51,9 +51,9 @@ impl Store for DirStore {
 
     async fn load(&self, game: &str) -> Result<Loaded> {
         let g = Game::load(&path(game))?;
-        let map_text = files::read_text_in_game(&g.dir.map_path(), files::MAX_MAP_BYTES)?;
         Ok(Loaded {
-            map_text,
+            map_script: g.dir.kept_script(),
+            map_text: g.map_text,
             map: g.map,
             turn: g.turn,
             state: g.state,
@@ -63,6 +63,12 @@ impl Store for DirStore {
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
         let g = Game::load(&path(game))?;
+        if let Some(want) = submission.for_turn.filter(|t| *t != g.turn + 1) {
+            return Err(Error::conflict(format!(
+                "{game}: the turnsheet was checked for turn {want}, but the next turn is {}; check it again",
+                g.turn + 1
+            )));
+        }
         let name = match submission.empire {
             Some(code) => {
                 crate::gamedir::known_empire(&g.state, code)?;

@@ -93,6 +93,10 @@ pub struct Submission {
     /// Which door it came through: `cli`, `web`, `mail`, `import`.
     pub door: String,
     pub received_at: Millis,
+    /// The turn the sender's checks were made for: refused if the game has moved on since,
+    /// so that a sheet is never kept for a turn it was not checked against. `None` takes
+    /// whichever turn is next.
+    pub for_turn: Option<u32>,
 }
 
 /// What a store kept of a submission.
@@ -119,6 +123,8 @@ pub struct NewGame<'a> {
 #[derive(Debug)]
 pub struct Loaded {
     pub map_text: String,
+    /// The map's layer for the report pages (`map.js`), when the game keeps one.
+    pub map_script: Option<String>,
     pub map: Map,
     pub turn: u32,
     pub state: GameState,

@@ -20,7 +20,8 @@ use crate::error::{Error, Kind, Result};
 use crate::gamedir::{ORDERS_DIR, STATE_FILE, parse_map, parse_state, sha256_hex};
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::turn::{
-    Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets, refuse_missing_players,
+    Played, Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets,
+    refuse_missing_players,
 };
 use async_trait::async_trait;
 use empires_rules::{EmpireCode, GameState};
@@ -91,20 +92,18 @@ impl SqlStore {
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(30))
                 .foreign_keys(true);
+            // A connection to a local file does not go stale: testing each one before use
+            // would cost a round trip to the driver's thread on every statement.
             let pool = SqlitePoolOptions::new()
                 .max_connections(4)
+                .test_before_acquire(false)
                 .connect_with(options)
                 .await
                 .map_err(|e| fail("cannot open the database", e))?;
             sqlx::migrate!("migrations/sqlite")
                 .run(&pool)
                 .await
-                .map_err(|e| {
-                    Error::of(
-                        Kind::Unavailable,
-                        format!("{shown}: cannot bring the schema up to date: {e}"),
-                    )
-                })?;
+                .map_err(|e| schema_error(&shown, e))?;
             Pool::Sqlite(pool)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
@@ -116,12 +115,7 @@ impl SqlStore {
             sqlx::migrate!("migrations/postgres")
                 .run(&pool)
                 .await
-                .map_err(|e| {
-                    Error::of(
-                        Kind::Unavailable,
-                        format!("{shown}: cannot bring the schema up to date: {e}"),
-                    )
-                })?;
+                .map_err(|e| schema_error(&shown, e))?;
             Pool::Postgres(pool)
         } else {
             return Err(Error::new(format!(
@@ -129,6 +123,20 @@ impl SqlStore {
             )));
         };
         Ok(SqlStore { pool, shown })
+    }
+
+    /// Stores a turn played elsewhere ([`crate::turn::play_sheets`]) on the game as it
+    /// stands, with the turnsheets pending now, in one transaction. A host that plays turns
+    /// by [`Store::play_turn`] never needs it; it measures what committing costs.
+    pub async fn commit_played(&self, game: &str, played: &Played, now: Millis) -> Result<()> {
+        on_pool!(&self.pool, |p, ops| ops::commit_played(
+            p,
+            &self.shown,
+            game,
+            played,
+            now
+        )
+        .await)
     }
 
     /// The URL, without its password.
@@ -244,11 +252,14 @@ impl SqlStore {
     pub async fn import(
         &self,
         game: &NewGame<'_>,
+        map_script: Option<&str>,
         turns: &[(u32, Files)],
         pending: &[(String, Vec<u8>)],
     ) -> Result<()> {
-        let done = on_pool!(&self.pool, |p, ops| ops::import(p, game, turns, pending)
-            .await);
+        let done = on_pool!(&self.pool, |p, ops| ops::import(
+            p, game, map_script, turns, pending
+        )
+        .await);
         done.map_err(|e| self.create_error(game.name, e))
     }
 
@@ -321,13 +332,32 @@ fn hash_problem(label: &str, state: &[u8], want: &str) -> Option<String> {
     })
 }
 
+/// A submission checked for a turn that has been played since.
+fn moved_on(shown: &str, game: &str, want: u32, next: u32) -> Error {
+    Error::conflict(format!(
+        "{shown}, game \"{game}\": the turnsheet was checked for turn {want}, but turn {} has been played since; check it again for turn {next}",
+        next - 1
+    ))
+}
+
+fn schema_error(shown: &str, e: sqlx::migrate::MigrateError) -> Error {
+    Error::of(
+        Kind::Unavailable,
+        format!("{shown}: cannot bring the schema up to date: {e}"),
+    )
+}
+
 fn not_found(shown: &str, game: &str) -> Error {
     Error::not_found(format!("{shown}: no game named \"{game}\" is kept here"))
 }
 
+/// Turn files inserted by one statement: five parameters each, well inside both databases'
+/// limits on a statement's parameters.
+const FILES_PER_INSERT: usize = 200;
+
 /// The queries, written once and compiled for each backend.
 macro_rules! backend {
-    ($m:ident, $pool:ty, $conn:ty) => {
+    ($m:ident, $pool:ty, $conn:ty, $db:ty) => {
         mod $m {
             use super::*;
 
@@ -420,17 +450,20 @@ macro_rules! backend {
                 .bind(at)
                 .execute(&mut *c)
                 .await?;
-                for (path, body) in files {
-                    sqlx::query(
-                        "INSERT INTO turn_files (game_id, turn, path, reader, body) VALUES ($1, $2, $3, $4, $5)",
-                    )
-                    .bind(id)
-                    .bind(i64::from(turn))
-                    .bind(path)
-                    .bind(Reader::of(path).as_text())
-                    .bind(&body[..])
-                    .execute(&mut *c)
-                    .await?;
+                // Many files to a statement: a turn has a hundred or more, and each statement
+                // costs a round trip.
+                for chunk in files.chunks(FILES_PER_INSERT) {
+                    let mut q = sqlx::QueryBuilder::<$db>::new(
+                        "INSERT INTO turn_files (game_id, turn, path, reader, body) ",
+                    );
+                    q.push_values(chunk, |mut row, (path, body)| {
+                        row.push_bind(id)
+                            .push_bind(i64::from(turn))
+                            .push_bind(path)
+                            .push_bind(Reader::of(path).as_text())
+                            .push_bind(&body[..]);
+                    });
+                    q.build().execute(&mut *c).await?;
                 }
                 Ok(())
             }
@@ -478,12 +511,16 @@ macro_rules! backend {
             pub async fn import(
                 p: &$pool,
                 game: &NewGame<'_>,
+                script: Option<&str>,
                 turns: &[(u32, Files)],
                 pending: &[(String, Vec<u8>)],
             ) -> sqlx::Result<()> {
                 let codes: Vec<EmpireCode> = game.state.empires.iter().map(|e| e.code).collect();
                 let mut tx = p.begin().await?;
                 let id = insert_game(&mut *tx, game).await?;
+                if let Some(script) = script {
+                    keep_script(&mut *tx, id, script).await?;
+                }
                 for (turn, files) in turns {
                     let hash = files
                         .iter()
@@ -516,13 +553,50 @@ macro_rules! backend {
                 Ok(())
             }
 
-            pub async fn create(p: &$pool, game: &NewGame<'_>, files: &[(String, Vec<u8>)]) -> sqlx::Result<()> {
+            pub async fn create(p: &$pool, game: &NewGame<'_>, script: Option<&str>, files: &[(String, Vec<u8>)]) -> sqlx::Result<()> {
                 let mut tx = p.begin().await?;
                 let id = insert_game(&mut *tx, game).await?;
+                if let Some(script) = script {
+                    keep_script(&mut *tx, id, script).await?;
+                }
                 let hash = sha256_hex(game_state_bytes(files));
                 insert_turn(&mut *tx, id, game.state.turn, &hash, None, game.created_at, files).await?;
                 audit(&mut *tx, id, game.created_at, "create", &format!("from turn {}", game.state.turn)).await?;
                 tx.commit().await
+            }
+
+            /// Keeps the map's layer for the report pages with the game.
+            pub async fn keep_script(c: &mut $conn, id: i64, script: &str) -> sqlx::Result<()> {
+                sqlx::query("UPDATE games SET map_script = $1 WHERE id = $2")
+                    .bind(script.as_bytes())
+                    .bind(id)
+                    .execute(&mut *c)
+                    .await
+                    .map(|_| ())
+            }
+
+            /// The map's layer kept with the game, if any.
+            pub async fn kept_script(c: &mut $conn, id: i64) -> sqlx::Result<Option<String>> {
+                let (script,): (Option<Vec<u8>>,) = sqlx::query_as("SELECT map_script FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *c)
+                    .await?;
+                Ok(script.map(|s| String::from_utf8_lossy(&s).into_owned()))
+            }
+
+            /// Claims the game for a turn run, as the first statement of its transaction:
+            /// the write holds the game until the commit. Returns the game's id and turn.
+            pub async fn claim(c: &mut $conn, shown: &str, game: &str) -> Result<(i64, i64)> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                sqlx::query("UPDATE games SET claims = claims + 1 WHERE name = $1")
+                    .bind(game)
+                    .execute(&mut *c)
+                    .await
+                    .map_err(fail("cannot claim the turn"))?;
+                game_row(c, game)
+                    .await
+                    .map_err(fail("cannot read the game"))?
+                    .ok_or_else(|| not_found(shown, game))
             }
 
             /// The game's id and current turn.
@@ -620,23 +694,14 @@ macro_rules! backend {
                 let next = current as u32 + 1;
                 expect_turn(&options, next, game)?;
                 let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
-                // The first statement writes: the game is this run's until it commits.
-                sqlx::query("UPDATE games SET claims = claims + 1 WHERE id = $1")
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(fail("cannot claim the turn"))?;
-                let (_, now_turn) = game_row(&mut tx, game)
-                    .await
-                    .map_err(fail("cannot read the game"))?
-                    .ok_or_else(|| not_found(shown, game))?;
+                let (_, now_turn) = claim(&mut tx, shown, game).await?;
                 if now_turn != current {
                     return Err(Error::conflict(format!(
                         "{shown}: turn {next} of \"{game}\" was played by another process meanwhile; the game is now after turn {now_turn}"
                     )));
                 }
                 let label = format!("{shown}, game \"{game}\"");
-                let (map, state, problem) = read_game(&mut tx, id, current, &label).await?;
+                let (map_text, map, state, problem) = read_game(&mut tx, id, current, &label).await?;
                 let mut state_accepted = None;
                 if let Some(problem) = problem {
                     if !options.accept_state {
@@ -657,7 +722,6 @@ macro_rules! backend {
                     refuse_missing_players(&state, &sent)?;
                 }
                 let mut sent = Vec::new();
-                let mut sent_bytes = Vec::new();
                 for (empire, _, body) in &pending {
                     let code = empire.as_deref().and_then(|e| EmpireCode::parse(e).ok());
                     let name = match code {
@@ -669,46 +733,87 @@ macro_rules! backend {
                         empire: code,
                         text: decode_sheet(body),
                     });
-                    sent_bytes.push((name, body.clone()));
                 }
-                let mut played = play_sheets(&map, &state, next, &sent, options, &format!("{label}, {ORDERS_DIR}"))?;
-                played.record.state_accepted = state_accepted.clone();
-                let entries = turn_entries(&played.files, Some(&played.record), &sent_bytes)?;
+                // The map's layer kept with the game, or worked out now and kept with the turn.
+                let kept = kept_script(&mut tx, id).await.map_err(fail("cannot read the game"))?;
+                let (layout, fresh) = crate::drawing::layout(&map, &map_text, kept.as_deref().map(|k| (k, k.len() as u64)));
+                if let Some(script) = &fresh {
+                    keep_script(&mut tx, id, script).await.map_err(fail("cannot keep the map's drawing"))?;
+                }
+                let mut played = play_sheets(&map, layout.as_deref(), &state, next, &sent, options, &format!("{label}, {ORDERS_DIR}"))?;
+                played.record.state_accepted = state_accepted;
                 let store = async {
-                    insert_turn(&mut tx, id, next, &played.files.hash, played.record.rules_version.as_deref(), now, &entries).await?;
-                    for (empire, ids, _) in &pending {
-                        let sql = if empire.is_some() {
-                            "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
-                        } else {
-                            "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
-                        };
-                        for sid in ids {
-                            sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
-                        }
-                    }
-                    sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
-                        .bind(i64::from(next))
-                        .bind(id)
-                        .execute(&mut *tx)
-                        .await?;
-                    // The state as the turn left it is what the seats now say.
-                    let new_state: GameState = serde_json::from_str(&played.files.state)
-                        .map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
-                    update_seats(&mut tx, id, &new_state).await?;
-                    let mut detail = format!("turn {next}");
-                    if let Some(why) = &state_accepted {
-                        detail.push_str(&format!("; played on a state accepted as it is: {why}"));
-                    }
-                    if !played.record.unreadable.is_empty() {
-                        detail.push_str(&format!("; played as sending no orders: {}", played.record.unreadable.join(" ")));
-                    }
-                    audit(&mut tx, id, now, "turn", &detail).await?;
+                    commit_in(&mut tx, id, &played, &pending, now).await?;
                     tx.commit().await
                 };
                 store.await.map_err(fail("cannot keep the turn"))?;
                 let mut report = played.report;
                 report.written_to = format!("{label}, turn {next}");
                 Ok(report)
+            }
+
+            /// Stores a played turn in the transaction that claimed it: its files, the
+            /// submissions it played, the game's turn and seats, the audit log.
+            pub async fn commit_in(
+                tx: &mut $conn,
+                id: i64,
+                played: &Played,
+                pending: &[(Option<String>, Vec<i64>, Vec<u8>)],
+                now: Millis,
+            ) -> sqlx::Result<()> {
+                let next = played.report.turn;
+                let sent_bytes: Vec<(String, Vec<u8>)> = pending
+                    .iter()
+                    .map(|(empire, _, body)| {
+                        let name = empire.as_ref().map_or(GM_FILE.to_string(), |e| format!("{e}.txt"));
+                        (name, body.clone())
+                    })
+                    .collect();
+                let entries = turn_entries(&played.files, Some(&played.record), &sent_bytes)
+                    .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+                insert_turn(&mut *tx, id, next, &played.files.hash, played.record.rules_version.as_deref(), now, &entries).await?;
+                for (empire, ids, _) in pending {
+                    let sql = if empire.is_some() {
+                        "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
+                    } else {
+                        "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
+                    };
+                    for sid in ids {
+                        sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
+                    }
+                }
+                sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
+                    .bind(i64::from(next))
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                // The state as the turn left it is what the seats now say.
+                update_seats(&mut *tx, id, &played.state).await?;
+                let mut detail = format!("turn {next}");
+                if let Some(why) = &played.record.state_accepted {
+                    detail.push_str(&format!("; played on a state accepted as it is: {why}"));
+                }
+                if !played.record.unreadable.is_empty() {
+                    detail.push_str(&format!("; played as sending no orders: {}", played.record.unreadable.join(" ")));
+                }
+                audit(&mut *tx, id, now, "turn", &detail).await
+            }
+
+            /// Stores `played`, a turn computed elsewhere from the game as it stands and
+            /// the turnsheets pending now, as [`commit_in`] in a transaction of its own.
+            pub async fn commit_played(p: &$pool, shown: &str, game: &str, played: &Played, now: Millis) -> Result<()> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
+                let (id, turn) = claim(&mut tx, shown, game).await?;
+                if turn as u32 + 1 != played.report.turn {
+                    return Err(Error::conflict(format!(
+                        "{shown}, game \"{game}\": turn {} cannot be stored after turn {turn}",
+                        played.report.turn
+                    )));
+                }
+                let pending = pending(&mut tx, id, played.report.turn).await.map_err(fail("cannot read the turnsheets"))?;
+                commit_in(&mut tx, id, played, &pending, now).await.map_err(fail("cannot keep the turn"))?;
+                tx.commit().await.map_err(fail("cannot keep the turn"))
             }
 
             /// The game's map and its state after `turn`, and what is wrong with the
@@ -718,7 +823,7 @@ macro_rules! backend {
                 id: i64,
                 turn: i64,
                 label: &str,
-            ) -> Result<(empires_rules::Map, GameState, Option<String>)> {
+            ) -> Result<(String, empires_rules::Map, GameState, Option<String>)> {
                 let (map_bytes, state_bytes, hash) = game_at(c, id, turn)
                     .await
                     .map_err(|e| db_error("cannot read the game", label, e))?;
@@ -739,7 +844,7 @@ macro_rules! backend {
                         state.turn
                     )));
                 }
-                Ok((map, state, problem))
+                Ok((map_text, map, state, problem))
             }
 
             pub async fn undo(p: &$pool, shown: &str, game: &str, now: Millis) -> Result<Undone> {
@@ -755,7 +860,7 @@ macro_rules! backend {
                     .map_err(fail("cannot read the game"))?
                     .ok_or_else(|| not_found(shown, game))?;
                 let label = format!("{shown}, game \"{game}\"");
-                let (_, state, _) = read_game(&mut tx, id, turn, &label).await?;
+                let (_, _, state, _) = read_game(&mut tx, id, turn, &label).await?;
                 if turn <= 0 || state.turn == 0 {
                     return Err(Error::new("there is no turn to undo: the game is at its starting position"));
                 }
@@ -796,7 +901,7 @@ macro_rules! backend {
                     Ok::<_, sqlx::Error>(back)
                 };
                 let back = work.await.map_err(fail("cannot undo the turn"))?;
-                let (_, before, _) = read_game(&mut tx, id, turn - 1, &label).await?;
+                let (_, _, before, _) = read_game(&mut tx, id, turn - 1, &label).await?;
                 update_seats(&mut tx, id, &before).await.map_err(fail("cannot undo the turn"))?;
                 tx.commit().await.map_err(fail("cannot undo the turn"))?;
                 let mut names: Vec<String> = back
@@ -814,8 +919,8 @@ macro_rules! backend {
     };
 }
 
-backend!(lite, SqlitePool, sqlx::SqliteConnection);
-backend!(pg, PgPool, sqlx::PgConnection);
+backend!(lite, SqlitePool, sqlx::SqliteConnection, sqlx::Sqlite);
+backend!(pg, PgPool, sqlx::PgConnection, sqlx::Postgres);
 
 /// The bytes of `state.json` among a turn's files.
 fn game_state_bytes(files: &[(String, Vec<u8>)]) -> &[u8] {
@@ -832,10 +937,29 @@ impl Store for SqlStore {
     }
 
     async fn create(&self, game: &NewGame<'_>) -> Result<()> {
+        // The map's drawing, worked out once for the whole game.
+        let (layers, _) = crate::drawing::layers(game.map, game.map_text, None);
+        let script = match &layers {
+            Some(l) => Some(crate::drawing::script(l, game.map_text)?),
+            None => None,
+        };
         let mut files = crate::gamedir::TurnFiles::new(game.state, None)?;
-        files.reports = crate::render::render_all(game.map, game.state, &[], &[], &[])?;
+        files.reports = crate::render::render_all(
+            game.map,
+            layers.as_ref().map(|l| &l.layout),
+            game.state,
+            &[],
+            &[],
+            &[],
+        )?;
         let entries = turn_entries(&files, None, &[])?;
-        let done = on_pool!(&self.pool, |p, ops| ops::create(p, game, &entries).await);
+        let done = on_pool!(&self.pool, |p, ops| ops::create(
+            p,
+            game,
+            script.as_deref(),
+            &entries
+        )
+        .await);
         done.map_err(|e| self.create_error(game.name, e))
     }
 
@@ -850,15 +974,13 @@ impl Store for SqlStore {
                 .await
                 .map_err(|e| self.err("cannot read the game", e))?
                 .ok_or_else(|| not_found(&self.shown, game))?;
-            let (map, state, problem) = ops::read_game(&mut c, id, turn, &label).await?;
-            let (map_text,): (Vec<u8>,) =
-                sqlx::query_as("SELECT map_toml FROM games WHERE id = $1")
-                    .bind(id)
-                    .fetch_one(&mut *c)
-                    .await
-                    .map_err(|e| self.err("cannot read the game", e))?;
+            let (map_text, map, state, problem) = ops::read_game(&mut c, id, turn, &label).await?;
+            let map_script = ops::kept_script(&mut c, id)
+                .await
+                .map_err(|e| self.err("cannot read the game", e))?;
             Ok(Loaded {
-                map_text: String::from_utf8_lossy(&map_text).into_owned(),
+                map_text,
+                map_script,
                 map,
                 turn: turn as u32,
                 state,
@@ -871,34 +993,66 @@ impl Store for SqlStore {
         let shown = &self.shown;
         on_pool!(&self.pool, |p, ops| {
             let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-            let mut tx = p.begin().await.map_err(fail("cannot start"))?;
-            let (id, turn) = ops::game_row(&mut tx, game)
+            // An empire's turnsheet, the commonest write a host makes, is kept by one
+            // statement that checks the game, the turn and the seat as it inserts, and tells
+            // which sheet the new one replaces: each statement is a round trip. When it keeps
+            // nothing, the slower path below says why.
+            if let Some(code) = submission.empire {
+                let sha = sha256_hex(&submission.body);
+                let kept: Option<(i64, Option<String>)> = sqlx::query_as(
+                    "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
+                     SELECT g.id, $2, g.turn + 1, $3, $4, $5, $6, 'accepted' FROM games g \
+                     WHERE g.name = $1 AND ($7 IS NULL OR g.turn + 1 = $7) \
+                     AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2) \
+                     RETURNING for_turn, (SELECT p.sha256 FROM submissions p WHERE p.game_id = submissions.game_id \
+                     AND p.empire = submissions.empire AND p.for_turn = submissions.for_turn \
+                     AND p.consumed_turn IS NULL AND p.id < submissions.id ORDER BY p.id DESC LIMIT 1)",
+                )
+                .bind(game)
+                .bind(code.as_str())
+                .bind(&submission.body[..])
+                .bind(&sha)
+                .bind(submission.received_at)
+                .bind(&submission.door)
+                .bind(submission.for_turn.map(i64::from))
+                .fetch_optional(p)
                 .await
-                .map_err(fail("cannot read the game"))?
-                .ok_or_else(|| not_found(shown, game))?;
-            let for_turn = turn as u32 + 1;
-            let empire = submission.empire.map(|c| c.to_string());
-            if let Some(code) = &empire {
-                let seat: Option<(String,)> =
-                    sqlx::query_as("SELECT status FROM seats WHERE game_id = $1 AND empire = $2")
-                        .bind(id)
-                        .bind(code)
-                        .fetch_optional(&mut *tx)
-                        .await
-                        .map_err(fail("cannot read the seats"))?;
-                if seat.is_none() {
-                    return Err(Error::not_found(format!(
-                        "{shown}, game \"{game}\": there is no empire {code} in the game"
-                    )));
+                .map_err(fail("cannot keep the turnsheet"))?;
+                if let Some((for_turn, replaces)) = kept {
+                    return Ok(Receipt {
+                        for_turn: for_turn as u32,
+                        sha256: sha,
+                        replaces,
+                    });
                 }
             }
-            let before = ops::pending(&mut tx, id, for_turn)
-                .await
-                .map_err(fail("cannot read the turnsheets"))?;
-            let replaces = before
-                .iter()
-                .find(|(e, _, _)| *e == empire)
-                .map(|(_, _, b)| sha256_hex(b));
+            let mut tx = p.begin().await.map_err(fail("cannot start"))?;
+            let empire = submission.empire.map(|c| c.to_string());
+            // The game, the empire's seat and the sheet a new one replaces, in one statement:
+            // a submission is the commonest write a host makes.
+            let row: Option<(i64, i64, Option<i32>, Option<String>)> = sqlx::query_as(
+                "SELECT g.id, g.turn, \
+                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2), \
+                 (SELECT sha256 FROM submissions u WHERE u.game_id = g.id AND u.empire = $2 \
+                  AND u.for_turn = g.turn + 1 AND u.consumed_turn IS NULL ORDER BY u.id DESC LIMIT 1) \
+                 FROM games g WHERE g.name = $1",
+            )
+            .bind(game)
+            .bind(empire.as_deref())
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(fail("cannot read the game"))?;
+            let (id, turn, seat, replaces) = row.ok_or_else(|| not_found(shown, game))?;
+            let for_turn = turn as u32 + 1;
+            if let Some(want) = submission.for_turn.filter(|t| *t != for_turn) {
+                return Err(moved_on(shown, game, want, for_turn));
+            }
+            if let (Some(code), None) = (&empire, seat) {
+                return Err(Error::not_found(format!(
+                    "{shown}, game \"{game}\": there is no empire {code} in the game"
+                )));
+            }
+
             ops::insert_submission(
                 &mut tx,
                 id,

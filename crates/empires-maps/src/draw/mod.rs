@@ -7,6 +7,8 @@
 
 pub mod coast;
 pub mod colours;
+pub mod layers;
+pub mod overlay;
 pub mod png;
 pub mod projection;
 pub mod regions;
@@ -15,9 +17,10 @@ pub mod svg;
 pub mod taken;
 pub mod trace;
 
+pub use layers::{Layers, Layout};
+pub use overlay::{overlay, overlay_of_valid};
 pub use png::png;
 
-use empires_rules::knowledge::{view_for, visible_areas};
 use empires_rules::{EmpireCode, GameState, Map};
 use projection::Projection;
 use regions::{OFF_LAND, OFF_SEA};
@@ -72,31 +75,33 @@ fn supersample(width: f64) -> f64 {
     if width >= 1000.0 { 2.0 } else { 1.0 }
 }
 
-/// A map's drawing without a game on it: the regions, borders and label places, worked out
-/// once and reused for every game drawn on the map (each empire's view of a turn, say).
+/// A map's drawing without a game on it: the map's own layer, worked out once and reused
+/// for every game drawn on the map (each empire's view of a turn, say).
 pub struct Base<'m> {
     map: &'m Map,
-    main: svg::Panel,
-    inset: Option<svg::Panel>,
-    inset_box: Option<[f64; 4]>,
-    ss: f64,
-    width: f64,
     title: Option<String>,
-    graticule: bool,
-    zoom_label: Option<f64>,
-    /// Each of the map's empires' colour, in the map's order.
-    colours: Vec<&'static str>,
-    /// The frames' region outlines, borders and graticule, written once.
-    outlines: Vec<svg::Outlines>,
+    /// The map's own layer and its layout.
+    pub layers: Layers,
     /// Positions off the coastlines, or missing.
     pub notes: Vec<String>,
     /// Where the drawn borders differ from the map's adjacency.
     pub borders: Vec<String>,
 }
 
-impl<'m> Base<'m> {
-    /// Works out the geometry of a map: the slow part of drawing.
-    pub fn new(map: &'m Map, opts: &DrawOptions) -> Result<Base<'m>, String> {
+/// A map's frames, worked out: the slow part of drawing.
+pub(crate) struct Frames {
+    main: svg::Panel,
+    inset: Option<svg::Panel>,
+    inset_box: Option<[f64; 4]>,
+    ss: f64,
+    width: f64,
+    sizes: Sizes,
+    graticule: bool,
+    zoom_label: Option<f64>,
+}
+
+impl Frames {
+    pub(crate) fn new(map: &Map, opts: &DrawOptions) -> Result<Frames, String> {
         let width = f64::from(opts.width.clamp(200, 10_000));
         let positions: Vec<(f64, f64)> = map.areas().iter().filter_map(|a| a.position).collect();
         if positions.is_empty() {
@@ -110,8 +115,6 @@ impl<'m> Base<'m> {
         let frame = ((width - 2.0 * margin) * ss).round() as u32;
         let proj = Projection::fit(&positions, frame);
         let main = panel(map, proj, 0, width);
-        let notes = main.regions.notes.clone();
-        let borders = main.regions.borders.clone();
         let (inset, inset_box) = match crowded(&main, ss) {
             Some((ids, bbox)) => match inset_panel(map, &main, &ids, width) {
                 Some(p) => (Some(p), Some(bbox)),
@@ -119,74 +122,69 @@ impl<'m> Base<'m> {
             },
             None => (None, None),
         };
-        let mut base = Base {
-            map,
+        let zoom_label = opts.zoom_label.filter(|l| l.is_finite() && *l > 0.0);
+        let mut sizes = Sizes::new(width, 40.0);
+        if let Some(l) = zoom_label {
+            // The legend reads like the labels.
+            sizes.text = sizes.text.max(l);
+        }
+        Ok(Frames {
             main,
             inset,
             inset_box,
             ss,
             width,
-            title: opts.title.clone(),
+            sizes,
             graticule: opts.graticule,
-            zoom_label: opts.zoom_label.filter(|l| l.is_finite() && *l > 0.0),
-            colours: colours::empire_colours(map),
-            outlines: Vec::new(),
-            notes,
-            borders,
-        };
-        base.outlines = svg::outlines(&base.scene(None));
-        Ok(base)
+            zoom_label,
+        })
     }
 
-    fn scene(&self, game: Option<svg::Game>) -> svg::Scene<'_> {
-        let mut sizes = Sizes::new(self.width, 40.0);
-        if let Some(l) = self.zoom_label {
-            // The legend reads like the labels.
-            sizes.text = sizes.text.max(l);
-        }
+    pub(crate) fn scene<'a>(&'a self, map: &'a Map) -> svg::Scene<'a> {
         svg::Scene {
-            map: self.map,
+            map,
             main: &self.main,
             inset: self.inset.as_ref(),
             inset_box: self.inset_box,
             ss: self.ss,
             width: self.width,
-            sizes,
-            game,
-            title: self.title.clone(),
+            sizes: self.sizes,
             graticule: self.graticule,
             zoom_label: self.zoom_label,
-            colours: &self.colours,
-            outlines: &self.outlines,
+        }
+    }
+}
+
+impl<'m> Base<'m> {
+    /// Works out the geometry of a map and its own layer: the slow part of drawing.
+    pub fn new(map: &'m Map, opts: &DrawOptions) -> Result<Base<'m>, String> {
+        let frames = Frames::new(map, opts)?;
+        let layers = Layers::new(&frames.scene(map), &colours::empire_colours(map));
+        Ok(Base {
+            map,
+            title: opts.title.clone(),
+            layers,
+            notes: frames.main.regions.notes.clone(),
+            borders: frames.main.regions.borders.clone(),
+        })
+    }
+
+    /// A drawing of `map` on layers worked out before (kept with a game, say).
+    pub fn from_layers(map: &'m Map, layers: Layers, title: Option<String>) -> Base<'m> {
+        Base {
+            map,
+            title,
+            layers,
+            notes: Vec::new(),
+            borders: Vec::new(),
         }
     }
 
     /// The SVG of the map alone (`None`), of a game on it, or of what one empire knows of a
     /// game (`Some((state, Some(empire)))`): the quick part of drawing.
     pub fn svg(&self, game: Option<(&GameState, Option<EmpireCode>)>) -> Result<String, String> {
-        let map = self.map;
-        let game = match game {
-            None => None,
-            Some((st, viewer)) => {
-                st.validate(map)
-                    .map_err(|e| format!("the game does not fit the map {}: {e}", map.name))?;
-                let (state, visible) = match viewer {
-                    None => (st.clone(), None),
-                    Some(e) => {
-                        if st.empire(e).is_none() {
-                            return Err(format!("there is no empire {e} in the game"));
-                        }
-                        (view_for(map, st, e), Some(visible_areas(map, st, e)))
-                    }
-                };
-                Some(svg::Game {
-                    state,
-                    visible,
-                    viewer,
-                })
-            }
-        };
-        Ok(svg::write(&self.scene(game)))
+        let o = overlay(&self.layers.layout, self.map, game, self.title.as_deref())?;
+        Ok(self.layers.assemble(&o))
     }
 }
 

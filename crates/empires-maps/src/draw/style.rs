@@ -61,7 +61,7 @@ pub fn terrain(t: Terrain, shade: usize) -> &'static str {
 const SEA_3: [&str; 3] = ["#b7d4e8", "#c3dcee", "#aacbe2"];
 
 /// Sizes in output pixels, for a map `width` pixels wide.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sizes {
     pub label: f64,
     pub badge: f64,

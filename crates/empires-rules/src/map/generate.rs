@@ -42,7 +42,7 @@ pub fn grid(width: usize, height: usize, empires: usize) -> MapFile {
                 terrain: land_terrain[(x * 7 + y * 3) % land_terrain.len()],
                 adjacent,
                 population: Some([1, 4]),
-                position: Some([x as f64, y as f64]),
+                position: Some(place(x, y, width, height)),
                 inside: None,
             });
         }
@@ -55,7 +55,7 @@ pub fn grid(width: usize, height: usize, empires: usize) -> MapFile {
             terrain: Terrain::Sea,
             adjacent: vec![land(x, y), next],
             population: None,
-            position: Some([x as f64, y as f64]),
+            position: Some(place(x, y, width, height)),
             inside: None,
         });
     }
@@ -86,12 +86,28 @@ pub fn grid(width: usize, height: usize, empires: usize) -> MapFile {
     }
 }
 
-/// Codes like `L07` or `SA3`: a letter and two base-36 digits.
+/// Where a cell is drawn: a grid of one degree a cell while it fits, squeezed to the
+/// globe's longitudes and latitudes beyond.
+fn place(x: usize, y: usize, width: usize, height: usize) -> [f64; 2] {
+    let step_x = (300.0 / width as f64).min(1.0);
+    let step_y = (140.0 / height as f64).min(1.0);
+    [x as f64 * step_x, 70.0 - y as f64 * step_y]
+}
+
+/// Codes like `L07` or `SA3`: a letter and two base-36 digits. Past the 1,296 codes a
+/// letter gives, land goes on with the letters `A` to `R` (but `L`) and sea with `T` to
+/// `Z`, so a grid can have some 23,000 land areas.
 fn code(prefix: char, n: usize) -> AreaCode {
     const DIGITS: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let more: &[u8] = if prefix == 'S' {
+        b"STUVWXYZ"
+    } else {
+        b"LABCDEFGHIJKMNOPQR"
+    };
+    let letter = more[(n / 1296).min(more.len() - 1)] as char;
     let hi = DIGITS[(n / 36) % 36] as char;
     let lo = DIGITS[n % 36] as char;
-    AreaCode::parse(&format!("{prefix}{hi}{lo}")).expect("well-formed code")
+    AreaCode::parse(&format!("{letter}{hi}{lo}")).expect("well-formed code")
 }
 
 #[cfg(test)]
@@ -108,5 +124,12 @@ mod tests {
         // Two land neighbours and its sea cell.
         assert_eq!(m.neighbours(corner).len(), 3);
         assert!(m.area(corner).coastal);
+    }
+
+    #[test]
+    fn a_grid_of_ten_thousand_areas_has_a_code_for_each() {
+        let m = Map::from_file(grid(100, 100, 500), "grid").unwrap();
+        assert_eq!(m.land_count(), 10_000);
+        assert_eq!(m.empires.len(), 500);
     }
 }

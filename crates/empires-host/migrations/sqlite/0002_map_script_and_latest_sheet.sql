@@ -1,0 +1,7 @@
+-- The map's layer for the report pages (`map.js`), worked out once per game; NULL until
+-- it is, and worked out again when it was drawn from another map or drawing version.
+ALTER TABLE games ADD COLUMN map_script BLOB;
+
+-- An empire's latest turnsheet for a turn, found at once however many it sent before
+-- (the receipt says which one a new sheet replaces).
+CREATE INDEX submissions_latest ON submissions (game_id, empire, for_turn, id);

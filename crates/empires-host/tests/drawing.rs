@@ -1,0 +1,119 @@
+//! The map's drawing is worked out once per game and kept with it (`map.js`): turns use the
+//! kept one and do not write it again; a missing or stale one is drawn again; every report
+//! page loads it, and a page made whole needs nothing else. The same on SQLite.
+
+use empires_host::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
+use empires_host::gamedir::{Game, parse_map};
+use empires_host::store::sql::SqlStore;
+use empires_host::store::{NewGame, Store};
+use empires_host::turn::{TurnOptions, run_with};
+use empires_rules::setup::{NewGame as Setup, new_game};
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+const YES: TurnOptions = TurnOptions {
+    accept_state: false,
+    unreadable_as_missed: false,
+    yes: true,
+    expect: None,
+};
+
+fn tutorial() -> (String, empires_rules::Map, empires_rules::GameState) {
+    let text = std::fs::read_to_string(repo().join("maps/tutorial.toml")).unwrap();
+    let map = parse_map(&text, "tutorial.toml").unwrap();
+    let state = new_game(
+        &map,
+        &Setup::without_players("Drawn", map.variant.unwrap(), 4),
+    )
+    .unwrap();
+    (text, map, state)
+}
+
+fn page(dir: &Path, turn: &str, empire: &str) -> String {
+    std::fs::read_to_string(
+        dir.join("turns")
+            .join(turn)
+            .join("reports")
+            .join(format!("{empire}.html")),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_game_directory_keeps_its_map_drawing_and_every_page_loads_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let (text, map, state) = tutorial();
+    empires_host::create::create_dir(&dir, &text, &map, &state).unwrap();
+    let script = dir.join(MAP_SCRIPT);
+    let kept = std::fs::read_to_string(&script).unwrap();
+    let layers = drawing::read(&kept, &text).expect("a layer drawn from this map");
+    // Each page carries its overlay and loads the layer; made whole, it loads nothing.
+    let start = page(&dir, "0000", "EN");
+    assert!(start.contains(&format!("<script src=\"{FROM_REPORTS}\"></script>")));
+    assert!(start.contains("<g data-part=\"map\"></g>"));
+    assert!(!start.contains(" d=\"M"), "no shapes in the page itself");
+    let whole = drawing::whole_page(&start, &layers);
+    assert!(!whole.contains("<script src="));
+    assert!(whole.contains("<path id=\"d-LON\""));
+    // A turn uses the kept layer and leaves it as it was.
+    run_with(&dir, YES).unwrap();
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), kept);
+    assert!(page(&dir, "0001", "EN").contains("<g data-part=\"map\"></g>"));
+    // A layer drawn from another map is not trusted: the next turn draws it again.
+    let stale = drawing::script(&layers, "another map").unwrap();
+    std::fs::write(&script, &stale).unwrap();
+    run_with(&dir, YES).unwrap();
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), kept);
+    // So is a missing one.
+    std::fs::remove_file(&script).unwrap();
+    run_with(&dir, YES).unwrap();
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), kept);
+    // A damaged one too.
+    std::fs::write(&script, &kept[..kept.len() / 2]).unwrap();
+    let game = Game::load(&dir).unwrap();
+    assert!(game.layout(false).unwrap().is_some());
+    drop(game);
+    run_with(&dir, YES).unwrap();
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), kept);
+}
+
+#[test]
+fn a_database_game_keeps_its_map_drawing_and_exports_it() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", tmp.path().join("host.db").display());
+    let (text, map, state) = tutorial();
+    rt.block_on(async {
+        let store = SqlStore::open(&url).await.unwrap();
+        store
+            .create(&NewGame {
+                name: "g",
+                map_text: &text,
+                map: &map,
+                state: &state,
+                created_at: 1,
+            })
+            .await
+            .unwrap();
+        let loaded = store.load("g").await.unwrap();
+        let kept = loaded.map_script.expect("kept with the game");
+        assert!(drawing::read(&kept, &text).is_some());
+        store.play_turn("g", YES, 2).await.unwrap();
+        assert_eq!(
+            store.load("g").await.unwrap().map_script,
+            Some(kept.clone())
+        );
+        let out = tmp.path().join("out");
+        empires_host::transfer::export(&store, "g", &out)
+            .await
+            .unwrap();
+        assert_eq!(std::fs::read_to_string(out.join(MAP_SCRIPT)).unwrap(), kept);
+    });
+}
