@@ -3,7 +3,7 @@
 use crate::drawing::FROM_REPORTS;
 use crate::error::{Error, Result};
 use empires_maps::draw::{Layout, overlay_of_valid};
-use empires_report::{Turn, render_every};
+use empires_report::{Turn, public, render_every};
 use empires_rules::event::Event;
 use empires_rules::{EmpireCode, GameState, Map};
 
@@ -39,11 +39,17 @@ pub fn render_all(
             .and_then(|l| overlay_of_valid(l, map, Some((state, Some(empire))), Some(&title)).ok())
     })
     .map_err(|e| Error::new(format!("cannot encode a report: {e}")))?;
-    let mut files = Vec::with_capacity(3 * reports.empires.len() + 1);
+    let mut files = Vec::with_capacity(3 * reports.empires.len() + 4);
     for r in reports.empires {
         files.push((format!("{}.json", r.empire), r.json));
         files.push((format!("{}.txt", r.empire), r.text));
         files.push((format!("{}.html", r.empire), r.html));
+    }
+    // 10.3, 10.4, 10.6: the parts every empire's report shares, once for the turn.
+    if let Some(p) = reports.public {
+        files.push((public::file("json"), p.json));
+        files.push((public::file("txt"), p.text));
+        files.push((public::file("html"), p.html));
     }
     files.push(("gm.txt".to_string(), reports.gm));
     Ok(files)

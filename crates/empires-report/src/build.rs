@@ -334,6 +334,7 @@ pub fn report_with(t: &Turn, sh: &Shared, empire: EmpireCode) -> Report {
             capacity: me.supply_capacity,
             capital: me.capital.map(|c| c.as_str().to_owned()),
         }),
+        shared_in: None,
         roundup: sh.roundup.clone(),
         actions_report: sh.actions_report.clone(),
         messages: sh.messages.clone(),

@@ -8,8 +8,10 @@ use std::borrow::Cow;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
-/// A shared report part: cheap to clone, and its JSON is produced only once.
-pub struct Shared<T>(Arc<Inner<T>>);
+/// A shared report part: cheap to clone, and its JSON is produced only once. A copy may be
+/// marked [`Shared::omitted`]: it still reads as the part, but a report's JSON leaves it out
+/// (the turn's `public.json` holds it once for every report, see [`crate::public`]).
+pub struct Shared<T>(Arc<Inner<T>>, bool);
 
 struct Inner<T> {
     value: T,
@@ -18,16 +20,35 @@ struct Inner<T> {
 
 impl<T> Shared<T> {
     pub fn new(value: T) -> Self {
-        Shared(Arc::new(Inner {
-            value,
-            json: OnceLock::new(),
-        }))
+        Shared(
+            Arc::new(Inner {
+                value,
+                json: OnceLock::new(),
+            }),
+            false,
+        )
+    }
+
+    /// The same part, left out of the JSON of the report that holds it.
+    pub fn omitted(&self) -> Self {
+        Shared(Arc::clone(&self.0), true)
+    }
+
+    /// Whether the part is left out of its report's JSON.
+    pub fn is_omitted(&self) -> bool {
+        self.1
+    }
+}
+
+impl<T: Default> Default for Shared<T> {
+    fn default() -> Self {
+        Shared::new(T::default())
     }
 }
 
 impl<T> Clone for Shared<T> {
     fn clone(&self) -> Self {
-        Shared(Arc::clone(&self.0))
+        Shared(Arc::clone(&self.0), self.1)
     }
 }
 

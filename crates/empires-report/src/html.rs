@@ -156,6 +156,49 @@ pub fn shared_sections(r: &Report) -> String {
     h
 }
 
+/// What an empire's kept page holds in place of the shared sections, which the turn's
+/// `public.html` holds once for every empire ([`crate::public`]).
+pub const SHARED_POINTER: &str = "<section id=\"shared\"><h2>Roundup, actions report and messages</h2>\
+<p>The same for every empire: <a href=\"public.html\">read them on the turn's page</a>.</p></section>";
+
+/// Where the shared sections begin and end in `public.html`.
+const SECTIONS_BEGIN: &str = "<!--shared-->";
+const SECTIONS_END: &str = "<!--/shared-->";
+
+/// The turn's page of shared sections (`public.html`): `sections` as [`shared_sections`]
+/// renders them from any empire's report `r`.
+pub fn public_page(r: &Report, sections: &str) -> String {
+    let mut h = String::with_capacity(4 * 1024 + sections.len());
+    h.put(
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>",
+    )
+    .esc(&r.game)
+    .put(" – turn ")
+    .num(r.turn)
+    .put(" – roundup</title><style>")
+    .put(STYLE)
+    .put("</style></head><body><main><header><h1>Turn ")
+    .num(r.turn)
+    .put(": roundup, actions report and messages</h1><p>")
+    .esc(&r.game)
+    .put(" · ")
+    .esc(describe::variant(&r.variant))
+    .put(" Empires · the same for every empire</p></header>")
+    .put(SECTIONS_BEGIN)
+    .put(sections)
+    .put(SECTIONS_END)
+    .put("</main></body></html>\n");
+    h
+}
+
+/// The shared sections in a turn's `public.html`, if it is one.
+pub fn public_sections(page: &str) -> Option<&str> {
+    let (_, rest) = page.split_once(SECTIONS_BEGIN)?;
+    let (sections, _) = rest.rsplit_once(SECTIONS_END)?;
+    Some(sections)
+}
+
 /// Renders a page with its shared sections already rendered by [`shared_sections`].
 pub fn render_with(
     r: &Report,

@@ -10,11 +10,12 @@ pub mod gm;
 pub mod html;
 pub mod known;
 pub mod model;
+pub mod public;
 mod put;
 pub mod text;
 
 pub use build::{Shared, Turn, report, report_with, shared};
-pub use every::{Rendered, TurnReports, render_every};
+pub use every::{Common, Rendered, TurnReports, render_each, render_every};
 pub use model::{REPORT_VERSION, Report};
 
 /// The JSON Schema of the report, for other programs.

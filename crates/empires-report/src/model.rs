@@ -47,11 +47,19 @@ pub struct Report {
     pub scouting: Vec<ScoutedArea>,
     /// European Empires: supply capacity and capital (S.3, S.10).
     pub supply: Option<SupplyLine>,
+    /// Set when the three parts below, the same in every empire's report of the turn, are
+    /// left out of this one: the name of the file beside it that holds them
+    /// (`public.json`, see [`crate::public`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_in: Option<String>,
     /// The parts every report of a turn shares are held once, however many reports.
+    #[serde(default, skip_serializing_if = "Shared::is_omitted")]
     pub roundup: Shared<Roundup>,
     /// 10.4: the key events of the turn, in order.
+    #[serde(default, skip_serializing_if = "Shared::is_omitted")]
     pub actions_report: Shared<Vec<PublicEvent>>,
     /// 10.6: player and GM messages.
+    #[serde(default, skip_serializing_if = "Shared::is_omitted")]
     pub messages: Shared<Vec<MessageLine>>,
 }
 
@@ -262,7 +270,7 @@ pub struct SupplyLine {
 }
 
 /// 10.3: what everyone may know of everyone.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Roundup {
     /// The order of play for the next turn.
     pub order_of_play: Vec<String>,

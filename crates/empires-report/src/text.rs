@@ -226,6 +226,18 @@ pub fn shared_sections(r: &Report) -> String {
     o.buf
 }
 
+/// What an empire's kept report holds in place of the shared sections, which the turn's
+/// `public.txt` holds once for every empire ([`crate::public`]).
+pub fn shared_pointer() -> String {
+    let mut o = Out::with_capacity(256);
+    o.heading("ROUNDUP, ACTIONS REPORT AND MESSAGES");
+    o.line(format_args!(
+        "  The same for every empire: see {} beside this report.",
+        crate::public::file("txt")
+    ));
+    o.buf
+}
+
 /// Renders a report with its shared sections already rendered by [`shared_sections`].
 pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
     let mut o = Out::with_capacity(8 * 1024 + shared.len());

@@ -49,6 +49,25 @@ pub fn run_from_report(
             report.display()
         ))
     })?;
+    // A report kept with its turn leaves the parts every empire shares to the turn's
+    // public.json beside it.
+    let public = match &r.shared_in {
+        Some(name) => {
+            let path = report.with_file_name(name);
+            Some(crate::files::read_text_in_game(&path, crate::files::MAX_STATE_BYTES).map_err(
+                |_| {
+                    Error::new(format!(
+                        "{}: the report's shared parts are in {name} beside it, which cannot be read; \
+                         `empires report --format json` gives the whole report",
+                        report.display()
+                    ))
+                },
+            )?)
+        }
+        None => None,
+    };
+    let r = empires_report::public::fill(r, public.as_deref())
+        .map_err(|e| Error::new(format!("{}: {e}", report.display())))?;
     let map = match map {
         Some(path) => {
             let (text, file) = crate::commands::new::map_text(path)?;

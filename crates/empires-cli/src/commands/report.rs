@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 use crate::files;
 use crate::gamedir::Game;
 use empires_host::render::REPORTS_DIR;
+use empires_report::public;
 use empires_rules::EmpireCode;
 use std::path::Path;
 
@@ -40,16 +41,32 @@ pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) ->
             game.turn
         )));
     }
-    let path = game
-        .dir
-        .turn_dir(turn)
-        .join(REPORTS_DIR)
-        .join(format!("{empire}.{}", format.extension()));
-    let page = files::read_text_in_game(&path, files::MAX_STATE_BYTES)?;
+    let reports = game.dir.turn_dir(turn).join(REPORTS_DIR);
+    let ext = format.extension();
+    let own = files::read_text_in_game(
+        &reports.join(format!("{empire}.{ext}")),
+        files::MAX_STATE_BYTES,
+    )?;
+    let public = if public::needs_parts(ext, &own) {
+        let path = reports.join(public::file(ext));
+        Some(files::read_text_in_game(&path, files::MAX_STATE_BYTES)?)
+    } else {
+        None
+    };
+    let page = with_parts(ext, own, public.as_deref(), &reports.display().to_string())?;
     if format != Format::Html {
         return Ok(page);
     }
     Ok(whole(page, game.layers().as_deref()))
+}
+
+/// A report made whole: the parts every empire's report of the turn shares put back from
+/// the turn's `public` file (see [`empires_report::public`]).
+fn with_parts(ext: &str, own: String, public: Option<&str>, place: &str) -> Result<String> {
+    if !public::needs_parts(ext, &own) {
+        return Ok(own);
+    }
+    public::whole(ext, &own, public).map_err(|e| Error::corrupt(format!("{place}: {e}")))
 }
 
 /// A report page in one file, the map's layer put in: the pages kept with a turn load the
@@ -76,14 +93,24 @@ pub fn run_at(
     let loaded = hosted::block_on(store.load(&game))?;
     crate::commands::map::known_empire(&loaded.state, empire)?;
     let turn = turn.unwrap_or(loaded.turn);
-    let path = format!("{REPORTS_DIR}/{empire}.{}", format.extension());
-    let bytes = hosted::block_on(store.turn_file(&game, turn, &path, None))?;
-    let page = String::from_utf8(bytes).map_err(|_| {
-        Error::corrupt(format!(
-            "{}: turn {turn}, {path}: not valid UTF-8 text",
-            store.describe(&game)
-        ))
-    })?;
+    let ext = format.extension();
+    let read = |path: String| -> Result<String> {
+        let bytes = hosted::block_on(store.turn_file(&game, turn, &path, None))?;
+        String::from_utf8(bytes).map_err(|_| {
+            Error::corrupt(format!(
+                "{}: turn {turn}, {path}: not valid UTF-8 text",
+                store.describe(&game)
+            ))
+        })
+    };
+    let own = read(format!("{REPORTS_DIR}/{empire}.{ext}"))?;
+    let public = if public::needs_parts(ext, &own) {
+        Some(read(format!("{REPORTS_DIR}/{}", public::file(ext)))?)
+    } else {
+        None
+    };
+    let place = format!("{}: turn {turn}", store.describe(&game));
+    let page = with_parts(ext, own, public.as_deref(), &place)?;
     if format != Format::Html {
         return Ok(page);
     }
