@@ -312,10 +312,26 @@ fn the_viewers_empire_is_outlined_and_first_in_the_legend() {
     assert!(outlined(&svg), "Wales is outlined");
     let legend = &svg[svg.find("<g id=\"legend\"").unwrap()..];
     let first = legend.find(">WA Wales (you,").expect("Wales in the legend");
+    // The others the legend names are those owning an area Wales sees; the rest are
+    // counted, for the roundup names them.
+    let sees = empires_rules::knowledge::visible_areas(&map, &st, wa);
+    let mut left_out = 0;
     for e in st.empires.iter().filter(|e| e.code != wa) {
-        let at = legend.find(&format!(">{} {}", e.code, e.name)).unwrap();
-        assert!(first < at, "{} comes before Wales", e.code);
+        let in_sight = st.owned_by(e.code).any(|a| sees[a.index()]);
+        match legend.find(&format!(">{} {}", e.code, e.name)) {
+            Some(at) => {
+                assert!(in_sight, "{} is named though Wales sees none of it", e.code);
+                assert!(first < at, "{} comes before Wales", e.code);
+            }
+            None => {
+                assert!(!in_sight, "{} is in sight but not named", e.code);
+                left_out += 1;
+            }
+        }
     }
+    // On the tutorial map at the start, Wales sees none of the other three.
+    assert_eq!(left_out, 3);
+    assert!(legend.contains(">3 other empires (roundup)<"));
     // Without a viewer, nobody is outlined.
     let all = draw::svg(&map, Some((&st, None)), &small()).unwrap();
     assert!(!outlined(&all));

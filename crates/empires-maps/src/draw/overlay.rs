@@ -690,13 +690,33 @@ fn write_legend(s: &View, x0: f64, top: f64, width: f64, o: &mut String) -> f64 
                     owned[i] += 1;
                 }
             }
-            // The viewer's own empire first, outlined as on the map.
-            let viewer_first = g
+            // A viewer's legend names the empires it sees (10.2): its own, and those owning
+            // an area in its sight. Every area carries its owner's code, and the roundup
+            // names every empire, so the legend grows with what the viewer knows rather
+            // than with the number of empires in the game. The GM's names them all.
+            let mut seen = vec![g.viewer.is_none(); g.state.empires.len()];
+            if let Some(vis) = &g.visible {
+                for (a, _) in g.state.areas.iter().zip(vis).filter(|(_, v)| **v) {
+                    if let Some(i) = a.owner.and_then(|e| s.index(e)) {
+                        seen[i] = true;
+                    }
+                }
+            }
+            let left_out = g
                 .state
                 .empires
                 .iter()
-                .filter(|e| Some(e.code) == g.viewer)
-                .chain(g.state.empires.iter().filter(|e| Some(e.code) != g.viewer));
+                .filter(|e| Some(e.code) != g.viewer && !seen[s.index(e.code).unwrap_or(0)])
+                .count();
+            // The viewer's own empire first, outlined as on the map.
+            let viewer_first =
+                g.state
+                    .empires
+                    .iter()
+                    .filter(|e| Some(e.code) == g.viewer)
+                    .chain(g.state.empires.iter().filter(|e| {
+                        Some(e.code) != g.viewer && seen[s.index(e.code).unwrap_or(0)]
+                    }));
             for e in viewer_first {
                 let owned = owned[s.index(e.code).unwrap_or(0)];
                 let who = match (&e.player, e.eliminated) {
@@ -718,6 +738,13 @@ fn write_legend(s: &View, x0: f64, top: f64, width: f64, o: &mut String) -> f64 
                     ));
                 }
                 entries.push(format!("{mark}{}", text(t * 2.0, &label)));
+            }
+            if left_out > 0 {
+                let others = format!(
+                    "{left_out} other {} (roundup)",
+                    if left_out == 1 { "empire" } else { "empires" }
+                );
+                entries.push(text(t * 2.0, &others));
             }
             entries.push(format!(
                 "{}{}",
