@@ -49,7 +49,14 @@ fn new_turn_turn_on_the_tutorial_map() {
     );
     assert_eq!(
         names(&game),
-        [".lock", "map.js", "map.toml", "orders", "turns"]
+        [
+            ".lock",
+            ".map.json",
+            "map.js",
+            "map.toml",
+            "orders",
+            "turns"
+        ]
     );
     assert_eq!(names(&game.join("turns")), ["0000"]);
     assert_eq!(

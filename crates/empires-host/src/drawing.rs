@@ -5,7 +5,7 @@
 //! never changes during a game. So the map's own layer ([`empires_maps::draw::Layers`]) is
 //! worked out when the game is created and kept beside the map as `map.js`, a script that
 //! report pages load; each turn then writes only each empire's small overlay. The file
-//! records the SHA-256 of the map text it was drawn from and the drawing's version: a
+//! records the key of the map text it was drawn from ([`crate::mapcache::map_key`]) and the drawing's version: a
 //! layer that does not match is worked out again rather than trusted. A long-running
 //! process keeps the layers it has read or worked out, by that hash.
 
@@ -13,7 +13,6 @@ use crate::error::{Error, Result};
 use empires_maps::draw::{Base, DrawOptions, Layers, Layout};
 use empires_rules::Map;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -25,7 +24,7 @@ pub const MAP_SCRIPT: &str = "map.js";
 pub const FROM_REPORTS: &str = "../../../map.js";
 
 /// Bumped whenever the layer's drawing changes, so that layers kept by games are redrawn.
-pub const DRAWING_VERSION: u32 = 1;
+pub const DRAWING_VERSION: u32 = 2;
 
 const PREFIX: &str = "window.EmpiresMap=";
 const SUFFIX: &str = ";\n";
@@ -39,7 +38,7 @@ const REPORT_MAP_WIDTH: u32 = empires_report::html::MAP_WIDTH;
 #[derive(Serialize, Deserialize)]
 struct Head {
     version: u32,
-    map_sha256: String,
+    map_key: String,
     /// The length of the parts' JSON: a file cut short or run on is caught by its length
     /// without reading the parts.
     parts_bytes: u64,
@@ -59,10 +58,9 @@ pub fn report_options() -> DrawOptions {
     }
 }
 
-/// The SHA-256 of a map's text, in hex.
+/// What identifies a map's text ([`crate::mapcache::map_key`]).
 pub fn map_hash(map_text: &str) -> String {
-    let digest = Sha256::digest(map_text.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    crate::mapcache::map_key(map_text)
 }
 
 /// Works out a map's layer for the report pages: `None` for a map without positions, which
@@ -77,7 +75,7 @@ pub fn script(layers: &Layers, map_text: &str) -> Result<String> {
     let parts = serde_json::to_string(&layers.parts).map_err(fail)?;
     let head = Head {
         version: DRAWING_VERSION,
-        map_sha256: map_hash(map_text),
+        map_key: map_hash(map_text),
         parts_bytes: parts.len() as u64,
         layout: layers.layout.clone(),
     };
@@ -96,7 +94,7 @@ fn head(script: &str, length: u64, map_text: &str) -> Option<Head> {
     let head: Head = serde_json::from_str(&format!("{text}}}")).ok()?;
     let line = (PREFIX.len() + text.len() + 2) as u64;
     let whole = line + (PARTS.len() - 2) as u64 + head.parts_bytes + 1 + SUFFIX.len() as u64;
-    (head.version == DRAWING_VERSION && whole == length && head.map_sha256 == map_hash(map_text))
+    (head.version == DRAWING_VERSION && whole == length && head.map_key == map_hash(map_text))
         .then_some(head)
 }
 

@@ -151,6 +151,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     fs::rename(part, path).map_err(|e| Error::io("cannot rename", part, e))
 }
 
+/// Writes a file the program can always make again (a ready-to-load copy) whole or not at
+/// all, as [`write_atomic`] does but without waiting for the disk: after a power cut it may
+/// be missing or stale, never half written.
+pub fn write_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut part = path.as_os_str().to_owned();
+    part.push(".part");
+    let part = Path::new(&part);
+    if Kind::of(part).map_err(|e| Error::io("cannot read", part, e))? != Kind::Missing {
+        fs::remove_file(part).map_err(|e| Error::io("cannot remove", part, e))?;
+    }
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(part)
+        .map_err(|e| Error::io("cannot create", part, e))?;
+    f.write_all(bytes)
+        .map_err(|e| Error::io("cannot write", part, e))?;
+    fs::rename(part, path).map_err(|e| Error::io("cannot rename", part, e))
+}
+
 /// Moves a file to `to`, failing rather than replacing anything there. A hard link is made
 /// and the old name removed, since a plain rename would replace a file that arrived at `to`
 /// meanwhile. Where the file system has no hard links, falls back to a checked rename.

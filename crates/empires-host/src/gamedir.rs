@@ -20,9 +20,10 @@
 
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
-use crate::{drawing, staging};
+use crate::{drawing, mapcache, staging};
 use empires_maps::draw::{Layers, Layout};
 use empires_rules::event::Event;
+use empires_rules::map::MapFile;
 use empires_rules::state::STATE_FORMAT;
 use empires_rules::{EmpireCode, GameState, Map};
 use sha2::{Digest, Sha256};
@@ -114,7 +115,7 @@ impl Game {
                 (Some(lock), notes)
             }
         };
-        let (map_text, map) = dir.load_map()?;
+        let (map_text, map) = dir.load_map(matches!(access, Access::Play { .. }))?;
         let turn = dir.current_turn()?;
         let (state, problem) = dir.load_verified_state(turn, &map)?;
         let mut state_accepted = None;
@@ -385,11 +386,38 @@ impl GameDir {
         })
     }
 
-    /// The map's text and the map.
-    pub fn load_map(&self) -> Result<(String, Map)> {
+    /// The map's text and the map: from the ready-to-load copy ([`mapcache`]) when it was
+    /// made from this text, else from `map.toml`, keeping a fresh copy when `keep` is set.
+    pub fn load_map(&self, keep: bool) -> Result<(String, Map)> {
         let path = self.map_path();
         let text = files::read_text_in_game(&path, files::MAX_MAP_BYTES)?;
-        let map = parse_map(&text, &path.display().to_string())?;
+        let shown = path.display().to_string();
+        let cache_path = self.root.join(mapcache::MAP_CACHE);
+        let kept = cache_path
+            .exists()
+            .then(|| files::read_text_in_game(&cache_path, 2 * files::MAX_MAP_BYTES).ok())
+            .flatten()
+            .and_then(|c| mapcache::decode(&c, &text));
+        if let Some(file) = kept {
+            // A copy that no longer makes a valid map (made by a version that checked
+            // less) is passed over like a stale one.
+            if let Ok(map) = Map::from_file(file, &shown) {
+                return Ok((text, map));
+            }
+        }
+        let file: MapFile = parse_map_file(&text, &shown)?;
+        let cache = if keep {
+            mapcache::encode(&text, &file)
+        } else {
+            None
+        };
+        let map =
+            Map::from_file(file, &shown).map_err(|e| Error::new(one_line_toml(&e.to_string())))?;
+        if let Some(cache) = cache {
+            // Only a copy: written without waiting for the disk, for a torn one is passed
+            // over and made again.
+            files::write_unsynced(&cache_path, cache.as_bytes())?;
+        }
         Ok((text, map))
     }
 
@@ -556,6 +584,19 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Parses a map, turning TOML's multi-line messages into one line.
 pub fn parse_map(text: &str, file: &str) -> Result<Map> {
     Map::from_toml(text, file).map_err(|e| Error::new(one_line_toml(&e.to_string())))
+}
+
+/// Parses a map's file without checking it, with messages as [`parse_map`] gives them.
+pub fn parse_map_file(text: &str, file: &str) -> Result<MapFile> {
+    toml::from_str(text).map_err(|e| {
+        Error::new(one_line_toml(
+            &empires_rules::map::MapError::Syntax {
+                file: file.to_string(),
+                message: e.to_string(),
+            }
+            .to_string(),
+        ))
+    })
 }
 
 /// Reads a state file's text. Messages give the file, line, column and field path, or the

@@ -15,6 +15,7 @@ pub mod drawing;
 pub mod error;
 pub mod files;
 pub mod gamedir;
+pub mod mapcache;
 pub mod render;
 pub mod staging;
 pub mod store;

@@ -117,3 +117,55 @@ fn a_database_game_keeps_its_map_drawing_and_exports_it() {
         assert_eq!(std::fs::read_to_string(out.join(MAP_SCRIPT)).unwrap(), kept);
     });
 }
+
+#[test]
+fn a_game_directory_keeps_its_map_ready_to_load_and_never_trusts_a_stale_copy() {
+    use empires_host::gamedir::{Access, GameDir};
+    use empires_host::mapcache::MAP_CACHE;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let (text, map, state) = tutorial();
+    empires_host::create::create_dir(&dir, &text, &map, &state).unwrap();
+    let cache = dir.join(MAP_CACHE);
+    let made = std::fs::read_to_string(&cache).expect("made by new");
+    // The copy gives the map the TOML gives.
+    let (_, loaded) = GameDir::at(&dir).load_map(false).unwrap();
+    assert_eq!(format!("{loaded:?}"), format!("{map:?}"));
+    // A copy of another text is passed over: an edit of map.toml counts at once.
+    let renamed = text.replacen("name = \"", "name = \"Renamed ", 1);
+    assert_ne!(renamed, text);
+    std::fs::write(dir.join("map.toml"), &renamed).unwrap();
+    let (_, edited) = GameDir::at(&dir).load_map(false).unwrap();
+    assert!(edited.name.starts_with("Renamed "), "{}", edited.name);
+    assert_eq!(
+        std::fs::read_to_string(&cache).unwrap(),
+        made,
+        "looking writes nothing"
+    );
+    // Playing makes it again; a spoilt or missing copy is made again too.
+    std::fs::write(dir.join("map.toml"), &text).unwrap();
+    std::fs::write(&cache, "{\"format\":1,\"map_key\":\"x\"}\n{\"areas\":").unwrap();
+    let (_, spoilt) = GameDir::at(&dir).load_map(false).unwrap();
+    assert_eq!(format!("{spoilt:?}"), format!("{map:?}"));
+    drop(
+        Game::open(
+            &dir,
+            Access::Play {
+                accept_state: false,
+            },
+        )
+        .unwrap(),
+    );
+    assert_eq!(std::fs::read_to_string(&cache).unwrap(), made);
+    std::fs::remove_file(&cache).unwrap();
+    drop(
+        Game::open(
+            &dir,
+            Access::Play {
+                accept_state: false,
+            },
+        )
+        .unwrap(),
+    );
+    assert_eq!(std::fs::read_to_string(&cache).unwrap(), made);
+}
