@@ -60,10 +60,7 @@ fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Resul
     let game = GameDir::at(dir);
     crate::files::write_new(&game.map_path(), map_text.as_bytes())?;
     // The map's ready-to-load copy, so that no command parses the TOML again.
-    let file = gamedir::parse_map_file(map_text, &game.map_path().display().to_string())?;
-    if let Some(cache) = crate::mapcache::encode(map_text, &file) {
-        crate::files::write_unsynced(&dir.join(crate::mapcache::MAP_CACHE), cache.as_bytes())?;
-    }
+    crate::mapcache::keep(dir, map_text)?;
     // Made now, so that commands that only look can share it even on a read-only copy.
     crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
     let turns = game.turns_dir();

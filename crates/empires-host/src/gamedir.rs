@@ -498,7 +498,7 @@ impl GameDir {
         let tmp = self.tmp_dir(turn);
         fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
         files.write_into(&tmp)?;
-        files::sync_dir(&tmp);
+        files::flush_tree(&tmp)?;
         let target = self.turn_dir(turn);
         fs::rename(&tmp, &target).map_err(|e| Error::io("cannot rename", &tmp, e))?;
         files::sync_dir(&self.turns_dir());
@@ -521,20 +521,21 @@ pub struct TurnFiles {
 }
 
 impl TurnFiles {
-    /// Writes the state, events, hash and reports into a new turn directory.
+    /// Writes the state, events, hash and reports into a new turn directory, without
+    /// waiting for the disk: the caller flushes the whole directory ([`files::flush_tree`])
+    /// before the rename that commits it.
     pub(crate) fn write_into(&self, dir: &Path) -> Result<()> {
-        files::write_new(&dir.join(STATE_FILE), self.state.as_bytes())?;
+        files::write_new_unsynced(&dir.join(STATE_FILE), self.state.as_bytes())?;
         if let Some(events) = &self.events {
-            files::write_new(&dir.join(EVENTS_FILE), events.as_bytes())?;
+            files::write_new_unsynced(&dir.join(EVENTS_FILE), events.as_bytes())?;
         }
-        files::write_new(&dir.join(HASH_FILE), format!("{}\n", self.hash).as_bytes())?;
+        files::write_new_unsynced(&dir.join(HASH_FILE), format!("{}\n", self.hash).as_bytes())?;
         if !self.reports.is_empty() {
             let reports = dir.join(crate::render::REPORTS_DIR);
             fs::create_dir(&reports).map_err(|e| Error::io("cannot create", &reports, e))?;
             for (name, contents) in &self.reports {
-                files::write_new(&reports.join(name), contents.as_bytes())?;
+                files::write_new_unsynced(&reports.join(name), contents.as_bytes())?;
             }
-            files::sync_dir(&reports);
         }
         Ok(())
     }

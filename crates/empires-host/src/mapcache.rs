@@ -43,6 +43,16 @@ pub fn encode(map_text: &str, file: &MapFile) -> Option<String> {
     Some(format!("{head}\n{body}\n"))
 }
 
+/// Keeps the ready-to-load copy of `map_text` in the game directory `dir`.
+pub fn keep(dir: &std::path::Path, map_text: &str) -> crate::error::Result<()> {
+    let path = dir.join(crate::gamedir::MAP_FILE);
+    let file = crate::gamedir::parse_map_file(map_text, &path.display().to_string())?;
+    match encode(map_text, &file) {
+        Some(cache) => crate::files::write_unsynced(&dir.join(MAP_CACHE), cache.as_bytes()),
+        None => Ok(()),
+    }
+}
+
 /// The map file kept in `cache`, if it was made from `map_text` by this version.
 pub fn decode(cache: &str, map_text: &str) -> Option<MapFile> {
     let (head, body) = cache.split_once('\n')?;

@@ -233,16 +233,17 @@ impl GameDir {
     fn stage(&self, taken: &Taken, files: &TurnFiles, record: &TurnRecord) -> Result<()> {
         // The record first: from here on the computer's turnsheets may be in the turn, and
         // only the record tells them from the players'.
+        // It is on disk before anything else is written.
         let json = crate::gamedir::to_pretty_json(record, RECORD_FILE)?;
         files::write_atomic(&taken.tmp.join(RECORD_FILE), json.as_bytes())?;
+        files::sync_dir(&taken.tmp);
         files.write_into(&taken.tmp)?;
         let orders = taken.orders();
         for (name, text) in &files.computer_orders {
-            files::write_new(&orders.join(name), text.as_bytes())?;
+            files::write_new_unsynced(&orders.join(name), text.as_bytes())?;
         }
-        files::sync_dir(&orders);
-        files::sync_dir(&taken.tmp);
-        Ok(())
+        // Everything else at once, before the rename that commits the turn.
+        files::flush_tree(&taken.tmp)
     }
 
     /// Rolls back after `err`, adding to it if even that fails: the next command's recovery

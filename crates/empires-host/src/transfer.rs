@@ -46,6 +46,7 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
     let files = turns.iter().map(Vec::len).sum::<usize>();
     crate::create::build_whole(dir, |building| {
         crate::files::write_new(&building.join(MAP_FILE), loaded.map_text.as_bytes())?;
+        crate::mapcache::keep(building, &loaded.map_text)?;
         if let Some(script) = &loaded.map_script {
             crate::files::write_new(&building.join(MAP_SCRIPT), script.as_bytes())?;
         }
