@@ -33,7 +33,7 @@ fn whole_turn(map: &Map, st: &GameState, base: Option<&Base>) -> TurnReports {
         gm_messages: &[],
     };
     // Each page carries its empire's overlay and loads the map's layer, drawn once per game.
-    render_every(&turn, base.map(|_| "map.js"), |empire| {
+    render_every(&turn, base.map(|_| "map.js"), None, |empire| {
         base.and_then(|b| {
             empires_maps::draw::overlay(
                 &b.layers.layout,

@@ -72,7 +72,7 @@ fn whole_turn(map: &Map, st: &GameState) -> usize {
         computer_written: &[],
         gm_messages: &[],
     };
-    let reports = render_every(&turn, None, |_| None).expect("reports");
+    let reports = render_every(&turn, None, None, |_| None).expect("reports");
     reports.empires.len()
 }
 

@@ -172,9 +172,49 @@ pub fn layers(
     (layers, fresh)
 }
 
-/// A report page made whole: the map's layer put into its placeholders and the page's
-/// loading of `map.js` taken out, for mail and archives.
-pub fn whole_page(page: &str, layers: &Layers) -> String {
+/// The file beside a turn's reports holding the part of every empire's map overlay that
+/// they all share (who owns what, the homes: [`empires_maps::draw::turn_part`]).
+pub const TURN_SCRIPT: &str = "public.js";
+
+const TURN_PREFIX: &str = "window.EmpiresTurn=";
+
+/// The text of [`TURN_SCRIPT`] for a turn's shared part of the overlays.
+pub fn turn_script(part: &str) -> Result<String> {
+    let mut parts = serde_json::Map::new();
+    parts.insert(
+        empires_maps::draw::TURN_PART.to_string(),
+        serde_json::Value::String(part.to_string()),
+    );
+    let json = serde_json::to_string(&serde_json::json!({ "parts": parts }))
+        .map_err(|e| Error::new(format!("cannot encode the turn's map: {e}")))?;
+    Ok(format!("{TURN_PREFIX}{json}{SUFFIX}"))
+}
+
+/// The shared part of the overlays in a turn's [`TURN_SCRIPT`], if it is one.
+pub fn read_turn_script(script: &str) -> Option<String> {
+    let json = script.strip_prefix(TURN_PREFIX)?.strip_suffix(SUFFIX)?;
+    let value: serde_json::Value = serde_json::from_str(json).ok()?;
+    value["parts"][empires_maps::draw::TURN_PART]
+        .as_str()
+        .map(str::to_string)
+}
+
+/// A report page made whole, for mail and archives: the map's layer, and the turn's shared
+/// part of the overlay (`turn`, the text of the turn's [`TURN_SCRIPT`], when the page loads
+/// one), put into their placeholders, and the page's loading of them taken out.
+pub fn whole_page(page: &str, layers: &Layers, turn: Option<&str>) -> String {
     let loader = format!(r#"<script src="{FROM_REPORTS}"></script>"#);
-    layers.assemble(&page.replacen(&loader, "", 1))
+    let mut page = page.replacen(&loader, "", 1);
+    let turn_loader = format!(r#"<script src="{TURN_SCRIPT}"></script>"#);
+    if page.contains(&turn_loader) {
+        page = page.replacen(&turn_loader, "", 1);
+        let part = turn.and_then(read_turn_script).unwrap_or_default();
+        let empty = empires_maps::draw::layers::placeholder(empires_maps::draw::TURN_PART);
+        let filled = format!(
+            "<g data-part=\"{}\">{part}</g>",
+            empires_maps::draw::TURN_PART
+        );
+        page = page.replacen(&empty, &filled, 1);
+    }
+    layers.assemble(&page)
 }

@@ -1,8 +1,8 @@
 //! Every report of a turn, rendered for the turn's files (section 10).
 
-use crate::drawing::FROM_REPORTS;
+use crate::drawing::{self, FROM_REPORTS};
 use crate::error::{Error, Result};
-use empires_maps::draw::{Layout, overlay_of_valid};
+use empires_maps::draw::{Layout, overlay_apart, overlay_of_valid, turn_part};
 use empires_report::{Turn, public, render_every};
 use empires_rules::event::Event;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -34,12 +34,29 @@ pub fn render_all(
     let title = format!("{}, turn {}", state.game, state.turn);
     // The state is checked against the map once here, not once for each empire's map.
     let layout = layout.filter(|_| state.validate(map).is_ok());
-    let reports = render_every(&turn, layout.map(|_| FROM_REPORTS), |empire| {
-        layout
-            .and_then(|l| overlay_of_valid(l, map, Some((state, Some(empire))), Some(&title)).ok())
-    })
+    // Who owns what is the same on every empire's map (10.5): drawn once for the turn, in
+    // `public.js`, which every page loads.
+    let turn_script = layout
+        .and_then(|l| turn_part(l, map, state).ok())
+        .map(|part| drawing::turn_script(&part))
+        .transpose()?;
+    let reports = render_every(
+        &turn,
+        layout.map(|_| FROM_REPORTS),
+        turn_script.as_ref().map(|_| drawing::TURN_SCRIPT),
+        |empire| {
+            let l = layout?;
+            match &turn_script {
+                Some(_) => overlay_apart(l, map, state, empire, Some(&title)).ok(),
+                None => overlay_of_valid(l, map, Some((state, Some(empire))), Some(&title)).ok(),
+            }
+        },
+    )
     .map_err(|e| Error::new(format!("cannot encode a report: {e}")))?;
-    let mut files = Vec::with_capacity(3 * reports.empires.len() + 4);
+    let mut files = Vec::with_capacity(3 * reports.empires.len() + 5);
+    if let Some(script) = turn_script {
+        files.push((drawing::TURN_SCRIPT.to_string(), script));
+    }
     for r in reports.empires {
         files.push((format!("{}.json", r.empire), r.json));
         files.push((format!("{}.txt", r.empire), r.text));

@@ -56,7 +56,9 @@ fn a_game_directory_keeps_its_map_drawing_and_every_page_loads_it() {
     assert!(start.contains(&format!("<script src=\"{FROM_REPORTS}\"></script>")));
     assert!(start.contains("<g data-part=\"map\"></g>"));
     assert!(!start.contains(" d=\"M"), "no shapes in the page itself");
-    let whole = drawing::whole_page(&start, &layers);
+    let turn_script =
+        std::fs::read_to_string(dir.join("turns/0000/reports").join(drawing::TURN_SCRIPT)).unwrap();
+    let whole = drawing::whole_page(&start, &layers, Some(&turn_script));
     assert!(!whole.contains("<script src="));
     assert!(whole.contains("<path id=\"d-LON\""));
     // A turn uses the kept layer and leaves it as it was.
@@ -168,4 +170,53 @@ fn a_game_directory_keeps_its_map_ready_to_load_and_never_trusts_a_stale_copy() 
         .unwrap(),
     );
     assert_eq!(std::fs::read_to_string(&cache).unwrap(), made);
+}
+
+#[test]
+fn who_owns_what_is_drawn_once_a_turn_and_every_page_made_whole_has_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let (text, map, state) = tutorial();
+    empires_host::create::create_dir(&dir, &text, &map, &state).unwrap();
+    run_with(&dir, YES).unwrap();
+    let reports = dir.join("turns/0001/reports");
+    let turn_script = std::fs::read_to_string(reports.join(drawing::TURN_SCRIPT)).unwrap();
+    let part = drawing::read_turn_script(&turn_script).expect("the turn's shared part");
+    let kept = Game::load(&dir).unwrap();
+    let layers = drawing::read(
+        &std::fs::read_to_string(dir.join(MAP_SCRIPT)).unwrap(),
+        &text,
+    )
+    .unwrap();
+    for e in &kept.state.empires {
+        let page = page(&dir, "0001", e.code.as_str());
+        // The page loads the turn's part and carries none of it itself.
+        assert!(page.contains("<script src=\"public.js\"></script>"));
+        assert!(page.contains("<g data-part=\"turn\"></g>"));
+        assert!(!page.contains("<use id=\"o-"), "{}", e.code);
+        assert!(!page.contains(&format!("<text id=\"e-{}\"", e.code)));
+        // Made whole, it has every owner's code beside every owned area (10.5).
+        let whole = drawing::whole_page(&page, &layers, Some(&turn_script));
+        assert!(!whole.contains("<script src="));
+        assert!(whole.contains(&format!("<g data-part=\"turn\">{part}</g>")));
+        for other in &kept.state.empires {
+            assert!(whole.contains(&format!("<text id=\"e-{}\"", other.code)));
+            for a in kept.state.owned_by(other.code) {
+                let code = kept.map.area(a).code;
+                assert!(
+                    whole.contains(&format!(
+                        "<use id=\"o-{code}\" href=\"#e-{}\"/>",
+                        other.code
+                    )),
+                    "{code} of {} on {}'s map",
+                    other.code,
+                    e.code
+                );
+            }
+        }
+    }
+    // Without the turn's script a page made whole still has the layer, and no owners.
+    let page = page(&dir, "0001", "EN");
+    let bare = drawing::whole_page(&page, &layers, None);
+    assert!(bare.contains("<path id=\"d-LON\"") && !bare.contains("<use id=\"o-"));
 }

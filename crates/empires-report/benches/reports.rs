@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
         gm_messages: &[],
     };
     c.bench_function("all reports of a 28-empire turn (json, text, html)", |b| {
-        b.iter(|| render_every(black_box(&turn), None, |_| None).expect("reports"))
+        b.iter(|| render_every(black_box(&turn), None, None, |_| None).expect("reports"))
     });
 }
 

@@ -44,13 +44,14 @@ pub struct Common {
 pub fn render_every<F>(
     t: &Turn,
     layer: Option<&str>,
+    turn_part: Option<&str>,
     map_svg: F,
 ) -> Result<TurnReports, serde_json::Error>
 where
     F: Fn(EmpireCode) -> Option<String> + Sync,
 {
     let mut empires = Vec::with_capacity(t.state.empires.len());
-    let common = render_each(t, layer, map_svg, |r| {
+    let common = render_each(t, layer, turn_part, map_svg, |r| {
         empires.push(r);
         Ok::<_, serde_json::Error>(())
     })?;
@@ -68,10 +69,12 @@ const BATCH_PER_THREAD: usize = 4;
 /// state's empires as soon as its batch is done. `map_svg` draws an empire's map for its
 /// HTML page (`None` leaves the map out); it is called from several threads at once. With
 /// `layer`, what it draws is an overlay and the pages load the map's layer from there (see
-/// [`html::PageMap`]); without, it is the whole drawing.
+/// [`html::PageMap`]); without, it is the whole drawing. With `turn_part` too, the part of
+/// the overlays every empire shares is loaded from there.
 pub fn render_each<F, S, E>(
     t: &Turn,
     layer: Option<&str>,
+    turn_part: Option<&str>,
     map_svg: F,
     mut sink: S,
 ) -> Result<Common, E>
@@ -101,6 +104,7 @@ where
                     Some(layer) => html::PageMap::Layered {
                         overlay: svg,
                         layer,
+                        turn: turn_part,
                     },
                     None => html::PageMap::Whole(svg),
                 });

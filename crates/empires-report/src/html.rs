@@ -135,12 +135,19 @@ pub enum PageMap<'a> {
     /// The whole drawing, in the page: a page in one file, for mail and archives.
     Whole(&'a str),
     /// The player's overlay, whose map layer the page loads from the game's one copy at
-    /// `layer` (a script that sets `EmpiresMap`), so that every report of a game shares it.
-    Layered { overlay: &'a str, layer: &'a str },
+    /// `layer` (a script that sets `EmpiresMap`), so that every report of a game shares it;
+    /// with `turn`, the part of the overlay every report of the turn shares is loaded from
+    /// there too (a script that sets `EmpiresTurn`).
+    Layered {
+        overlay: &'a str,
+        layer: &'a str,
+        turn: Option<&'a str>,
+    },
 }
 
-/// Fills the map's placeholders from the layer that `map.js` loaded.
-const LAYER_SCRIPT: &str = "(function(){var m=window.EmpiresMap;if(!m)return;document.querySelectorAll('.map [data-part]').forEach(function(g){var p=m.parts[g.dataset.part];if(p!=null)g.innerHTML=p})})();";
+/// Fills the map's placeholders from the layer that `map.js` loaded, and from the turn's
+/// shared part of the overlay.
+const LAYER_SCRIPT: &str = "(function(){var m=window.EmpiresMap,t=window.EmpiresTurn;if(!m)return;document.querySelectorAll('.map [data-part]').forEach(function(g){var k=g.dataset.part,p=m.parts[k];if(p==null&&t)p=t.parts[k];if(p!=null)g.innerHTML=p})})();";
 
 /// Renders a report as a page, with the player's map if there is one.
 pub fn render(r: &Report, actions_per_turn: u32, map: Option<PageMap>) -> String {
@@ -281,12 +288,12 @@ pub fn render_with(
             .put(ZOOM_SCRIPT)
             .put("</script>");
         // After the zoom's script, which finds the map as the element before it.
-        if let Some(PageMap::Layered { layer, .. }) = map {
-            h.put("<script src=\"")
-                .esc(layer)
-                .put("\"></script><script>")
-                .put(LAYER_SCRIPT)
-                .put("</script>");
+        if let Some(PageMap::Layered { layer, turn, .. }) = map {
+            h.put("<script src=\"").esc(layer).put("\"></script>");
+            if let Some(turn) = turn {
+                h.put("<script src=\"").esc(turn).put("\"></script>");
+            }
+            h.put("<script>").put(LAYER_SCRIPT).put("</script>");
         }
     }
     areas(&mut h, r);

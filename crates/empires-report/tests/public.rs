@@ -22,7 +22,7 @@ fn turn<'a>(map: &'a Map, out: &'a empires_rules::TurnOutcome) -> Turn<'a> {
 fn a_kept_report_made_whole_is_the_report_rendered_whole() {
     let (map, _, out) = turn_one();
     let t = turn(&map, &out);
-    let every = render_every(&t, None, |_| None).unwrap();
+    let every = render_every(&t, None, None, |_| None).unwrap();
     let files = every.public.clone().expect("the shared parts");
     // The kept forms leave the shared parts out and point to them.
     for kept in &every.empires {
@@ -68,7 +68,7 @@ fn a_whole_report_is_whole_as_it_is_and_a_missing_or_wrong_public_file_is_named(
     let r = report(&t, code("EN"));
     let whole = text::render(&r, 16);
     assert_eq!(public::whole("txt", &whole, None).unwrap(), whole);
-    let every = render_every(&t, None, |_| None).unwrap();
+    let every = render_every(&t, None, None, |_| None).unwrap();
     let kept = &every.empires[0];
     for (ext, own) in [
         ("json", &kept.json),
@@ -100,7 +100,7 @@ fn mean_kept_bytes(empires: usize) -> usize {
     let st = new_game(&map, &NewGame::without_players("g", Variant::World, 5)).unwrap();
     let out = empires_rules::adjudicate(&map, &st, &Default::default()).unwrap();
     let t = turn(&map, &out);
-    let every = render_every(&t, None, |_| None).unwrap();
+    let every = render_every(&t, None, None, |_| None).unwrap();
     let total: usize = every
         .empires
         .iter()

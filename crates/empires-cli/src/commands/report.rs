@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::files;
 use crate::gamedir::Game;
+use empires_host::drawing::TURN_SCRIPT;
 use empires_host::render::REPORTS_DIR;
 use empires_report::public;
 use empires_rules::EmpireCode;
@@ -57,7 +58,22 @@ pub fn run(dir: &Path, empire: EmpireCode, turn: Option<u32>, format: Format) ->
     if format != Format::Html {
         return Ok(page);
     }
-    Ok(whole(page, game.layers().as_deref()))
+    let turn_script = if loads_turn_script(&page) {
+        let path = reports.join(TURN_SCRIPT);
+        Some(files::read_text_in_game(&path, files::MAX_STATE_BYTES)?)
+    } else {
+        None
+    };
+    Ok(whole(
+        page,
+        game.layers().as_deref(),
+        turn_script.as_deref(),
+    ))
+}
+
+/// Whether a kept page loads its turn's shared part of the map, `public.js`.
+fn loads_turn_script(page: &str) -> bool {
+    page.contains(&format!("<script src=\"{TURN_SCRIPT}\"></script>"))
 }
 
 /// A report made whole: the parts every empire's report of the turn shares put back from
@@ -69,11 +85,16 @@ fn with_parts(ext: &str, own: String, public: Option<&str>, place: &str) -> Resu
     public::whole(ext, &own, public).map_err(|e| Error::corrupt(format!("{place}: {e}")))
 }
 
-/// A report page in one file, the map's layer put in: the pages kept with a turn load the
-/// game's one copy of it, which a page sent or saved elsewhere does not have.
-fn whole(page: String, layers: Option<&empires_maps::draw::Layers>) -> String {
+/// A report page in one file, the map's layer and the turn's shared part of it put in: the
+/// pages kept with a turn load the game's one copy of the layer and the turn's `public.js`,
+/// which a page sent or saved elsewhere does not have.
+fn whole(
+    page: String,
+    layers: Option<&empires_maps::draw::Layers>,
+    turn_script: Option<&str>,
+) -> String {
     match layers {
-        Some(l) => empires_host::drawing::whole_page(&page, l),
+        Some(l) => empires_host::drawing::whole_page(&page, l, turn_script),
         None => page,
     }
 }
@@ -114,7 +135,12 @@ pub fn run_at(
     if format != Format::Html {
         return Ok(page);
     }
+    let turn_script = if loads_turn_script(&page) {
+        Some(read(format!("{REPORTS_DIR}/{TURN_SCRIPT}"))?)
+    } else {
+        None
+    };
     let (layers, _) =
         empires_host::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
-    Ok(whole(page, layers.as_deref()))
+    Ok(whole(page, layers.as_deref(), turn_script.as_deref()))
 }

@@ -18,7 +18,7 @@ pub mod taken;
 pub mod trace;
 
 pub use layers::{Layers, Layout};
-pub use overlay::{overlay, overlay_of_valid};
+pub use overlay::{TURN_PART, overlay, overlay_apart, overlay_of_valid, turn_part};
 pub use png::png;
 
 use empires_rules::{EmpireCode, GameState, Map};

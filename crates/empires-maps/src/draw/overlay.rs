@@ -36,6 +36,8 @@ struct View<'a> {
     /// Each empire's place in the game (or the map, without a game) and colour, by
     /// [`slot`]: looked up for every area, so once per drawing rather than by searching.
     places: Vec<Option<(usize, &'a str)>>,
+    /// The part every viewer of the turn shares ([`turn_part`]) is left to a placeholder.
+    apart: bool,
 }
 
 /// Where an empire is kept in [`View::places`]: codes are two capital letters.
@@ -108,6 +110,56 @@ pub fn overlay_of_valid(
     game: Option<(&GameState, Option<EmpireCode>)>,
     title: Option<&str>,
 ) -> Result<String, String> {
+    overlay_with(layout, map, game, title, false)
+}
+
+/// The name of the placeholder an overlay made by [`overlay_apart`] leaves for the
+/// [`turn_part`].
+pub const TURN_PART: &str = "turn";
+
+/// [`overlay_of_valid`] of what one empire knows of a game, without the part every viewer
+/// of the turn shares: who owns what (10.5: owners are public), the empires' codes and the
+/// homes. That part is left to the placeholder [`TURN_PART`], which [`turn_part`] fills
+/// for every empire's overlay of the turn at once, so that an overlay grows with what its
+/// empire sees rather than with the number of empires.
+pub fn overlay_apart(
+    layout: &Layout,
+    map: &Map,
+    state: &GameState,
+    viewer: EmpireCode,
+    title: Option<&str>,
+) -> Result<String, String> {
+    overlay_with(layout, map, Some((state, Some(viewer))), title, true)
+}
+
+/// What [`overlay_apart`] leaves out, the same for every viewer of the turn: the owners'
+/// colours, the empires' codes used beside the areas they own, and the home markers. It
+/// belongs inside an overlay's `defs`, in place of the [`TURN_PART`] placeholder.
+pub fn turn_part(layout: &Layout, map: &Map, state: &GameState) -> Result<String, String> {
+    check_layout(layout, map)?;
+    let game = Game {
+        state: state.clone(),
+        visible: None,
+        viewer: None,
+    };
+    let v = View {
+        places: View::places(map, layout, Some(&game)),
+        map,
+        layout,
+        game: Some(game),
+        title: None,
+        sizes: layout.sizes,
+        apart: false,
+    };
+    let mut o = String::with_capacity(8 * 1024);
+    o.push_str("<style>");
+    owner_rules(&v, &mut o);
+    o.push_str("</style>\n");
+    public_marks(&v, &mut o);
+    Ok(o)
+}
+
+fn check_layout(layout: &Layout, map: &Map) -> Result<(), String> {
     if layout.areas != map.areas().len() || layout.frames.is_empty() {
         return Err(format!(
             "the drawing's layout is for a map of {} areas, not {} ({})",
@@ -116,6 +168,17 @@ pub fn overlay_of_valid(
             map.name
         ));
     }
+    Ok(())
+}
+
+fn overlay_with(
+    layout: &Layout,
+    map: &Map,
+    game: Option<(&GameState, Option<EmpireCode>)>,
+    title: Option<&str>,
+    apart: bool,
+) -> Result<String, String> {
+    check_layout(layout, map)?;
     let game = match game {
         None => None,
         Some((st, viewer)) => {
@@ -143,6 +206,7 @@ pub fn overlay_of_valid(
         game,
         title,
         sizes: layout.sizes,
+        apart,
     };
     Ok(write(&v))
 }
@@ -238,54 +302,17 @@ fn style_sheet(s: &View, o: &mut String) {
     let Some(g) = &s.game else { return };
     let lay = s.layout;
     let map = s.map;
-    let unit = lay.unit;
     let _ = write!(
         o,
-        "<style>.ml{{fill:{}}}.et{{font-size:{}px;fill:{};stroke:#fffdf6;stroke-width:{}px;stroke-linejoin:round;paint-order:stroke;text-anchor:start}}.fb rect{{stroke:{};stroke-width:0.7px}}.fb text{{fill:{}}}",
+        "<style>.ml{{fill:{}}}.fb rect{{stroke:{};stroke-width:0.7px}}.fb text{{fill:{}}}",
         style::UNOWNED,
-        num(unit * OWNER_SIZE),
-        style::MUTED_INK,
-        num(unit * 0.26),
         style::INK,
         style::INK
     );
-    // Each frame's drawn areas, by the prefix of the frame's ids.
-    let frames: Vec<(&str, &Vec<bool>)> = lay
-        .frames
-        .iter()
-        .zip(&lay.drawn)
-        .map(|(f, d)| (f.prefix.as_str(), d))
-        .collect();
-    let select = |ids: &mut String, id: AreaId, prefix: &str| {
-        for (pre, drawn) in &frames {
-            if drawn[id.index()] {
-                ids.push('#');
-                ids.push_str(pre);
-                ids.push_str(prefix);
-                ids.push_str(map.area(id).code.as_str());
-                ids.push(',');
-            }
-        }
-    };
-    let rule = |o: &mut String, ids: &mut String, what: &str| {
-        if ids.pop().is_some() {
-            o.push_str(ids);
-            o.push('{');
-            o.push_str(what);
-            o.push('}');
-        }
-    };
-    // Owners' colours, one rule per empire.
-    let mut by_owner = vec![String::new(); g.state.empires.len()];
-    for id in map.ids().filter(|i| map.area(*i).is_land()) {
-        if let Some(i) = g.state.area(id).owner.and_then(|e| s.index(e)) {
-            select(&mut by_owner[i], id, "");
-        }
+    if !s.apart {
+        owner_rules(s, o);
     }
-    for (e, mut ids) in g.state.empires.iter().zip(by_owner) {
-        let fill = format!("fill:{}", s.colour(e.code));
-        rule(o, &mut ids, &fill);
-    }
+    let select = |ids: &mut String, id: AreaId, prefix: &str| select(lay, map, ids, id, prefix);
     if let Some(vis) = &g.visible {
         let seen = vis.iter().filter(|v| **v).count();
         // Whichever list is shorter: the seen areas, hidden again after every hatching is
@@ -325,18 +352,59 @@ fn style_sheet(s: &View, o: &mut String) {
     let _ = writeln!(o, "</style>");
 }
 
-/// The owners' codes, home markers and force tags, at the layout's unit size, centred on
-/// the label's place: the layer puts each where the area's label is, at each zoom.
-fn marks(s: &View, o: &mut String) {
+/// Adds `#<frame prefix><prefix><area code>,` to `ids` for each frame that draws `id`.
+fn select(lay: &Layout, map: &Map, ids: &mut String, id: AreaId, prefix: &str) {
+    for (f, drawn) in lay.frames.iter().zip(&lay.drawn) {
+        if drawn[id.index()] {
+            ids.push('#');
+            ids.push_str(&f.prefix);
+            ids.push_str(prefix);
+            ids.push_str(map.area(id).code.as_str());
+            ids.push(',');
+        }
+    }
+}
+
+/// Writes the rule `ids{what}`, the last comma of `ids` dropped, if there are any.
+fn rule(o: &mut String, ids: &mut String, what: &str) {
+    if ids.pop().is_some() {
+        o.push_str(ids);
+        o.push('{');
+        o.push_str(what);
+        o.push('}');
+    }
+}
+
+/// The style of the owners' codes and the owners' colours, one rule per empire: the same
+/// for every viewer of a turn (10.5).
+fn owner_rules(s: &View, o: &mut String) {
+    let Some(g) = &s.game else { return };
+    let (lay, map) = (s.layout, s.map);
+    let unit = lay.unit;
+    let _ = write!(
+        o,
+        ".et{{font-size:{}px;fill:{};stroke:#fffdf6;stroke-width:{}px;stroke-linejoin:round;paint-order:stroke;text-anchor:start}}",
+        num(unit * OWNER_SIZE),
+        style::MUTED_INK,
+        num(unit * 0.26),
+    );
+    let mut by_owner = vec![String::new(); g.state.empires.len()];
+    for id in map.ids().filter(|i| map.area(*i).is_land()) {
+        if let Some(i) = g.state.area(id).owner.and_then(|e| s.index(e)) {
+            select(lay, map, &mut by_owner[i], id, "");
+        }
+    }
+    for (e, mut ids) in g.state.empires.iter().zip(by_owner) {
+        let fill = format!("fill:{}", s.colour(e.code));
+        rule(o, &mut ids, &fill);
+    }
+}
+
+/// The empires' codes, each written once and used beside every area it owns (how they look
+/// is the style sheet's `.et`), and the home markers: the same for every viewer of a turn.
+fn public_marks(s: &View, o: &mut String) {
     let map = s.map;
     let unit = s.layout.unit;
-    let sz = Sizes {
-        label: unit,
-        badge: unit * 0.86,
-        ..s.sizes
-    };
-    // The empires' codes, each written once and used for every area they own; how they
-    // look is the style sheet's (`.et`).
     if let Some(g) = &s.game {
         for e in &g.state.empires {
             let _ = writeln!(
@@ -387,10 +455,30 @@ fn marks(s: &View, o: &mut String) {
             }
             None => {}
         }
-        if let Some(g) = &s.game {
+    }
+}
+
+/// The owners' codes, home markers and force tags, at the layout's unit size, centred on
+/// the label's place: the layer puts each where the area's label is, at each zoom.
+fn marks(s: &View, o: &mut String) {
+    let map = s.map;
+    let unit = s.layout.unit;
+    let sz = Sizes {
+        label: unit,
+        badge: unit * 0.86,
+        ..s.sizes
+    };
+    if s.apart {
+        let _ = writeln!(o, "{}", placeholder(TURN_PART));
+    } else {
+        public_marks(s, o);
+    }
+    // The force tags: what this viewer sees.
+    if let Some(g) = &s.game {
+        for id in map.ids() {
             let b = badges(s, g, id);
             if !b.is_empty() {
-                write_badges(&sz, o, a.code.as_str(), &b, 0.0, unit * 0.75);
+                write_badges(&sz, o, map.area(id).code.as_str(), &b, 0.0, unit * 0.75);
             }
         }
     }
