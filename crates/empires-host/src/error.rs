@@ -91,3 +91,10 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// A report that cannot be encoded: rendering a turn's reports stops with it.
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Error {
+        Error::new(format!("cannot encode a report: {e}"))
+    }
+}

@@ -1,19 +1,19 @@
 //! Every report of a turn, rendered for the turn's files (section 10).
 
 use crate::drawing::{self, FROM_REPORTS};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use empires_maps::draw::{Layout, overlay_apart, overlay_of_valid, turn_part};
-use empires_report::{Turn, public, render_every};
+use empires_report::{Turn, public, render_each};
 use empires_rules::event::Event;
 use empires_rules::{EmpireCode, GameState, Map};
 
 /// The folder of a turn directory holding its reports.
 pub const REPORTS_DIR: &str = "reports";
 
-/// Every report of a turn, as (file name, contents): `CODE.json`, `CODE.txt` and
-/// `CODE.html` for each empire, and the GM's `gm.txt`. `layout` is the layout of the map's
-/// own layer, worked out once per game ([`crate::drawing`]); without it the pages go
-/// without a map.
+/// What a turn's reports are handed to, file by file, as (file name, contents).
+pub type Sink<'a> = dyn FnMut(String, String) -> Result<()> + 'a;
+
+/// Every report of a turn, as (file name, contents); see [`render_into`].
 pub fn render_all(
     map: &Map,
     layout: Option<&Layout>,
@@ -22,6 +22,37 @@ pub fn render_all(
     computer_written: &[EmpireCode],
     gm_messages: &[String],
 ) -> Result<Vec<(String, String)>> {
+    let mut files = Vec::with_capacity(3 * state.empires.len() + 5);
+    render_into(
+        map,
+        layout,
+        state,
+        events,
+        computer_written,
+        gm_messages,
+        &mut |name, text| {
+            files.push((name, text));
+            Ok(())
+        },
+    )?;
+    Ok(files)
+}
+
+/// Every report of a turn, handed to `sink` as each is rendered, so that they are never
+/// all held in memory at once: `CODE.json`, `CODE.txt` and `CODE.html` for each empire
+/// (in the order of the state's empires), then the parts they all share (`public.js`,
+/// `public.json`, `public.txt`, `public.html`) and the GM's `gm.txt`. `layout` is the
+/// layout of the map's own layer, worked out once per game ([`crate::drawing`]); without
+/// it the pages go without a map.
+pub fn render_into(
+    map: &Map,
+    layout: Option<&Layout>,
+    state: &GameState,
+    events: &[Event],
+    computer_written: &[EmpireCode],
+    gm_messages: &[String],
+    sink: &mut Sink,
+) -> Result<()> {
     let turn = Turn {
         map,
         state,
@@ -40,7 +71,7 @@ pub fn render_all(
         .and_then(|l| turn_part(l, map, state).ok())
         .map(|part| drawing::turn_script(&part))
         .transpose()?;
-    let reports = render_every(
+    let common = render_each(
         &turn,
         layout.map(|_| FROM_REPORTS),
         turn_script.as_ref().map(|_| drawing::TURN_SCRIPT),
@@ -51,23 +82,20 @@ pub fn render_all(
                 None => overlay_of_valid(l, map, Some((state, Some(empire))), Some(&title)).ok(),
             }
         },
-    )
-    .map_err(|e| Error::new(format!("cannot encode a report: {e}")))?;
-    let mut files = Vec::with_capacity(3 * reports.empires.len() + 5);
+        |r| {
+            sink(format!("{}.json", r.empire), r.json)?;
+            sink(format!("{}.txt", r.empire), r.text)?;
+            sink(format!("{}.html", r.empire), r.html)
+        },
+    )?;
     if let Some(script) = turn_script {
-        files.push((drawing::TURN_SCRIPT.to_string(), script));
-    }
-    for r in reports.empires {
-        files.push((format!("{}.json", r.empire), r.json));
-        files.push((format!("{}.txt", r.empire), r.text));
-        files.push((format!("{}.html", r.empire), r.html));
+        sink(drawing::TURN_SCRIPT.to_string(), script)?;
     }
     // 10.3, 10.4, 10.6: the parts every empire's report shares, once for the turn.
-    if let Some(p) = reports.public {
-        files.push((public::file("json"), p.json));
-        files.push((public::file("txt"), p.text));
-        files.push((public::file("html"), p.html));
+    if let Some(p) = common.public {
+        sink(public::file("json"), p.json)?;
+        sink(public::file("txt"), p.text)?;
+        sink(public::file("html"), p.html)?;
     }
-    files.push(("gm.txt".to_string(), reports.gm));
-    Ok(files)
+    sink("gm.txt".to_string(), common.gm)
 }

@@ -4,7 +4,7 @@ use crate::error::{Error, Result};
 use crate::files;
 use crate::gamedir::ORDERS_DIR;
 use crate::gamedir::{Access, Game, TurnFiles};
-use crate::render::render_all;
+use crate::render::render_into;
 use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
 use empires_maps::draw::Layout;
 use empires_orders::parse_turnsheet;
@@ -228,6 +228,38 @@ pub fn play_sheets(
     options: TurnOptions,
     where_from: &str,
 ) -> Result<Played> {
+    let mut reports = Vec::with_capacity(3 * state.empires.len() + 5);
+    let mut played = play_sheets_into(
+        map,
+        layout,
+        state,
+        next,
+        sent,
+        options,
+        where_from,
+        &mut |name, text| {
+            reports.push((name, text));
+            Ok(())
+        },
+    )?;
+    played.files.reports = reports;
+    Ok(played)
+}
+
+/// [`play_sheets`], handing each report to `reports` as it is rendered rather than keeping
+/// them in the [`Played`] turn's files: a store that can write them as they come never holds
+/// them all in memory.
+#[allow(clippy::too_many_arguments)]
+pub fn play_sheets_into(
+    map: &Map,
+    layout: Option<&Layout>,
+    state: &GameState,
+    next: u32,
+    sent: &[Sent],
+    options: TurnOptions,
+    where_from: &str,
+    reports: &mut crate::render::Sink,
+) -> Result<Played> {
     let mut warnings = Vec::new();
     let mut record = TurnRecord {
         rules_version: Some(RULES_VERSION.to_string()),
@@ -275,13 +307,14 @@ pub fn play_sheets(
         computer_orders,
     } = adjudicate_sheets(map, state, next, sheets.clone())?;
     let mut files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
-    files.reports = render_all(
+    render_into(
         map,
         layout,
         &outcome.state,
         &outcome.events,
         &computer,
         &gm_messages,
+        reports,
     )?;
     files.computer_orders = computer_orders;
     record.computer = files
@@ -379,7 +412,11 @@ fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Resu
         .collect();
     let shown = game.dir.orders_dir().display().to_string();
     let layout = game.layout(true)?;
-    let mut played = play_sheets(
+    // The reports go straight into the turn being written, each as it is rendered; should
+    // the turn fail, they go with the rest of it.
+    let reports_dir = taken.tmp.join(crate::render::REPORTS_DIR);
+    let mut made = false;
+    let mut played = play_sheets_into(
         &game.map,
         layout.as_deref(),
         &game.state,
@@ -387,6 +424,14 @@ fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Resu
         &sent,
         options,
         &shown,
+        &mut |name, text| {
+            if !made {
+                std::fs::create_dir(&reports_dir)
+                    .map_err(|e| Error::io("cannot create", &reports_dir, e))?;
+                made = true;
+            }
+            crate::files::write_new_unsynced(&reports_dir.join(name), text.as_bytes())
+        },
     )?;
     for name in &played.record.unreadable {
         game.dir.set_aside(taken, name)?;
