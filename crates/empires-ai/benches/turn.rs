@@ -32,19 +32,25 @@ fn whole_turn(map: &Map, st: &GameState, base: Option<&Base>) -> TurnReports {
         computer_written: &[],
         gm_messages: &[],
     };
-    // Each page carries its empire's overlay and loads the map's layer, drawn once per game.
-    render_every(&turn, base.map(|_| "map.js"), None, |empire| {
-        base.and_then(|b| {
-            empires_maps::draw::overlay(
-                &b.layers.layout,
-                map,
-                Some((&out.state, Some(empire))),
-                None,
-            )
-            .ok()
-        })
-    })
-    .expect("reports")
+    // Each page carries its empire's overlay and loads the map's layer, drawn once per game,
+    // and who owns what, drawn once per turn.
+    let turn_part = base.map(|b| {
+        empires_maps::draw::turn_part(&b.layers.layout, map, &out.state).expect("turn part")
+    });
+    let reports = render_every(
+        &turn,
+        base.map(|_| "map.js"),
+        base.map(|_| "public.js"),
+        |empire| {
+            base.and_then(|b| {
+                empires_maps::draw::overlay_apart(&b.layers.layout, map, &out.state, empire, None)
+                    .ok()
+            })
+        },
+    )
+    .expect("reports");
+    black_box(turn_part);
+    reports
 }
 
 fn bench(c: &mut Criterion) {
