@@ -33,7 +33,12 @@ impl fmt::Display for DemoReport {
         )?;
         writeln!(
             f,
-            "  {d}/turns/{:04}/reports/FR.txt    the same, print-ready, with the next turnsheet",
+            "  {d}/turns/{:04}/reports/FR.txt    the same as text, with the next turnsheet",
+            self.turns
+        )?;
+        writeln!(
+            f,
+            "  {d}/turns/{:04}/reports/public.*  the roundup and actions report, the same for all",
             self.turns
         )?;
         writeln!(
