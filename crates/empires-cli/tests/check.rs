@@ -196,6 +196,32 @@ fn checking_from_the_players_own_report_says_the_same() {
         }
     }
     assert_eq!(compared, 4 * 5);
+    // The report as the turn keeps it, its shared parts in the public.json beside it, says
+    // the same; without that file the message says where the whole report is.
+    let kept = dir.join("turns/0001/reports/EN.json");
+    let sheet = sheets.join("EN.txt");
+    assert!(
+        fs::read_to_string(&kept)
+            .unwrap()
+            .contains("\"shared_in\":\"public.json\"")
+    );
+    assert_eq!(
+        stdout(&empires(&["check", "--report", s(&kept), s(&sheet)])),
+        stdout(&empires(&[
+            "check",
+            "--report",
+            s(&tmp.path().join("EN.json")),
+            s(&sheet)
+        ]))
+    );
+    let alone = tmp.path().join("alone");
+    fs::create_dir(&alone).unwrap();
+    fs::copy(&kept, alone.join("EN.json")).unwrap();
+    let err = fails(&["check", "--report", s(&alone.join("EN.json")), s(&sheet)]);
+    assert!(
+        err.contains("public.json") && err.contains("empires report --format json"),
+        "{err}"
+    );
     // A report of a game on a map that is not standard needs the map.
     let err = fails(&[
         "check",
