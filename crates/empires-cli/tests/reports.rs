@@ -86,3 +86,53 @@ fn rule_10_6_gm_messages_reach_every_report() {
     // The messages are kept with the turn's orders.
     assert!(dir.join("turns/0001/orders/gm.txt").exists());
 }
+
+/// The turn keeps the roundup, the actions report and the messages once (`public.*`);
+/// `empires report` gives every form whole, from a directory and from a database alike, and
+/// the same bytes from both.
+#[test]
+fn report_prints_the_whole_report_with_the_parts_kept_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    new_tutorial(&dir);
+    copy_tutorial_orders(&dir);
+    ok(&["turn", s(&dir)]);
+    let reports = dir.join("turns/0001/reports");
+    for f in ["public.json", "public.txt", "public.html", "public.js"] {
+        assert!(reports.join(f).exists(), "{f}");
+    }
+    let kept = fs::read_to_string(reports.join("EN.txt")).unwrap();
+    assert!(kept.contains("see public.txt") && !kept.contains("\nACTIONS REPORT\n"));
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    ok(&["import", s(&dir), "--db", &url, "--name", "g"]);
+    for format in ["text", "json", "html"] {
+        let from_dir = stdout(&ok(&[
+            "report",
+            s(&dir),
+            "--empire",
+            "EN",
+            "--format",
+            format,
+        ]));
+        let from_db = stdout(&ok(&[
+            "report", "g", "--db", &url, "--empire", "EN", "--format", format,
+        ]));
+        assert_eq!(from_dir, from_db, "{format}");
+        match format {
+            "text" => assert!(
+                from_dir.contains("\nROUNDUP\n")
+                    && from_dir.contains("\nACTIONS REPORT\n")
+                    && !from_dir.contains("see public.txt")
+            ),
+            "json" => {
+                assert!(from_dir.contains("\"roundup\":") && !from_dir.contains("\"shared_in\""))
+            }
+            _ => assert!(
+                from_dir.contains("<h2>Actions report</h2>")
+                    && !from_dir.contains("href=\"public.html\"")
+                    && !from_dir.contains("<script src=")
+                    && from_dir.contains("<use id=\"o-LON\"")
+            ),
+        }
+    }
+}
