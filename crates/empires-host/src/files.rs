@@ -128,46 +128,47 @@ pub fn read_text_in_game(path: &Path, limit: u64) -> Result<String> {
 /// Writes a new file and flushes it to disk. Fails if anything (a file, a link) is already
 /// there, so nothing is ever written over or through.
 pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    create_and_write(path, bytes, true)
+}
+
+/// [`write_new`] without waiting for the disk: for the many files of a turn, which
+/// [`flush_tree`] then makes durable all at once.
+pub fn write_new_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    create_and_write(path, bytes, false)
+}
+
+fn create_and_write(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(path)
         .map_err(|e| Error::io("cannot create", path, e))?;
     f.write_all(bytes)
-        .and_then(|()| f.sync_all())
+        .and_then(|()| if sync { f.sync_all() } else { Ok(()) })
         .map_err(|e| Error::io("cannot write", path, e))
 }
 
 /// Writes a file whole or not at all: into `<path>.part`, flushed, then renamed over
 /// `path`. For files of the moderator's own, never a player's.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut part = path.as_os_str().to_owned();
-    part.push(".part");
-    let part = Path::new(&part);
-    if Kind::of(part).map_err(|e| Error::io("cannot read", part, e))? != Kind::Missing {
-        fs::remove_file(part).map_err(|e| Error::io("cannot remove", part, e))?;
-    }
-    write_new(part, bytes)?;
-    fs::rename(part, path).map_err(|e| Error::io("cannot rename", part, e))
+    replace_whole(path, bytes, true)
 }
 
 /// Writes a file the program can always make again (a ready-to-load copy) whole or not at
 /// all, as [`write_atomic`] does but without waiting for the disk: after a power cut it may
 /// be missing or stale, never half written.
 pub fn write_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace_whole(path, bytes, false)
+}
+
+fn replace_whole(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let mut part = path.as_os_str().to_owned();
     part.push(".part");
     let part = Path::new(&part);
     if Kind::of(part).map_err(|e| Error::io("cannot read", part, e))? != Kind::Missing {
         fs::remove_file(part).map_err(|e| Error::io("cannot remove", part, e))?;
     }
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(part)
-        .map_err(|e| Error::io("cannot create", part, e))?;
-    f.write_all(bytes)
-        .map_err(|e| Error::io("cannot write", part, e))?;
+    create_and_write(part, bytes, sync)?;
     fs::rename(part, path).map_err(|e| Error::io("cannot rename", part, e))
 }
 
@@ -210,18 +211,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         let _ = (a, b);
         false
     }
-}
-
-/// Writes a new file, failing if anything is already there, without waiting for the disk:
-/// for the many files of a turn, which [`flush_tree`] then makes durable all at once.
-pub fn write_new_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(|e| Error::io("cannot create", path, e))?;
-    f.write_all(bytes)
-        .map_err(|e| Error::io("cannot write", path, e))
 }
 
 /// Makes everything written under `dir` durable, before the rename that commits it.
