@@ -50,8 +50,17 @@ fn slot(e: EmpireCode) -> usize {
 impl<'a> View<'a> {
     fn places(map: &Map, layout: &'a Layout, game: Option<&Game>) -> Vec<Option<(usize, &'a str)>> {
         let mut places = vec![None; 26 * 26];
+        // Each empire's place on the map, by slot: looked up once per empire of the game
+        // rather than by searching the map's empires for each.
+        let mut on_map = vec![None; 26 * 26];
+        for (m, d) in map.empires.iter().enumerate().rev() {
+            on_map[slot(d.code)] = Some(m);
+        }
         let colour = |e: EmpireCode, i: usize| -> &'a str {
-            match map.empires.iter().position(|d| d.code == e) {
+            let found = on_map[slot(e)]
+                .filter(|&m| map.empires[m].code == e)
+                .or_else(|| map.empires.iter().position(|d| d.code == e));
+            match found {
                 Some(m) => layout
                     .colours
                     .get(m)
