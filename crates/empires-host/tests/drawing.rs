@@ -3,7 +3,7 @@
 //! page loads it, and a page made whole needs nothing else. The same on SQLite.
 
 use empires_host::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
-use empires_host::gamedir::{Game, parse_map};
+use empires_host::gamedir::{Access, Game, parse_map};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{NewGame, Store};
 use empires_host::turn::{TurnOptions, run_with};
@@ -12,6 +12,19 @@ use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Opens the game as a turn would, which makes its map cache again when it is missing or spoilt.
+fn open_to_play(dir: &Path) {
+    drop(
+        Game::open(
+            dir,
+            Access::Play {
+                accept_state: false,
+            },
+        )
+        .unwrap(),
+    );
 }
 
 const YES: TurnOptions = TurnOptions {
@@ -122,7 +135,7 @@ fn a_database_game_keeps_its_map_drawing_and_exports_it() {
 
 #[test]
 fn a_game_directory_keeps_its_map_ready_to_load_and_never_trusts_a_stale_copy() {
-    use empires_host::gamedir::{Access, GameDir};
+    use empires_host::gamedir::GameDir;
     use empires_host::mapcache::MAP_CACHE;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
@@ -149,26 +162,10 @@ fn a_game_directory_keeps_its_map_ready_to_load_and_never_trusts_a_stale_copy() 
     std::fs::write(&cache, "{\"format\":1,\"map_key\":\"x\"}\n{\"areas\":").unwrap();
     let (_, spoilt) = GameDir::at(&dir).load_map(false).unwrap();
     assert_eq!(format!("{spoilt:?}"), format!("{map:?}"));
-    drop(
-        Game::open(
-            &dir,
-            Access::Play {
-                accept_state: false,
-            },
-        )
-        .unwrap(),
-    );
+    open_to_play(&dir);
     assert_eq!(std::fs::read_to_string(&cache).unwrap(), made);
     std::fs::remove_file(&cache).unwrap();
-    drop(
-        Game::open(
-            &dir,
-            Access::Play {
-                accept_state: false,
-            },
-        )
-        .unwrap(),
-    );
+    open_to_play(&dir);
     assert_eq!(std::fs::read_to_string(&cache).unwrap(), made);
 }
 

@@ -3,20 +3,10 @@
 //! with them, and a kept report does not grow with the number of empires.
 mod common;
 use common::*;
-use empires_report::{Turn, html, public, render_every, report, text};
+use empires_report::{html, public, render_every, report, text};
 use empires_rules::map::generate::grid;
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{Map, Variant};
-
-fn turn<'a>(map: &'a Map, out: &'a empires_rules::TurnOutcome) -> Turn<'a> {
-    Turn {
-        map,
-        state: &out.state,
-        events: &out.events,
-        computer_written: &[],
-        gm_messages: &[],
-    }
-}
 
 #[test]
 fn a_kept_report_made_whole_is_the_report_rendered_whole() {

@@ -2,17 +2,7 @@
 //! the text form.
 mod common;
 use common::*;
-use empires_report::{Turn, gm, html, report, schema, text};
-
-fn turn<'a>(map: &'a empires_rules::Map, out: &'a empires_rules::TurnOutcome) -> Turn<'a> {
-    Turn {
-        map,
-        state: &out.state,
-        events: &out.events,
-        computer_written: &[],
-        gm_messages: &[],
-    }
-}
+use empires_report::{gm, html, report, schema, text};
 
 #[test]
 fn golden_text_report() {

@@ -55,3 +55,14 @@ pub fn turn_one() -> (Map, empires_rules::GameState, TurnOutcome) {
     let out = adjudicate(&map, &st, &orders).unwrap();
     (map, st, out)
 }
+
+/// The turn a report is rendered from, with no computer-written orders and no GM messages.
+pub fn turn<'a>(map: &'a Map, out: &'a TurnOutcome) -> empires_report::Turn<'a> {
+    empires_report::Turn {
+        map,
+        state: &out.state,
+        events: &out.events,
+        computer_written: &[],
+        gm_messages: &[],
+    }
+}
