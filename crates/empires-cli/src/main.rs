@@ -171,6 +171,29 @@ enum Command {
         #[arg(long, value_name = "URL")]
         db: String,
     },
+    /// Serve the host on the web: players log in to read reports and send orders, the GM
+    /// runs games from a console; a JSON API for programs.
+    Serve {
+        /// The address to listen on; 0.0.0.0:8080 lets in other machines.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// The database (sqlite:<file> or postgres://...); default sqlite:empires-host.db
+        /// in the current directory, or sqlite:empires-demo.db with --demo.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+        /// Open with a running demo game of computer players and a player account to try.
+        #[arg(long)]
+        demo: bool,
+        /// The site is reached through TLS (a reverse proxy in front): mark cookies Secure.
+        #[arg(long)]
+        secure_cookies: bool,
+        /// Trust X-Forwarded-For from the reverse proxy in front for the client's address.
+        #[arg(long)]
+        trust_forwarded: bool,
+        /// The address players reach the site at, for the links the GM hands out.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
+    },
     /// Copy an SQLite database, consistently, while it is in use.
     Backup {
         /// The database (sqlite:<file>).
@@ -394,6 +417,30 @@ fn main() -> ExitCode {
             hosted::import(&db, &dir, name.as_deref()).map(|r| show(&r, &[]))
         }
         Command::Games { db } => hosted::games(&db).map(|r| show(&r, &[])),
+        Command::Serve {
+            listen,
+            db,
+            demo,
+            secure_cookies,
+            trust_forwarded,
+            public_url,
+        } => commands::serve::run(empires_web::serve::ServeOptions {
+            listen,
+            db: db.unwrap_or_else(|| {
+                if demo {
+                    empires_web::serve::DEMO_DB
+                } else {
+                    empires_web::serve::DEFAULT_DB
+                }
+                .to_string()
+            }),
+            demo,
+            config: empires_web::WebConfig {
+                secure_cookies,
+                trust_forwarded,
+                public_url,
+            },
+        }),
         Command::Backup { db, to } => hosted::backup(&db, &to).map(|r| show(&r, &[])),
         Command::Check {
             paths,

@@ -2,9 +2,21 @@
 
 use crate::error::{Error, Result};
 use crate::gamedir::{self, GameDir, TurnFiles};
+use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{GameState, Map};
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// The starting position of a game on `map` (read from `file`, named in messages) under
+/// `setup` (12.6-12.9), checked against the limits every saved state keeps before anything
+/// is written.
+pub fn start(map: &Map, file: &str, setup: &NewGame) -> Result<GameState> {
+    let state = new_game(map, setup).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    state
+        .validate(map)
+        .map_err(|e| Error::new(format!("{file}: {e}")))?;
+    Ok(state)
+}
 
 /// Creates the game directory `dir` at the starting position `state`; returns the state's
 /// hash. Refuses a directory that exists and is not empty.

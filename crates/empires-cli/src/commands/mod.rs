@@ -7,6 +7,7 @@ pub mod hosted;
 pub mod map;
 pub mod new;
 pub mod report;
+pub mod serve;
 pub mod simulate;
 pub mod status;
 pub use empires_host::{turn, undo};

@@ -5,7 +5,7 @@ use crate::error::{Error, Result};
 use crate::gamedir;
 use empires_host::store::{self as host_store, Store};
 use empires_rules::scenario::Scenario;
-use empires_rules::setup::{NewGame, new_game};
+use empires_rules::setup::NewGame;
 use empires_rules::{EmpireCode, GameState, Map, Options, Variant};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -160,7 +160,6 @@ pub fn map_text(path: &Path) -> Result<(String, String)> {
 
 fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
     let (map_text, file) = map_text(&m.map)?;
-    let map = gamedir::parse_map(&map_text, &file)?;
     let mut players = BTreeMap::new();
     for (code, name) in &m.players {
         if players.insert(*code, name.clone()).is_some() {
@@ -177,6 +176,7 @@ fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
     if let Some(n) = m.victory_from_turn {
         options.victory_from_turn = n;
     }
+    let map = gamedir::parse_map(&map_text, &file)?;
     let setup = NewGame {
         name: m.name.clone().unwrap_or_else(|| map.name.clone()),
         variant: m.variant.or(map.variant).unwrap_or(Variant::World),
@@ -184,11 +184,7 @@ fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
         players,
         options,
     };
-    let state = new_game(&map, &setup).map_err(|e| Error::new(format!("{file}: {e}")))?;
-    // The same limits as every saved state, checked before anything is written.
-    state
-        .validate(&map)
-        .map_err(|e| Error::new(format!("{file}: {e}")))?;
+    let state = empires_host::create::start(&map, &file, &setup)?;
     Ok((map_text, map, state))
 }
 

@@ -300,6 +300,9 @@ macro_rules! on_pool {
 }
 use on_pool;
 
+mod accounts;
+pub use accounts::{Account, GameEntry, LinkPurpose, Role, Seat, TokenEntry};
+
 /// Which empire a pending file is for: `EN.txt` is EN's; `None` for the GM's `gm.txt`.
 fn pending_empire(file: &str, codes: &[EmpireCode]) -> Option<String> {
     if file.eq_ignore_ascii_case(GM_FILE) {

@@ -1,0 +1,683 @@
+//! Who may do what on a host: accounts (players and GMs), their log-in sessions and API
+//! tokens, the one-time links a GM hands out, which GM runs which game and which account
+//! holds which seat. Every secret (a session's cookie, a token, a link) is kept only as its
+//! SHA-256, so a copy of the database lets no one in; password hashes are made by the door
+//! that takes the password.
+
+use super::{Pool, SqlStore};
+use crate::error::{Error, Result};
+use crate::store::Millis;
+use empires_rules::EmpireCode;
+
+/// What an account may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Plays the empires whose seats it holds.
+    Player,
+    /// Runs games: creates them, sees everything of the games it runs.
+    Gm,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Player => "player",
+            Role::Gm => "gm",
+        }
+    }
+
+    fn parse(s: &str) -> Role {
+        if s == "gm" { Role::Gm } else { Role::Player }
+    }
+}
+
+/// An account as a door sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    pub id: i64,
+    pub name: String,
+    pub email: Option<String>,
+    pub role: Role,
+    /// The password's hash (PHC string); `None` until a password is set.
+    pub password_hash: Option<String>,
+}
+
+type AccountRow = (i64, String, Option<String>, String, Option<String>);
+
+fn account(row: AccountRow) -> Account {
+    let (id, name, email, role, password_hash) = row;
+    Account {
+        id,
+        name,
+        email,
+        role: Role::parse(&role),
+        password_hash,
+    }
+}
+
+const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.email, a.role, a.password_hash";
+
+/// What a one-time link is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkPurpose {
+    /// A new player's first password, for the seat they were invited to.
+    Invite,
+    /// A new password for an account that forgot its own.
+    Reset,
+}
+
+impl LinkPurpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            LinkPurpose::Invite => "invite",
+            LinkPurpose::Reset => "reset",
+        }
+    }
+}
+
+/// A game as its list on a player's or GM's page shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEntry {
+    pub name: String,
+    pub title: String,
+    pub turn: u32,
+    /// The empire the account plays in it; `None` on a GM's list.
+    pub empire: Option<EmpireCode>,
+}
+
+/// A seat of a game, as the GM's console shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    pub empire: EmpireCode,
+    /// The account holding it, if any: (id, name).
+    pub account: Option<(i64, String)>,
+    /// playing, missing, dropped, dummy or eliminated (2.5).
+    pub status: String,
+    pub missed_turns: u32,
+}
+
+/// An API token as its owner's list shows it (never the token itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenEntry {
+    pub id: i64,
+    pub label: String,
+    pub created_at: Millis,
+    pub revoked_at: Option<Millis>,
+}
+
+impl SqlStore {
+    /// A new account; refused as a conflict when the name is taken.
+    pub async fn create_account(
+        &self,
+        name: &str,
+        email: Option<&str>,
+        role: Role,
+        password_hash: Option<&str>,
+        now: Millis,
+    ) -> Result<i64> {
+        let row: sqlx::Result<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "INSERT INTO accounts (name, email, role, password_hash, created_at) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+            )
+            .bind(name)
+            .bind(email)
+            .bind(role.as_str())
+            .bind(password_hash)
+            .bind(now)
+            .fetch_one(p)
+            .await
+        });
+        match row {
+            Ok((id,)) => Ok(id),
+            Err(e) => {
+                let e = self.err("cannot create the account", e);
+                if e.kind() == crate::error::Kind::Conflict {
+                    Err(Error::conflict(format!(
+                        "an account named \"{name}\" already exists"
+                    )))
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+
+    /// The account of that name, if there is one.
+    pub async fn account_by_name(&self, name: &str) -> Result<Option<Account>> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name = $1");
+        let row: Option<AccountRow> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(&sql).bind(name).fetch_optional(p).await
+        })
+        .map_err(|e| self.err("cannot read the accounts", e))?;
+        Ok(row.map(account))
+    }
+
+    /// The account with that id.
+    pub async fn account(&self, id: i64) -> Result<Account> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1");
+        let row: Option<AccountRow> = on_pool!(&self.pool, |p| sqlx::query_as(&sql)
+            .bind(id)
+            .fetch_optional(p)
+            .await)
+        .map_err(|e| self.err("cannot read the accounts", e))?;
+        row.map(account)
+            .ok_or_else(|| Error::not_found("no such account"))
+    }
+
+    /// Every account, by name: for the GM choosing who takes a seat.
+    pub async fn accounts(&self) -> Result<Vec<Account>> {
+        let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a ORDER BY a.name");
+        let rows: Vec<AccountRow> =
+            on_pool!(&self.pool, |p| sqlx::query_as(&sql).fetch_all(p).await)
+                .map_err(|e| self.err("cannot read the accounts", e))?;
+        Ok(rows.into_iter().map(account).collect())
+    }
+
+    /// How many GM accounts the host has.
+    pub async fn gm_count(&self) -> Result<i64> {
+        let (n,): (i64,) = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT COUNT(*) FROM accounts WHERE role = 'gm'")
+                .fetch_one(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the accounts", e))?;
+        Ok(n)
+    }
+
+    /// Sets an account's password hash and ends every session it had, so that a changed
+    /// or reset password shuts out whoever knew the old one.
+    pub async fn set_password(&self, account: i64, hash: &str) -> Result<()> {
+        on_pool!(&self.pool, |p| async {
+            let mut tx = p.begin().await?;
+            sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                .bind(hash)
+                .bind(account)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                .bind(account)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await
+        }
+        .await)
+        .map_err(|e| self.err("cannot set the password", e))
+    }
+
+    /// Starts a log-in session, known by the SHA-256 of its cookie.
+    pub async fn create_session(
+        &self,
+        token_sha256: &str,
+        account: i64,
+        csrf: &str,
+        now: Millis,
+        expires_at: Millis,
+    ) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO sessions (token_sha256, account_id, csrf, created_at, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(token_sha256)
+            .bind(account)
+            .bind(csrf)
+            .bind(now)
+            .bind(expires_at)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot start the session", e))
+    }
+
+    /// The account and CSRF token of a session that has not expired.
+    pub async fn session(
+        &self,
+        token_sha256: &str,
+        now: Millis,
+    ) -> Result<Option<(Account, String)>> {
+        let sql = format!(
+            "SELECT {ACCOUNT_COLUMNS}, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
+             WHERE s.token_sha256 = $1 AND s.expires_at > $2"
+        );
+        let row: Option<(i64, String, Option<String>, String, Option<String>, String)> =
+            on_pool!(&self.pool, |p| {
+                sqlx::query_as(&sql)
+                    .bind(token_sha256)
+                    .bind(now)
+                    .fetch_optional(p)
+                    .await
+            })
+            .map_err(|e| self.err("cannot read the session", e))?;
+        Ok(row.map(|(id, name, email, role, hash, csrf)| {
+            (account((id, name, email, role, hash)), csrf)
+        }))
+    }
+
+    /// Ends a session (log-out), and drops every expired one.
+    pub async fn end_session(&self, token_sha256: &str, now: Millis) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query("DELETE FROM sessions WHERE token_sha256 = $1 OR expires_at <= $2")
+                .bind(token_sha256)
+                .bind(now)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot end the session", e))
+    }
+
+    /// A new API token for an account, known by its SHA-256.
+    pub async fn create_token(
+        &self,
+        account: i64,
+        label: &str,
+        token_sha256: &str,
+        now: Millis,
+    ) -> Result<i64> {
+        let (id,): (i64,) = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "INSERT INTO api_tokens (account_id, label, token_sha256, created_at) \
+                 VALUES ($1, $2, $3, $4) RETURNING id",
+            )
+            .bind(account)
+            .bind(label)
+            .bind(token_sha256)
+            .bind(now)
+            .fetch_one(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot keep the token", e))?;
+        Ok(id)
+    }
+
+    /// An account's API tokens, newest first.
+    pub async fn tokens(&self, account: i64) -> Result<Vec<TokenEntry>> {
+        let rows: Vec<(i64, String, i64, Option<i64>)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT id, label, created_at, revoked_at FROM api_tokens \
+                 WHERE account_id = $1 ORDER BY id DESC",
+            )
+            .bind(account)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the tokens", e))?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, label, created_at, revoked_at)| TokenEntry {
+                id,
+                label,
+                created_at,
+                revoked_at,
+            })
+            .collect())
+    }
+
+    /// Revokes one of an account's tokens; `false` if it has no such live token.
+    pub async fn revoke_token(&self, account: i64, id: i64, now: Millis) -> Result<bool> {
+        let done = on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "UPDATE api_tokens SET revoked_at = $1 \
+                 WHERE id = $2 AND account_id = $3 AND revoked_at IS NULL",
+            )
+            .bind(now)
+            .bind(id)
+            .bind(account)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected())
+        })
+        .map_err(|e| self.err("cannot revoke the token", e))?;
+        Ok(done == 1)
+    }
+
+    /// The account a live API token belongs to.
+    pub async fn token_account(&self, token_sha256: &str) -> Result<Option<Account>> {
+        let sql = format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM api_tokens t JOIN accounts a ON a.id = t.account_id \
+             WHERE t.token_sha256 = $1 AND t.revoked_at IS NULL"
+        );
+        let row: Option<AccountRow> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(&sql)
+                .bind(token_sha256)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the tokens", e))?;
+        Ok(row.map(account))
+    }
+
+    /// Keeps a one-time link for `account`, known by its SHA-256, good until `expires_at`.
+    pub async fn create_link(
+        &self,
+        token_sha256: &str,
+        purpose: LinkPurpose,
+        account: i64,
+        created_by: i64,
+        now: Millis,
+        expires_at: Millis,
+    ) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO links (token_sha256, purpose, account_id, created_by, created_at, expires_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(token_sha256)
+            .bind(purpose.as_str())
+            .bind(account)
+            .bind(created_by)
+            .bind(now)
+            .bind(expires_at)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot keep the link", e))
+    }
+
+    /// The account a live, unused link is for, without using it up.
+    pub async fn link_account(
+        &self,
+        token_sha256: &str,
+        purpose: LinkPurpose,
+        now: Millis,
+    ) -> Result<Option<Account>> {
+        let sql = format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM links l JOIN accounts a ON a.id = l.account_id \
+             WHERE l.token_sha256 = $1 AND l.purpose = $2 AND l.used_at IS NULL AND l.expires_at > $3"
+        );
+        let row: Option<AccountRow> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(&sql)
+                .bind(token_sha256)
+                .bind(purpose.as_str())
+                .bind(now)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the link", e))?;
+        Ok(row.map(account))
+    }
+
+    /// Uses a link up and sets the password it was for, in one transaction: of two uses of
+    /// the same link at once, one sets the password and the other is told the link is
+    /// spent. Every session of the account ends.
+    pub async fn redeem_link(
+        &self,
+        token_sha256: &str,
+        purpose: LinkPurpose,
+        password_hash: &str,
+        now: Millis,
+    ) -> Result<Option<i64>> {
+        let done: sqlx::Result<Option<i64>> = on_pool!(&self.pool, |p| async {
+            let mut tx = p.begin().await?;
+            let row: Option<(i64,)> = sqlx::query_as(
+                "UPDATE links SET used_at = $1 \
+                 WHERE token_sha256 = $2 AND purpose = $3 AND used_at IS NULL AND expires_at > $1 \
+                 RETURNING account_id",
+            )
+            .bind(now)
+            .bind(token_sha256)
+            .bind(purpose.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+            if let Some((id,)) = row {
+                sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
+                    .bind(password_hash)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            tx.commit().await?;
+            Ok(row.map(|(id,)| id))
+        }
+        .await);
+        done.map_err(|e| self.err("cannot use the link", e))
+    }
+
+    /// The games an account plays, with its empire in each, by name.
+    pub async fn games_played_by(&self, account: i64) -> Result<Vec<GameEntry>> {
+        let rows: Vec<(String, String, i64, String)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT g.name, g.title, g.turn, s.empire FROM seats s JOIN games g ON g.id = s.game_id \
+                 WHERE s.account_id = $1 ORDER BY g.name, s.empire",
+            )
+            .bind(account)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the games", e))?;
+        Ok(rows
+            .into_iter()
+            .map(|(name, title, turn, empire)| GameEntry {
+                name,
+                title,
+                turn: turn as u32,
+                empire: EmpireCode::parse(&empire).ok(),
+            })
+            .collect())
+    }
+
+    /// The games a GM runs, by name.
+    pub async fn games_run_by(&self, account: i64) -> Result<Vec<GameEntry>> {
+        let rows: Vec<(String, String, i64)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT name, title, turn FROM games WHERE gm_account_id = $1 ORDER BY name",
+            )
+            .bind(account)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the games", e))?;
+        Ok(rows
+            .into_iter()
+            .map(|(name, title, turn)| GameEntry {
+                name,
+                title,
+                turn: turn as u32,
+                empire: None,
+            })
+            .collect())
+    }
+
+    /// The GM account that runs a game, if any; not found if there is no such game.
+    pub async fn game_gm(&self, game: &str) -> Result<Option<i64>> {
+        let row: Option<(Option<i64>,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT gm_account_id FROM games WHERE name = $1")
+                .bind(game)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        row.map(|(gm,)| gm)
+            .ok_or_else(|| Error::not_found(format!("no game named \"{game}\"")))
+    }
+
+    /// Gives a game to a GM to run.
+    pub async fn set_game_gm(&self, game: &str, gm: i64) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE games SET gm_account_id = $1 WHERE name = $2")
+                .bind(gm)
+                .bind(game)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot give the game to its GM", e))
+    }
+
+    /// Gives every game no GM runs (made at the command line) to `gm`; their names.
+    pub async fn adopt_games(&self, gm: i64) -> Result<Vec<String>> {
+        let rows: Vec<(String,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "UPDATE games SET gm_account_id = $1 WHERE gm_account_id IS NULL RETURNING name",
+            )
+            .bind(gm)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot give the games to their GM", e))?;
+        let mut names: Vec<String> = rows.into_iter().map(|(n,)| n).collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// The empire an account plays in a game, if it holds a seat there.
+    pub async fn seat_of(&self, game: &str, account: i64) -> Result<Option<EmpireCode>> {
+        let row: Option<(String,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT s.empire FROM seats s JOIN games g ON g.id = s.game_id \
+                 WHERE g.name = $1 AND s.account_id = $2 ORDER BY s.empire LIMIT 1",
+            )
+            .bind(game)
+            .bind(account)
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the seats", e))?;
+        Ok(row.and_then(|(e,)| EmpireCode::parse(&e).ok()))
+    }
+
+    /// Every seat of a game, in the order of its empires' codes.
+    pub async fn seats(&self, game: &str) -> Result<Vec<Seat>> {
+        let rows: Vec<(String, Option<i64>, Option<String>, String, i64)> =
+            on_pool!(&self.pool, |p| {
+                sqlx::query_as(
+                    "SELECT s.empire, a.id, a.name, s.status, s.missed_turns \
+                     FROM seats s JOIN games g ON g.id = s.game_id \
+                     LEFT JOIN accounts a ON a.id = s.account_id \
+                     WHERE g.name = $1 ORDER BY s.empire",
+                )
+                .bind(game)
+                .fetch_all(p)
+                .await
+            })
+            .map_err(|e| self.err("cannot read the seats", e))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(empire, id, name, status, missed)| {
+                Some(Seat {
+                    empire: EmpireCode::parse(&empire).ok()?,
+                    account: id.zip(name),
+                    status,
+                    missed_turns: missed as u32,
+                })
+            })
+            .collect())
+    }
+
+    /// Gives an empire's seat to an account (or to no one, `None`): who may log in and play
+    /// it from now on (2.5: a replacement player takes over the empire as it stands).
+    pub async fn assign_seat(
+        &self,
+        game: &str,
+        empire: EmpireCode,
+        account: Option<i64>,
+    ) -> Result<()> {
+        let done = on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "UPDATE seats SET account_id = $1 \
+                 WHERE empire = $2 AND game_id = (SELECT id FROM games WHERE name = $3)",
+            )
+            .bind(account)
+            .bind(empire.as_str())
+            .bind(game)
+            .execute(p)
+            .await
+            .map(|r| r.rows_affected())
+        })
+        .map_err(|e| self.err("cannot assign the seat", e))?;
+        if done == 0 {
+            return Err(Error::not_found(format!(
+                "game \"{game}\" has no empire {empire}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records an action in a game's audit log, with the account that took it.
+    pub async fn audit_by(
+        &self,
+        game: Option<&str>,
+        account: i64,
+        at: Millis,
+        action: &str,
+        detail: &str,
+    ) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO audit_log (game_id, account_id, at, action, detail) \
+                 VALUES ((SELECT id FROM games WHERE name = $1), $2, $3, $4, $5)",
+            )
+            .bind(game)
+            .bind(account)
+            .bind(at)
+            .bind(action)
+            .bind(detail)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot write the audit log", e))
+    }
+
+    /// A game's audit log with who did each thing, oldest first: (time, account name,
+    /// action, detail).
+    pub async fn audit_entries(
+        &self,
+        game: &str,
+    ) -> Result<Vec<(Millis, Option<String>, String, String)>> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT l.at, a.name, l.action, l.detail FROM audit_log l \
+                 LEFT JOIN accounts a ON a.id = l.account_id \
+                 WHERE l.game_id = (SELECT id FROM games WHERE name = $1) ORDER BY l.id",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the audit log", e))
+    }
+
+    /// The latest turnsheet an empire sent for a turn: (bytes, SHA-256, time received).
+    pub async fn latest_sheet(
+        &self,
+        game: &str,
+        empire: EmpireCode,
+        for_turn: u32,
+    ) -> Result<Option<(Vec<u8>, String, Millis)>> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT body, sha256, received_at FROM submissions \
+                 WHERE game_id = (SELECT id FROM games WHERE name = $1) AND empire = $2 AND for_turn = $3 \
+                 ORDER BY id DESC LIMIT 1",
+            )
+            .bind(game)
+            .bind(empire.as_str())
+            .bind(i64::from(for_turn))
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the turnsheets", e))
+    }
+
+    /// How many turnsheets a game holds, of every turn: to count what a load test sent.
+    pub async fn sheet_count(&self, game: &str) -> Result<i64> {
+        let (n,): (i64,) = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT COUNT(*) FROM submissions WHERE game_id = (SELECT id FROM games WHERE name = $1)",
+            )
+            .bind(game)
+            .fetch_one(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot count the turnsheets", e))?;
+        Ok(n)
+    }
+}

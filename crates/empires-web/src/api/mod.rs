@@ -1,0 +1,329 @@
+//! The JSON API for third-party clients: log in for a token, list my games, fetch a report
+//! (the canonical JSON report), check and send turnsheets. Every call but log-in carries a
+//! bearer token ([`crate::auth::ApiUser`]); the same access rules as the pages apply
+//! ([`crate::access`]). `GET /api/openapi.json` describes it, generated from the handlers.
+
+use crate::access::{Viewer, player_of, viewer};
+use crate::auth::{ApiUser, new_secret, secret_hash};
+use crate::failure::{ApiFailure, Failure};
+use crate::host::Host;
+use crate::pages::login::authenticate;
+use crate::pages::orders::{check, keep};
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use empires_host::store::Store;
+use empires_rules::EmpireCode;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::{OpenApi, ToSchema};
+
+/// Every route of the API, under `/api`.
+pub fn router() -> Router<Arc<Host>> {
+    Router::new()
+        .route("/login", post(login))
+        .route("/games", get(games))
+        .route("/games/{game}/reports/{turn}", get(report))
+        .route("/games/{game}/check", post(check_sheet))
+        .route("/games/{game}/orders", post(send_sheet))
+        .route("/tokens", get(tokens))
+        .route("/tokens/{id}", delete(revoke))
+        .route("/openapi.json", get(openapi))
+        .fallback(|| async { ApiFailure(Failure::not_found("no such API call")) })
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Empires host API",
+        description = "Play Empires from a program: log in for a token, read reports, check and send turnsheets."
+    ),
+    paths(login, games, report, check_sheet, send_sheet, tokens, revoke),
+    components(schemas(
+        LoginRequest,
+        LoginAnswer,
+        GameItem,
+        SheetRequest,
+        SheetReceipt,
+        TokenItem,
+        ErrorAnswer
+    ))
+)]
+pub struct ApiDoc;
+
+/// The API's OpenAPI description.
+async fn openapi() -> Response {
+    Json(ApiDoc::openapi()).into_response()
+}
+
+/// What every refused call answers.
+#[derive(Serialize, ToSchema)]
+pub struct ErrorAnswer {
+    pub error: String,
+}
+
+/// A JSON body, refused with a clear message when it does not read.
+fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiFailure> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiFailure(Failure::bad_request(format!(
+            "the JSON body does not read: {e}"
+        )))
+    })
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LoginRequest {
+    pub name: String,
+    pub password: String,
+    /// What the token is for, shown on the account page; default "API".
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LoginAnswer {
+    /// Send it as `Authorization: Bearer <token>`; revoke it on the account page or with
+    /// `DELETE /api/tokens/{id}`.
+    pub token: String,
+    pub token_id: i64,
+}
+
+/// Logs in and makes a new API token (the log-in rate limit applies).
+#[utoipa::path(post, path = "/api/login", request_body = LoginRequest,
+    responses((status = 200, body = LoginAnswer), (status = 401, body = ErrorAnswer), (status = 429, body = ErrorAnswer)))]
+async fn login(
+    State(host): State<Arc<Host>>,
+    parts: Parts,
+    bytes: Bytes,
+) -> Result<Json<LoginAnswer>, ApiFailure> {
+    let req: LoginRequest = body(&bytes)?;
+    let address = crate::auth::client_address(&parts, &host);
+    let account = authenticate(&host, &req.name, &req.password, &address).await?;
+    let label = req.label.unwrap_or_else(|| "API".into());
+    let label: String = label.trim().chars().take(100).collect();
+    let token = new_secret();
+    let token_id = host
+        .store
+        .create_token(account.id, &label, &secret_hash(&token), host.now())
+        .await?;
+    Ok(Json(LoginAnswer { token, token_id }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct GameItem {
+    pub name: String,
+    pub title: String,
+    /// The last turn played.
+    pub turn: u32,
+    /// The empire I play; absent on a game I run as GM.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empire: Option<String>,
+    /// `player` or `gm`.
+    pub role: &'static str,
+}
+
+/// The games I play, and those I run as GM.
+#[utoipa::path(get, path = "/api/games", responses((status = 200, body = Vec<GameItem>), (status = 401, body = ErrorAnswer)),
+    security(("bearer" = [])))]
+async fn games(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+) -> Result<Json<Vec<GameItem>>, ApiFailure> {
+    let mut out: Vec<GameItem> = host
+        .store
+        .games_played_by(me.id)
+        .await?
+        .into_iter()
+        .map(|g| GameItem {
+            name: g.name,
+            title: g.title,
+            turn: g.turn,
+            empire: g.empire.map(|e| e.to_string()),
+            role: "player",
+        })
+        .collect();
+    if me.role == empires_host::store::sql::Role::Gm {
+        out.extend(
+            host.store
+                .games_run_by(me.id)
+                .await?
+                .into_iter()
+                .map(|g| GameItem {
+                    name: g.name,
+                    title: g.title,
+                    turn: g.turn,
+                    empire: None,
+                    role: "gm",
+                }),
+        );
+    }
+    Ok(Json(out))
+}
+
+#[derive(Deserialize)]
+struct EmpireQuery {
+    empire: Option<String>,
+}
+
+/// My empire's report of a turn, as the canonical JSON report; the GM names the empire with
+/// `?empire=CODE`.
+#[utoipa::path(get, path = "/api/games/{game}/reports/{turn}",
+    params(("game" = String, Path), ("turn" = u32, Path), ("empire" = Option<String>, Query, description = "the GM's choice of empire")),
+    responses((status = 200, description = "the report (docs/report.schema.json)"), (status = 404, body = ErrorAnswer)),
+    security(("bearer" = [])))]
+async fn report(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+    Path((game, turn)): Path<(String, u32)>,
+    Query(q): Query<EmpireQuery>,
+) -> Result<Response, ApiFailure> {
+    let who = viewer(&host, &me, &game).await?;
+    let empire = match (who, q.empire) {
+        (Viewer::Player(e), _) => e,
+        (Viewer::Gm, Some(code)) => EmpireCode::parse(code.trim()).map_err(|_| {
+            ApiFailure(Failure::bad_request(format!(
+                "\"{code}\" is not an empire's code"
+            )))
+        })?,
+        (Viewer::Gm, None) => {
+            return Err(ApiFailure(Failure::bad_request(
+                "say which empire's report: ?empire=CODE",
+            )));
+        }
+    };
+    let path = format!("{}/{empire}.json", empires_host::render::REPORTS_DIR);
+    let bytes = host
+        .store
+        .turn_file(&game, turn, &path, who.empire())
+        .await
+        .map_err(|e| match e.kind() {
+            empires_host::error::Kind::NotFound => ApiFailure(Failure::not_found("no such report")),
+            _ => e.into(),
+        })?;
+    Ok(crate::pages::games::file_response("report.json", bytes))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SheetRequest {
+    /// The turnsheet, as it would be written on paper or in a mail.
+    pub text: String,
+    /// The turn it was written for: refused if that turn has been played meanwhile.
+    #[serde(default)]
+    pub for_turn: Option<u32>,
+}
+
+/// Checks a turnsheet for my empire without keeping it: the diagnostics (line, column,
+/// code, message, suggestions) and the forecast, as `empires check --format json` prints.
+#[utoipa::path(post, path = "/api/games/{game}/check", request_body = SheetRequest,
+    params(("game" = String, Path)),
+    responses((status = 200, description = "the check: errors, warnings, diagnostics, forecast"), (status = 404, body = ErrorAnswer)),
+    security(("bearer" = [])))]
+async fn check_sheet(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+    Path(game): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, ApiFailure> {
+    let req: SheetRequest = body(&bytes)?;
+    let empire = player_of(&host, &me, &game).await?;
+    let loaded = host.loaded(&game).await?;
+    let report = check(&loaded, empire, &req.text)?;
+    Ok(Json(report).into_response())
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SheetReceipt {
+    pub for_turn: u32,
+    pub sha256: String,
+    /// The hash of the sheet this one replaces, if I had sent one for the turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaces: Option<String>,
+    pub received_at: i64,
+    pub errors: usize,
+    pub warnings: usize,
+    #[schema(value_type = Object)]
+    pub check: serde_json::Value,
+}
+
+/// Sends my turnsheet for the next turn; the last one sent before the turn is played counts.
+#[utoipa::path(post, path = "/api/games/{game}/orders", request_body = SheetRequest,
+    params(("game" = String, Path)),
+    responses((status = 200, body = SheetReceipt), (status = 409, body = ErrorAnswer), (status = 404, body = ErrorAnswer)),
+    security(("bearer" = [])))]
+async fn send_sheet(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+    Path(game): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SheetReceipt>, ApiFailure> {
+    let req: SheetRequest = body(&bytes)?;
+    let empire = player_of(&host, &me, &game).await?;
+    let received_at = host.now();
+    let (accepted, _) = keep(&host, &game, empire, req.text, req.for_turn, "api").await?;
+    let r = accepted.receipt;
+    let (errors, warnings) = accepted
+        .check
+        .as_ref()
+        .map_or((0, 0), |c| (c.errors, c.warnings));
+    Ok(Json(SheetReceipt {
+        for_turn: r.for_turn,
+        sha256: r.sha256,
+        replaces: r.replaces,
+        received_at,
+        errors,
+        warnings,
+        check: serde_json::to_value(&accepted.check).unwrap_or_default(),
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TokenItem {
+    pub id: i64,
+    pub label: String,
+    pub created_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revoked_at: Option<i64>,
+}
+
+/// My API tokens (never the tokens themselves).
+#[utoipa::path(get, path = "/api/tokens", responses((status = 200, body = Vec<TokenItem>)), security(("bearer" = [])))]
+async fn tokens(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+) -> Result<Json<Vec<TokenItem>>, ApiFailure> {
+    Ok(Json(
+        host.store
+            .tokens(me.id)
+            .await?
+            .into_iter()
+            .map(|t| TokenItem {
+                id: t.id,
+                label: t.label,
+                created_at: t.created_at,
+                revoked_at: t.revoked_at,
+            })
+            .collect(),
+    ))
+}
+
+/// Revokes one of my tokens (the one this call carries, too).
+#[utoipa::path(delete, path = "/api/tokens/{id}", params(("id" = i64, Path)),
+    responses((status = 204), (status = 404, body = ErrorAnswer)), security(("bearer" = [])))]
+async fn revoke(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+    Path(id): Path<i64>,
+) -> Result<StatusCode, ApiFailure> {
+    if host.store.revoke_token(me.id, id, host.now()).await? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiFailure(Failure::not_found(
+            "you have no such live token",
+        )))
+    }
+}

@@ -1,0 +1,95 @@
+//! How a request fails: one status and one message for a person, as an HTML page for the
+//! site ([`Failure`]) or as JSON for the API ([`ApiFailure`]). A failure inside the host
+//! (the database cannot be reached, a stored row does not read) is logged in full and
+//! answered with a short message: the details are the operator's, not the visitor's.
+
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use empires_host::error::Kind;
+
+/// A request that cannot be answered as asked.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Failure {
+        Failure {
+            status,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Failure {
+        Failure::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn forbidden(message: impl Into<String>) -> Failure {
+        Failure::new(StatusCode::FORBIDDEN, message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Failure {
+        Failure::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// Not logged in (or the token is not valid): the site sends the visitor to log in.
+    pub fn unauthorized() -> Failure {
+        Failure::new(StatusCode::UNAUTHORIZED, "log in first")
+    }
+}
+
+impl From<empires_host::Error> for Failure {
+    fn from(e: empires_host::Error) -> Failure {
+        let status = match e.kind() {
+            Kind::NotFound => StatusCode::NOT_FOUND,
+            Kind::Conflict => StatusCode::CONFLICT,
+            Kind::Other => StatusCode::UNPROCESSABLE_ENTITY,
+            Kind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Kind::Corrupt => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        if status.is_server_error() {
+            eprintln!("error: {e}");
+            return Failure::new(
+                status,
+                "the host cannot answer this now; the GM has been told in the server's log",
+            );
+        }
+        Failure::new(status, e.to_string())
+    }
+}
+
+impl From<askama::Error> for Failure {
+    fn from(e: askama::Error) -> Failure {
+        eprintln!("error: cannot render a page: {e}");
+        Failure::new(StatusCode::INTERNAL_SERVER_ERROR, "cannot render the page")
+    }
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        if self.status == StatusCode::UNAUTHORIZED {
+            return Redirect::to("/login").into_response();
+        }
+        let page = crate::pages::layout::error_page(self.status, &self.message);
+        (self.status, Html(page)).into_response()
+    }
+}
+
+/// A [`Failure`] answered as JSON: `{"error": "..."}`.
+#[derive(Debug, Clone)]
+pub struct ApiFailure(pub Failure);
+
+impl<E: Into<Failure>> From<E> for ApiFailure {
+    fn from(e: E) -> ApiFailure {
+        ApiFailure(e.into())
+    }
+}
+
+impl IntoResponse for ApiFailure {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.0.message });
+        (self.0.status, axum::Json(body)).into_response()
+    }
+}

@@ -1,0 +1,168 @@
+//! What every request shares: the store, the clock, the log-in limiter and the games kept
+//! in memory between requests.
+
+use crate::auth::limit::Limiter;
+use empires_host::store::sql::SqlStore;
+use empires_host::store::{Loaded, Millis, Store, Submission};
+use empires_host::submit::{Accepted, accept_on};
+use empires_host::turn::{TurnOptions, TurnReport};
+use empires_host::{Error, Result};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// How the server was told to behave.
+#[derive(Debug, Clone, Default)]
+pub struct WebConfig {
+    /// Mark cookies `Secure`: the site is reached through TLS (a reverse proxy in front).
+    pub secure_cookies: bool,
+    /// Take the client's address from `X-Forwarded-For`, as a reverse proxy in front sets
+    /// it; otherwise that header is ignored (anyone could send it).
+    pub trust_forwarded: bool,
+    /// The address players reach the site at (`https://empires.example.org`), for the
+    /// one-time links the GM hands out; without it links are shown relative to the site.
+    pub public_url: Option<String>,
+}
+
+/// The host's clock: the system's, or one a test sets.
+#[derive(Debug, Default)]
+pub struct Clock {
+    manual: Option<AtomicI64>,
+}
+
+impl Clock {
+    pub fn system() -> Clock {
+        Clock { manual: None }
+    }
+
+    /// A clock standing at `at` until it is moved.
+    pub fn manual(at: Millis) -> Clock {
+        Clock {
+            manual: Some(AtomicI64::new(at)),
+        }
+    }
+
+    pub fn now(&self) -> Millis {
+        match &self.manual {
+            Some(t) => t.load(Ordering::SeqCst),
+            None => empires_host::store::now(),
+        }
+    }
+
+    /// Moves a manual clock on; the system clock cannot be moved.
+    pub fn advance(&self, by: Millis) {
+        if let Some(t) = &self.manual {
+            t.fetch_add(by, Ordering::SeqCst);
+        }
+    }
+}
+
+/// What every request shares.
+pub struct Host {
+    pub store: SqlStore,
+    pub clock: Clock,
+    pub config: WebConfig,
+    pub limiter: Mutex<Limiter>,
+    /// Each game's current turn, loaded once: checking a turnsheet against it then costs
+    /// no database read. A turn played here drops it; one played by another process is
+    /// noticed when a sheet kept for it is refused as out of date.
+    games: RwLock<HashMap<String, Arc<Loaded>>>,
+}
+
+impl Host {
+    pub fn new(store: SqlStore, clock: Clock, config: WebConfig) -> Host {
+        Host {
+            store,
+            clock,
+            config,
+            limiter: Mutex::new(Limiter::default()),
+            games: RwLock::new(HashMap::new()),
+        }
+    }
+
+    pub fn now(&self) -> Millis {
+        self.clock.now()
+    }
+
+    /// The game as it stands now.
+    pub async fn loaded(&self, game: &str) -> Result<Arc<Loaded>> {
+        if let Some(l) = self.games.read().ok().and_then(|g| g.get(game).cloned()) {
+            return Ok(l);
+        }
+        let loaded = Arc::new(self.store.load(game).await?);
+        if let Ok(mut g) = self.games.write() {
+            g.insert(game.to_string(), loaded.clone());
+        }
+        Ok(loaded)
+    }
+
+    /// Forgets what is kept of a game in memory: the next request reads it again.
+    pub fn forget(&self, game: &str) {
+        if let Ok(mut g) = self.games.write() {
+            g.remove(game);
+        }
+    }
+
+    /// Checks and keeps a submission ([`accept_on`]) against the game as kept in memory;
+    /// if another process played a turn meanwhile, reads the game again and tries once more.
+    /// A submission's `for_turn`, when given, must be the next turn: a sheet written for a
+    /// turn that has been played is refused, never kept for the turn after.
+    pub async fn submit(
+        &self,
+        game: &str,
+        submission: &Submission,
+        file: &str,
+    ) -> Result<Accepted> {
+        let loaded = self.loaded(game).await?;
+        match self.accept(game, &loaded, submission, file).await {
+            Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
+                self.forget(game);
+                let loaded = self.loaded(game).await?;
+                self.accept(game, &loaded, submission, file).await
+            }
+            other => other,
+        }
+    }
+
+    async fn accept(
+        &self,
+        game: &str,
+        loaded: &Loaded,
+        submission: &Submission,
+        file: &str,
+    ) -> Result<Accepted> {
+        let next = loaded.turn + 1;
+        if let Some(want) = submission.for_turn
+            && want != next
+        {
+            return Err(Error::conflict(format!(
+                "the turnsheet was written for turn {want}, but turn {next} is next: read your new report and send it again"
+            )));
+        }
+        accept_on(&self.store, game, loaded, submission, file).await
+    }
+
+    /// Plays the next turn now, on the GM's word: players who sent nothing are played by the
+    /// computer (2.5), as the GM confirmed by asking.
+    pub async fn play_turn(&self, game: &str, expect: Option<u32>) -> Result<TurnReport> {
+        let options = TurnOptions {
+            yes: true,
+            expect,
+            ..TurnOptions::default()
+        };
+        let done = self.store.play_turn(game, options, self.now()).await;
+        self.forget(game);
+        done
+    }
+
+    /// The turn a game stands at, read from memory.
+    pub async fn turn(&self, game: &str) -> Result<u32> {
+        Ok(self.loaded(game).await?.turn)
+    }
+}
+
+/// An error for a game that is not there, or not the asker's to see: the two look alike,
+/// so that no one learns which games exist by asking.
+pub fn no_such_game(game: &str) -> Error {
+    Error::not_found(format!("no game named \"{game}\" that you can see"))
+}

@@ -1,0 +1,34 @@
+//! The web door of the game host (`empires serve`): players log in to read their reports
+//! and write their turnsheets, checked as they type (2.7); the GM runs games from a
+//! console; third-party clients use a JSON API with revocable tokens. Every page and call
+//! goes through the host core ([`empires_host`]), so a turnsheet is checked, kept and
+//! played exactly as one sent by the command line or by mail.
+//!
+//! - [`host`]: what every request shares (the store, the clock, games kept in memory).
+//! - [`auth`]: passwords, sessions, CSRF tokens, API tokens, the log-in rate limit.
+//! - [`access`]: who may see what of a game; every handler asks it first.
+//! - [`pages`]: the HTML pages, rendered on the server, usable without JavaScript.
+//! - [`api`]: the JSON API and its OpenAPI description.
+//! - [`serve`]: starting the server, the first GM account, the demo.
+
+pub mod access;
+pub mod api;
+pub mod auth;
+pub mod failure;
+pub mod host;
+pub mod pages;
+pub mod serve;
+
+use axum::Router;
+use std::sync::Arc;
+
+pub use host::{Clock, Host, WebConfig};
+
+/// Every route of the site and the API, over one shared [`Host`].
+pub fn app(host: Arc<Host>) -> Router {
+    Router::new()
+        .merge(pages::router())
+        .nest("/api", api::router())
+        .layer(axum::middleware::from_fn(pages::security_headers))
+        .with_state(host)
+}

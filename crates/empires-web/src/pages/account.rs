@@ -1,0 +1,236 @@
+//! A player's own account: changing the password, API tokens; and the one-time links a GM
+//! hands out (an invitation to set a first password, a password reset).
+
+use super::layout::{Nav, page, time};
+use super::login::start_session;
+use crate::auth::{
+    self, CsrfForm, LOGIN_COOKIE, Me, check_new_password, hash_password, new_secret, same_token,
+    secret_hash, set_cookie,
+};
+use crate::failure::Failure;
+use crate::host::Host;
+use askama::Template;
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::http::header::SET_COOKIE;
+use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
+use empires_host::store::sql::LinkPurpose;
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// A token as the account page lists it.
+pub struct TokenLine {
+    pub id: i64,
+    pub label: String,
+    pub created: String,
+    pub revoked: bool,
+}
+
+#[derive(Template)]
+#[template(path = "account.html")]
+struct AccountPage {
+    nav: Option<Nav>,
+    csrf: String,
+    name: String,
+    notice: Option<String>,
+    new_token: Option<String>,
+    tokens: Vec<TokenLine>,
+}
+
+async fn account_page(
+    host: &Host,
+    me: &Me,
+    notice: Option<String>,
+    new_token: Option<String>,
+) -> Result<Response, Failure> {
+    let tokens = host
+        .store
+        .tokens(me.account.id)
+        .await?
+        .into_iter()
+        .map(|t| TokenLine {
+            id: t.id,
+            label: t.label,
+            created: time(t.created_at),
+            revoked: t.revoked_at.is_some(),
+        })
+        .collect();
+    Ok(page(&AccountPage {
+        nav: Nav::of(me),
+        csrf: me.csrf.clone(),
+        name: me.account.name.clone(),
+        notice,
+        new_token,
+        tokens,
+    })?
+    .into_response())
+}
+
+/// `/account`.
+pub async fn show(State(host): State<Arc<Host>>, me: Me) -> Result<Response, Failure> {
+    account_page(&host, &me, None, None).await
+}
+
+#[derive(Deserialize)]
+pub struct PasswordForm {
+    #[serde(default)]
+    current: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    again: String,
+}
+
+/// Changes my password, given the current one; every session ends and this one starts
+/// anew.
+pub async fn password(
+    State(host): State<Arc<Host>>,
+    form: CsrfForm<PasswordForm>,
+) -> Result<Response, Failure> {
+    let (me, f) = (&form.me, &form.form);
+    let current = me.account.password_hash.clone().unwrap_or_default();
+    if !auth::verify_password(&current, &f.current).await {
+        return Err(Failure::forbidden("the current password is wrong"));
+    }
+    check_new_password(&f.password, &f.again)?;
+    let hash = hash_password(&f.password).await?;
+    host.store.set_password(me.account.id, &hash).await?;
+    let cookie = start_session(&host, me.account.id).await?;
+    Ok(([(SET_COOKIE, cookie)], Redirect::to("/account")).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct TokenForm {
+    #[serde(default)]
+    label: String,
+}
+
+/// Makes an API token, shown once.
+pub async fn make_token(
+    State(host): State<Arc<Host>>,
+    form: CsrfForm<TokenForm>,
+) -> Result<Response, Failure> {
+    let label = form.form.label.trim();
+    if label.is_empty() || label.chars().count() > 100 {
+        return Err(Failure::bad_request(
+            "say what the token is for, in at most 100 characters",
+        ));
+    }
+    let token = new_secret();
+    host.store
+        .create_token(form.me.account.id, label, &secret_hash(&token), host.now())
+        .await?;
+    account_page(&host, &form.me, None, Some(token)).await
+}
+
+#[derive(Deserialize)]
+pub struct Empty {}
+
+/// Revokes one of my tokens.
+pub async fn revoke_token(
+    State(host): State<Arc<Host>>,
+    Path(id): Path<i64>,
+    form: CsrfForm<Empty>,
+) -> Result<Response, Failure> {
+    if !host
+        .store
+        .revoke_token(form.me.account.id, id, host.now())
+        .await?
+    {
+        return Err(Failure::not_found("you have no such live token"));
+    }
+    account_page(&host, &form.me, Some("The token was revoked.".into()), None).await
+}
+
+#[derive(Template)]
+#[template(path = "link.html")]
+struct LinkPage {
+    nav: Option<Nav>,
+    heading: &'static str,
+    name: String,
+    action: String,
+    csrf: String,
+    message: Option<String>,
+}
+
+fn purpose_of(kind: &str) -> Result<(LinkPurpose, &'static str), Failure> {
+    match kind {
+        "invite" => Ok((LinkPurpose::Invite, "Welcome: choose your password")),
+        "reset" => Ok((LinkPurpose::Reset, "Choose a new password")),
+        _ => Err(Failure::not_found("no such page")),
+    }
+}
+
+fn spent() -> Failure {
+    Failure::not_found(
+        "this link has been used, has expired or was never made: ask your GM for a new one",
+    )
+}
+
+/// `/invite/{token}` and `/reset/{token}`: the form to set a password, if the link is live.
+pub async fn link_form(
+    State(host): State<Arc<Host>>,
+    Path((kind, token)): Path<(String, String)>,
+) -> Result<Response, Failure> {
+    let (purpose, heading) = purpose_of(&kind)?;
+    let account = host
+        .store
+        .link_account(&secret_hash(&token), purpose, host.now())
+        .await?
+        .ok_or_else(spent)?;
+    let csrf = new_secret();
+    let body = page(&LinkPage {
+        nav: None,
+        heading,
+        name: account.name,
+        action: format!("/{kind}/{token}"),
+        csrf: csrf.clone(),
+        message: None,
+    })?;
+    let cookie = set_cookie(LOGIN_COOKIE, &csrf, 3600, host.config.secure_cookies);
+    Ok(([(SET_COOKIE, cookie)], body).into_response())
+}
+
+#[derive(Deserialize)]
+pub struct LinkForm {
+    #[serde(default)]
+    csrf: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    again: String,
+}
+
+/// Sets the password a link was for, uses the link up and logs the player in.
+pub async fn link_use(
+    State(host): State<Arc<Host>>,
+    Path((kind, token)): Path<(String, String)>,
+    req: Request,
+) -> Result<Response, Failure> {
+    let (purpose, _) = purpose_of(&kind)?;
+    let (parts, body) = req.into_parts();
+    let doubled = auth::cookie(&parts, LOGIN_COOKIE).unwrap_or_default();
+    let bytes = auth::read_body(Request::from_parts(parts, body), &host).await?;
+    let f: LinkForm = serde_urlencoded::from_bytes(&bytes)
+        .map_err(|e| Failure::bad_request(format!("the form cannot be read: {e}")))?;
+    if !same_token(&f.csrf, &doubled) {
+        return Err(Failure::forbidden(
+            "the form's security token is missing or out of date: open the link again",
+        ));
+    }
+    check_new_password(&f.password, &f.again)?;
+    let hash = hash_password(&f.password).await?;
+    let account = host
+        .store
+        .redeem_link(&secret_hash(&token), purpose, &hash, host.now())
+        .await?
+        .ok_or_else(spent)?;
+    let cookie = start_session(&host, account).await?;
+    let clear = set_cookie(LOGIN_COOKIE, "", 0, host.config.secure_cookies);
+    Ok((
+        StatusCode::SEE_OTHER,
+        AppendHeaders([(SET_COOKIE, cookie), (SET_COOKIE, clear)]),
+        Redirect::to("/games"),
+    )
+        .into_response())
+}

@@ -1,0 +1,480 @@
+//! The GM's console: the seats and who holds them, who has sent a turnsheet (and opening
+//! one, which the audit log records), playing the turn, messages to every player, one-time
+//! links for players, the reports of every empire, the game as a directory to download,
+//! and starting new games. Every action is recorded in the game's audit log.
+
+use super::games::url_part;
+use super::layout::{NO_DEADLINE, Nav, page, time};
+use crate::access::gm_of;
+use crate::auth::{CsrfForm, Me, new_secret, secret_hash};
+use crate::failure::Failure;
+use crate::host::Host;
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::response::{IntoResponse, Redirect, Response};
+use empires_host::store::sql::{LinkPurpose, Role};
+use empires_host::store::{Millis, Store, Submission};
+use empires_rules::EmpireCode;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// How long a one-time link works: 7 days.
+pub const LINK_LIFE: Millis = 7 * 24 * 3600 * 1000;
+
+/// A seat as the console lists it.
+pub struct SeatLine {
+    pub empire: String,
+    pub holder: String,
+    pub holder_name: String,
+    pub has_holder: bool,
+    pub status: String,
+    pub missed: u32,
+    pub sent: bool,
+}
+
+/// An audit entry as the console lists it.
+pub struct AuditLine {
+    pub at: String,
+    pub who: String,
+    pub action: String,
+    pub detail: String,
+}
+
+/// A one-time link just made, shown once.
+pub struct LinkShown {
+    pub what: String,
+    pub url: String,
+    pub days: i64,
+}
+
+#[derive(Template)]
+#[template(path = "console.html")]
+struct ConsolePage {
+    nav: Option<Nav>,
+    csrf: String,
+    game: String,
+    title: String,
+    turn: u32,
+    next: u32,
+    deadline: &'static str,
+    notice: Option<String>,
+    link: Option<LinkShown>,
+    seats: Vec<SeatLine>,
+    sent_count: usize,
+    audit: Vec<AuditLine>,
+}
+
+#[derive(Deserialize)]
+pub struct NoticeQuery {
+    notice: Option<String>,
+}
+
+/// What a console action says when it is done.
+fn notice_text(code: &str) -> Option<String> {
+    Some(
+        match code {
+            "played" => "The turn was played: every report is ready.",
+            "message" => "The message will be printed in the next report.",
+            "seat" => "The seat was given.",
+            "created" => "The game was started.",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+async fn console_page(
+    host: &Host,
+    me: &Me,
+    game: &str,
+    notice: Option<String>,
+    link: Option<LinkShown>,
+) -> Result<Response, Failure> {
+    let loaded = host.loaded(game).await?;
+    let sent: BTreeSet<String> = host
+        .store
+        .pending(game)
+        .await?
+        .into_iter()
+        .map(|(name, _)| name.split('.').next().unwrap_or("").to_uppercase())
+        .collect();
+    let seats: Vec<SeatLine> = host
+        .store
+        .seats(game)
+        .await?
+        .into_iter()
+        .map(|s| SeatLine {
+            empire: s.empire.to_string(),
+            holder: s
+                .account
+                .as_ref()
+                .map_or_else(|| "(computer)".to_string(), |(_, n)| n.clone()),
+            holder_name: s
+                .account
+                .as_ref()
+                .map(|(_, n)| n.clone())
+                .unwrap_or_default(),
+            has_holder: s.account.is_some(),
+            status: s.status,
+            missed: s.missed_turns,
+            sent: sent.contains(s.empire.as_str()),
+        })
+        .collect();
+    let audit = host
+        .store
+        .audit_entries(game)
+        .await?
+        .into_iter()
+        .rev()
+        .take(200)
+        .map(|(at, who, action, detail)| AuditLine {
+            at: time(at),
+            who: who.unwrap_or_else(|| "the command line".to_string()),
+            action,
+            detail,
+        })
+        .collect();
+    Ok(page(&ConsolePage {
+        nav: Nav::of(me),
+        csrf: me.csrf.clone(),
+        game: game.to_string(),
+        title: loaded.state.game.clone(),
+        turn: loaded.turn,
+        next: loaded.turn + 1,
+        deadline: NO_DEADLINE,
+        notice,
+        link,
+        sent_count: seats.iter().filter(|s| s.sent).count(),
+        seats,
+        audit,
+    })?
+    .into_response())
+}
+
+/// `/games/{game}/console`.
+pub async fn show(
+    State(host): State<Arc<Host>>,
+    me: Me,
+    Path(game): Path<String>,
+    Query(q): Query<NoticeQuery>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &me.account, &game).await?;
+    let notice = q.notice.as_deref().and_then(notice_text);
+    console_page(&host, &me, &game, notice, None).await
+}
+
+fn back(game: &str, notice: &str) -> Response {
+    Redirect::to(&format!(
+        "/games/{}/console?notice={notice}",
+        url_part(game)
+    ))
+    .into_response()
+}
+
+#[derive(Deserialize)]
+pub struct PlayForm {
+    turn: Option<u32>,
+}
+
+/// Plays the next turn now (the turn the page showed: a second click is refused).
+pub async fn play(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<PlayForm>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &form.me.account, &game).await?;
+    let report = host.play_turn(&game, form.form.turn).await?;
+    host.store
+        .audit_by(
+            Some(&game),
+            form.me.account.id,
+            host.now(),
+            "played a turn",
+            &format!(
+                "turn {}: orders from {} empires, the computer's for {}",
+                report.turn,
+                report.orders_from.len(),
+                report.computer_written.len()
+            ),
+        )
+        .await?;
+    Ok(back(&game, "played"))
+}
+
+#[derive(Deserialize)]
+pub struct MessageForm {
+    #[serde(default)]
+    text: String,
+}
+
+/// Keeps a GM's message for the next report (10.6).
+pub async fn message(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<MessageForm>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &form.me.account, &game).await?;
+    let text = form.form.text.trim();
+    if text.is_empty() {
+        return Err(Failure::bad_request("the message is empty"));
+    }
+    let submission = Submission {
+        empire: None,
+        body: text.as_bytes().to_vec(),
+        door: "web".into(),
+        received_at: host.now(),
+        for_turn: None,
+    };
+    let accepted = host.submit(&game, &submission, "message").await?;
+    host.store
+        .audit_by(
+            Some(&game),
+            form.me.account.id,
+            host.now(),
+            "posted a message",
+            &format!("for turn {}", accepted.receipt.for_turn),
+        )
+        .await?;
+    Ok(back(&game, "message"))
+}
+
+#[derive(Deserialize)]
+pub struct SeatForm {
+    #[serde(default)]
+    empire: String,
+    #[serde(default)]
+    account: String,
+}
+
+fn empire_of(text: &str) -> Result<EmpireCode, Failure> {
+    EmpireCode::parse(text.trim())
+        .map_err(|_| Failure::bad_request(format!("\"{text}\" is not an empire's code")))
+}
+
+/// Gives a seat to an account (made on the spot, without a password, if the name is new;
+/// an invite link then lets its player in), or to no one.
+pub async fn seat(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<SeatForm>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &form.me.account, &game).await?;
+    let empire = empire_of(&form.form.empire)?;
+    let name = form.form.account.trim();
+    let account = if name.is_empty() {
+        None
+    } else {
+        check_account_name(name)?;
+        Some(match host.store.account_by_name(name).await? {
+            Some(a) => a.id,
+            None => {
+                host.store
+                    .create_account(name, None, Role::Player, None, host.now())
+                    .await?
+            }
+        })
+    };
+    host.store.assign_seat(&game, empire, account).await?;
+    host.store
+        .audit_by(
+            Some(&game),
+            form.me.account.id,
+            host.now(),
+            "gave a seat",
+            &format!(
+                "{empire} to {}",
+                if name.is_empty() { "no one" } else { name }
+            ),
+        )
+        .await?;
+    Ok(back(&game, "seat"))
+}
+
+/// An account name the host takes: 1 to 40 letters, digits, spaces, `-`, `_` or `.`.
+pub fn check_account_name(name: &str) -> Result<(), Failure> {
+    let ok = !name.is_empty()
+        && name.chars().count() <= 40
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Failure::bad_request(
+            "an account name has 1 to 40 letters, digits, spaces, '-', '_' or '.'",
+        ))
+    }
+}
+
+#[derive(Deserialize)]
+pub struct LinkForm {
+    #[serde(default)]
+    empire: String,
+    #[serde(default)]
+    purpose: String,
+}
+
+/// Makes a one-time link for the player of a seat: an invitation (to set a first password)
+/// or a password reset. The link is shown once; only its hash is kept.
+pub async fn link(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<LinkForm>,
+) -> Result<Response, Failure> {
+    let me = &form.me;
+    gm_of(&host, &me.account, &game).await?;
+    let empire = empire_of(&form.form.empire)?;
+    let (purpose, path, what) = match form.form.purpose.as_str() {
+        "invite" => (LinkPurpose::Invite, "invite", "Invitation"),
+        "reset" => (LinkPurpose::Reset, "reset", "Password reset"),
+        _ => return Err(Failure::bad_request("a link is for invite or reset")),
+    };
+    let seat = host
+        .store
+        .seats(&game)
+        .await?
+        .into_iter()
+        .find(|s| s.empire == empire)
+        .ok_or_else(|| Failure::not_found(format!("no empire {empire} in this game")))?;
+    let Some((account, name)) = seat.account else {
+        return Err(Failure::bad_request(format!(
+            "no one holds {empire}'s seat: give it to an account first"
+        )));
+    };
+    // A GM's links reach the players of their own games only, never another GM.
+    if host.store.account(account).await?.role == Role::Gm {
+        return Err(Failure::forbidden("a GM's password is not reset by a link"));
+    }
+    let token = new_secret();
+    let now = host.now();
+    host.store
+        .create_link(
+            &secret_hash(&token),
+            purpose,
+            account,
+            me.account.id,
+            now,
+            now + LINK_LIFE,
+        )
+        .await?;
+    host.store
+        .audit_by(
+            Some(&game),
+            me.account.id,
+            now,
+            "made a one-time link",
+            &format!("{path} link for {name} ({empire})"),
+        )
+        .await?;
+    let base = host.config.public_url.clone().unwrap_or_default();
+    let shown = LinkShown {
+        what: format!("{what} for {name} ({empire})"),
+        url: format!("{}/{path}/{token}", base.trim_end_matches('/')),
+        days: LINK_LIFE / (24 * 3600 * 1000),
+    };
+    console_page(&host, me, &game, None, Some(shown)).await
+}
+
+#[derive(Template)]
+#[template(path = "sheet.html")]
+struct SheetPage {
+    nav: Option<Nav>,
+    game: String,
+    title: String,
+    empire: String,
+    next: u32,
+    at: String,
+    sha256: String,
+    text: String,
+}
+
+/// Opens the turnsheet an empire sent for the next turn; the opening is recorded.
+pub async fn sheet(
+    State(host): State<Arc<Host>>,
+    me: Me,
+    Path((game, empire)): Path<(String, String)>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &me.account, &game).await?;
+    let empire = empire_of(&empire)?;
+    let loaded = host.loaded(&game).await?;
+    let next = loaded.turn + 1;
+    let (body, sha256, at) = host
+        .store
+        .latest_sheet(&game, empire, next)
+        .await?
+        .ok_or_else(|| Failure::not_found(format!("{empire} has sent nothing for turn {next}")))?;
+    host.store
+        .audit_by(
+            Some(&game),
+            me.account.id,
+            host.now(),
+            "opened a turnsheet",
+            &format!("{empire}'s for turn {next}"),
+        )
+        .await?;
+    Ok(page(&SheetPage {
+        nav: Nav::of(&me),
+        title: loaded.state.game.clone(),
+        empire: empire.to_string(),
+        next,
+        at: time(at),
+        sha256,
+        text: String::from_utf8_lossy(&body).into_owned(),
+        game,
+    })?
+    .into_response())
+}
+
+/// The game as a game directory, in a tar archive.
+pub async fn export(
+    State(host): State<Arc<Host>>,
+    me: Me,
+    Path(game): Path<String>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &me.account, &game).await?;
+    let scratch = tempfile::tempdir().map_err(|e| {
+        Failure::from(empires_host::Error::new(format!(
+            "cannot make a scratch directory: {e}"
+        )))
+    })?;
+    let dir = scratch.path().join(&game);
+    empires_host::transfer::export(&host.store, &game, &dir).await?;
+    let name = game.clone();
+    let tar = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<u8>> {
+        let mut b = tar::Builder::new(Vec::new());
+        b.mode(tar::HeaderMode::Deterministic);
+        b.append_dir_all(&name, &dir)?;
+        b.into_inner()
+    })
+    .await
+    .map_err(|e| {
+        Failure::from(empires_host::Error::new(format!(
+            "the export task failed: {e}"
+        )))
+    })?
+    .map_err(|e| {
+        Failure::from(empires_host::Error::new(format!(
+            "cannot pack the game: {e}"
+        )))
+    })?;
+    host.store
+        .audit_by(
+            Some(&game),
+            me.account.id,
+            host.now(),
+            "downloaded the game",
+            "as a directory",
+        )
+        .await?;
+    let disposition = format!("attachment; filename=\"{}.tar\"", url_part(&game));
+    Ok((
+        [
+            (CONTENT_TYPE, "application/x-tar".to_string()),
+            (CONTENT_DISPOSITION, disposition),
+        ],
+        tar,
+    )
+        .into_response())
+}

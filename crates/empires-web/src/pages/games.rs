@@ -1,0 +1,195 @@
+//! A player's games: the list, a game's page (the current report, the turn history, the
+//! state of the next turnsheet) and the files of the reports themselves.
+
+use super::layout::{NO_DEADLINE, Nav, page, time};
+use crate::access::{Viewer, viewer};
+use crate::auth::Me;
+use crate::failure::Failure;
+use crate::host::Host;
+use askama::Template;
+use axum::extract::{Path, State};
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::response::{IntoResponse, Redirect, Response};
+use empires_host::store::Store;
+use std::sync::Arc;
+
+/// A game in a list.
+pub struct GameLine {
+    pub name: String,
+    pub title: String,
+    pub turn: u32,
+    pub empire: String,
+}
+
+#[derive(Template)]
+#[template(path = "games.html")]
+struct GamesPage {
+    nav: Option<Nav>,
+    is_gm: bool,
+    played: Vec<GameLine>,
+    run: Vec<GameLine>,
+}
+
+/// `/games`: the games I play and, for a GM, the games I run.
+pub async fn list(State(host): State<Arc<Host>>, me: Me) -> Result<Response, Failure> {
+    let line = |g: empires_host::store::sql::GameEntry| GameLine {
+        name: g.name,
+        title: g.title,
+        turn: g.turn,
+        empire: g.empire.map(|e| e.to_string()).unwrap_or_default(),
+    };
+    let played = host.store.games_played_by(me.account.id).await?;
+    let run = if me.is_gm() {
+        host.store.games_run_by(me.account.id).await?
+    } else {
+        Vec::new()
+    };
+    Ok(page(&GamesPage {
+        nav: Nav::of(&me),
+        is_gm: me.is_gm(),
+        played: played.into_iter().map(line).collect(),
+        run: run.into_iter().map(line).collect(),
+    })?
+    .into_response())
+}
+
+/// A sheet already sent, as the game page mentions it.
+pub struct SentLine {
+    pub at: String,
+    pub short: String,
+}
+
+#[derive(Template)]
+#[template(path = "game.html")]
+struct GamePage {
+    nav: Option<Nav>,
+    game: String,
+    title: String,
+    empire: String,
+    empire_name: String,
+    turn: u32,
+    next: u32,
+    deadline: &'static str,
+    sent: Option<SentLine>,
+    report_url: String,
+    report_url_txt: String,
+    report_url_json: String,
+    history: Vec<u32>,
+}
+
+/// `/games/{game}`: a player's page of the game; the GM goes to the console.
+pub async fn show(
+    State(host): State<Arc<Host>>,
+    me: Me,
+    Path(game): Path<String>,
+) -> Result<Response, Failure> {
+    let empire = match viewer(&host, &me.account, &game).await? {
+        Viewer::Gm => {
+            return Ok(Redirect::to(&format!("/games/{}/console", url_part(&game))).into_response());
+        }
+        Viewer::Player(e) => e,
+    };
+    let loaded = host.loaded(&game).await?;
+    let turn = loaded.turn;
+    let sent = host
+        .store
+        .latest_sheet(&game, empire, turn + 1)
+        .await?
+        .map(|(_, sha, at)| SentLine {
+            at: time(at),
+            short: sha.chars().take(12).collect(),
+        });
+    let base = format!("/games/{}/turns/{turn}/reports/{empire}", url_part(&game));
+    Ok(page(&GamePage {
+        nav: Nav::of(&me),
+        title: loaded.state.game.clone(),
+        empire: empire.to_string(),
+        empire_name: empire_name(&loaded.map, empire),
+        turn,
+        next: turn + 1,
+        deadline: NO_DEADLINE,
+        sent,
+        report_url: format!("{base}.html"),
+        report_url_txt: format!("{base}.txt"),
+        report_url_json: format!("{base}.json"),
+        history: (0..=turn).rev().collect(),
+        game,
+    })?
+    .into_response())
+}
+
+/// An empire's name on the game's map.
+pub fn empire_name(map: &empires_rules::Map, empire: empires_rules::EmpireCode) -> String {
+    map.empires
+        .iter()
+        .find(|e| e.code == empire)
+        .map_or_else(|| empire.to_string(), |e| e.name.clone())
+}
+
+/// A game's name as it goes in a link.
+pub fn url_part(name: &str) -> String {
+    name.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.' {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// `/games/{game}/turns/{turn}/reports/{file}`: a file of a turn's reports, if the viewer
+/// may read it ([`empires_host::store::Reader`]): the player their own empire's and the
+/// shared ones, the GM every one.
+pub async fn report_file(
+    State(host): State<Arc<Host>>,
+    me: Me,
+    Path((game, turn, file)): Path<(String, u32, String)>,
+) -> Result<Response, Failure> {
+    let who = viewer(&host, &me.account, &game).await?;
+    if file.contains('/') || file.contains("..") {
+        return Err(Failure::not_found("no such report"));
+    }
+    let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
+    let body = host
+        .store
+        .turn_file(&game, turn, &path, who.empire())
+        .await
+        .map_err(|e| match e.kind() {
+            empires_host::error::Kind::NotFound => Failure::not_found("no such report"),
+            _ => e.into(),
+        })?;
+    Ok(file_response(&file, body))
+}
+
+/// `/games/{game}/map.js`: the map's layer every report page of the game draws on.
+pub async fn map_script(
+    State(host): State<Arc<Host>>,
+    me: Me,
+    Path(game): Path<String>,
+) -> Result<Response, Failure> {
+    viewer(&host, &me.account, &game).await?;
+    let loaded = host.loaded(&game).await?;
+    let script = loaded
+        .map_script
+        .clone()
+        .ok_or_else(|| Failure::not_found("this game's map has no drawing"))?;
+    Ok(file_response("map.js", script.into_bytes()))
+}
+
+/// A stored file with the content type its name says; never cached by a shared cache.
+pub fn file_response(name: &str, body: Vec<u8>) -> Response {
+    let kind = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("json") => "application/json",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("svg") => "image/svg+xml",
+        _ => "text/plain; charset=utf-8",
+    };
+    (
+        [(CONTENT_TYPE, kind), (CACHE_CONTROL, "private, no-cache")],
+        body,
+    )
+        .into_response()
+}

@@ -1,0 +1,107 @@
+//! What every page shares: the navigation bar, the error page, times as people read them.
+
+use crate::auth::Me;
+use crate::failure::Failure;
+use askama::Template;
+use axum::http::StatusCode;
+use axum::response::Html;
+use empires_host::store::Millis;
+
+/// The navigation bar of a logged-in page.
+pub struct Nav {
+    pub name: String,
+    pub csrf: String,
+}
+
+impl Nav {
+    pub fn of(me: &Me) -> Option<Nav> {
+        Some(Nav {
+            name: me.account.name.clone(),
+            csrf: me.csrf.clone(),
+        })
+    }
+}
+
+/// A page rendered from its template.
+pub fn page<T: Template>(t: &T) -> Result<Html<String>, Failure> {
+    Ok(Html(t.render()?))
+}
+
+/// The page a failure is shown on: the status and the message, escaped.
+pub fn error_page(status: StatusCode, message: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{code} · Empires</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\
+         <body><header class=\"top\"><a class=\"brand\" href=\"/\">Empires</a></header>\
+         <main id=\"main\"><h1>{code} {reason}</h1><p role=\"alert\">{message}</p>\
+         <p><a href=\"/games\">My games</a></p></main></body></html>",
+        code = status.as_u16(),
+        reason = status.canonical_reason().unwrap_or(""),
+        message = escape(message),
+    )
+}
+
+/// Text made safe to put in HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A time as players read it: `2026-11-25 14:03 UTC`.
+pub fn time(at: Millis) -> String {
+    let secs = at.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rest / 3600,
+        (rest % 3600) / 60
+    )
+}
+
+/// The calendar date of a day counted from 1970-01-01 (proleptic Gregorian).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// What the pages say of a deadline until deadlines are kept (the schedule comes later).
+pub const NO_DEADLINE: &str = "none set: the GM plays the turn when the players are ready";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_dates() {
+        assert_eq!(time(0), "1970-01-01 00:00 UTC");
+        assert_eq!(time(1_795_000_000_000), "2026-11-18 11:06 UTC");
+        assert_eq!(time(951_782_400_000), "2000-02-29 00:00 UTC");
+    }
+
+    #[test]
+    fn error_pages_escape_their_message() {
+        let page = error_page(StatusCode::NOT_FOUND, "<script>x</script>");
+        assert!(page.contains("&lt;script&gt;"));
+        assert!(!page.contains("<script>x"));
+    }
+}

@@ -1,0 +1,116 @@
+//! The site's pages, rendered on the server from compiled templates and usable without
+//! JavaScript; a small script enhances the order editor with live checking.
+
+pub mod account;
+pub mod console;
+pub mod games;
+pub mod layout;
+pub mod login;
+pub mod newgame;
+pub mod orders;
+
+use crate::host::Host;
+use axum::Router;
+use axum::extract::{Path, Request, State};
+use axum::http::HeaderValue;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use std::sync::Arc;
+
+/// Every page of the site.
+pub fn router() -> Router<Arc<Host>> {
+    Router::new()
+        .route("/", get(login::home))
+        .route("/login", get(login::form).post(login::submit))
+        .route("/logout", post(login::logout))
+        .route("/games", get(games::list))
+        .route("/games/new", get(newgame::form).post(newgame::create))
+        .route("/games/{game}", get(games::show))
+        .route("/games/{game}/map.js", get(games::map_script))
+        .route(
+            "/games/{game}/turns/{turn}/reports/{file}",
+            get(games::report_file),
+        )
+        .route(
+            "/games/{game}/orders",
+            get(orders::editor).post(orders::submit),
+        )
+        .route("/games/{game}/check", post(orders::live_check))
+        .route("/games/{game}/console", get(console::show))
+        .route("/games/{game}/console/play", post(console::play))
+        .route("/games/{game}/console/message", post(console::message))
+        .route("/games/{game}/console/seat", post(console::seat))
+        .route("/games/{game}/console/link", post(console::link))
+        .route("/games/{game}/console/sheets/{empire}", get(console::sheet))
+        .route("/games/{game}/export", get(console::export))
+        .route("/account", get(account::show))
+        .route("/account/password", post(account::password))
+        .route("/account/tokens", post(account::make_token))
+        .route("/account/tokens/{id}/revoke", post(account::revoke_token))
+        .route(
+            "/invite/{token}",
+            get(|s: State<Arc<Host>>, Path(t): Path<String>| {
+                account::link_form(s, Path(("invite".to_string(), t)))
+            })
+            .post(|s: State<Arc<Host>>, Path(t): Path<String>, r: Request| {
+                account::link_use(s, Path(("invite".to_string(), t)), r)
+            }),
+        )
+        .route(
+            "/reset/{token}",
+            get(|s: State<Arc<Host>>, Path(t): Path<String>| {
+                account::link_form(s, Path(("reset".to_string(), t)))
+            })
+            .post(|s: State<Arc<Host>>, Path(t): Path<String>, r: Request| {
+                account::link_use(s, Path(("reset".to_string(), t)), r)
+            }),
+        )
+        .route("/assets/style.css", get(style))
+        .route("/assets/editor.js", get(editor_script))
+        .fallback(not_found)
+}
+
+async fn not_found() -> crate::failure::Failure {
+    crate::failure::Failure::not_found("no such page")
+}
+
+async fn style() -> Response {
+    asset(
+        "text/css; charset=utf-8",
+        include_str!("../../assets/style.css"),
+    )
+}
+
+async fn editor_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/editor.js"),
+    )
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (CONTENT_TYPE, kind),
+            (CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Headers every answer carries: no sniffing of content types, no framing by other sites,
+/// no referrer (a one-time link in the address bar must not leak to another site).
+pub async fn security_headers(req: Request, next: Next) -> Response {
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert("x-frame-options", HeaderValue::from_static("SAMEORIGIN"));
+    h.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    res
+}

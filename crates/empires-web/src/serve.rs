@@ -1,0 +1,172 @@
+//! Starting the server: the store, the first GM account (its one-time password printed
+//! once), games made at the command line given to that GM, the demo game, and serving
+//! until stopped.
+
+use crate::auth::{hash_password, new_secret};
+use crate::failure::Failure;
+use crate::host::{Clock, Host, WebConfig};
+use empires_host::store::sql::{Role, SqlStore};
+use empires_host::store::{NewGame, Store};
+use empires_host::{Error, Result};
+use empires_rules::EmpireCode;
+use empires_rules::setup::NewGame as Setup;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The database `empires serve` uses when none is named: a file in the current directory.
+pub const DEFAULT_DB: &str = "sqlite:empires-host.db";
+/// The database of `empires serve --demo` when none is named.
+pub const DEMO_DB: &str = "sqlite:empires-demo.db";
+/// The demo game's name, and its player account and password.
+pub const DEMO_GAME: &str = "demo";
+pub const DEMO_PLAYER: &str = "player";
+pub const DEMO_PASSWORD: &str = "try-empires";
+
+/// How `empires serve` was asked to run.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub listen: SocketAddr,
+    pub db: String,
+    pub demo: bool,
+    pub config: WebConfig,
+}
+
+/// What starting the host has to tell the person who started it.
+pub struct Started {
+    pub host: Arc<Host>,
+    pub lines: Vec<String>,
+}
+
+fn failed(e: Failure) -> Error {
+    Error::new(e.message)
+}
+
+/// Opens the store and makes it ready to serve: the first GM account when there is none,
+/// the games no GM runs given to the first GM, the demo game when asked for.
+pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
+    let store = SqlStore::open(&options.db).await?;
+    let host = Arc::new(Host::new(store, clock, options.config.clone()));
+    let mut lines = Vec::new();
+    let now = host.now();
+    if host.store.gm_count().await? == 0 {
+        let password = new_secret()[..20].to_string();
+        let hash = hash_password(&password).await.map_err(failed)?;
+        let name = if host.store.account_by_name("gm").await?.is_none() {
+            "gm".to_string()
+        } else {
+            format!("gm-{}", &new_secret()[..6])
+        };
+        host.store
+            .create_account(&name, None, Role::Gm, Some(&hash), now)
+            .await?;
+        lines.push(format!(
+            "The host's first GM account is \"{name}\", password {password}: it is shown only now. Log in and change it on the account page."
+        ));
+    }
+    let gm = first_gm(&host).await?;
+    let adopted = host.store.adopt_games(gm).await?;
+    if !adopted.is_empty() {
+        lines.push(format!(
+            "Games given to the first GM: {}",
+            adopted.join(", ")
+        ));
+    }
+    if options.demo {
+        lines.extend(demo(&host, gm).await?);
+    }
+    Ok(Started { host, lines })
+}
+
+async fn first_gm(host: &Host) -> Result<i64> {
+    host.store
+        .accounts()
+        .await?
+        .into_iter()
+        .filter(|a| a.role == Role::Gm)
+        .map(|a| a.id)
+        .min()
+        .ok_or_else(|| Error::new("the host has no GM account"))
+}
+
+/// The demo: a game on the tutorial map where every empire but England is played by the
+/// computer, two turns played, and a player account for England to try.
+async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
+    let now = host.now();
+    if host.store.account_by_name(DEMO_PLAYER).await?.is_none() {
+        let hash = hash_password(DEMO_PASSWORD).await.map_err(failed)?;
+        host.store
+            .create_account(DEMO_PLAYER, None, Role::Player, Some(&hash), now)
+            .await?;
+    }
+    if host.store.game_gm(DEMO_GAME).await.is_err() {
+        let standard = empires_maps::standard::find("tutorial")
+            .ok_or_else(|| Error::new("the tutorial map is not built in"))?;
+        let map = empires_host::gamedir::parse_map(standard.text, standard.file)?;
+        let england = EmpireCode::parse("EN").map_err(|e| Error::new(e.to_string()))?;
+        let mut setup = Setup::without_players(
+            "Demo",
+            map.variant.unwrap_or(empires_rules::Variant::World),
+            1,
+        );
+        setup.players.insert(england, DEMO_PLAYER.to_string());
+        let state = empires_host::create::start(&map, standard.file, &setup)?;
+        host.store
+            .create(&NewGame {
+                name: DEMO_GAME,
+                map_text: standard.text,
+                map: &map,
+                state: &state,
+                created_at: now,
+            })
+            .await?;
+        host.store.set_game_gm(DEMO_GAME, gm).await?;
+        for _ in 0..2 {
+            host.play_turn(DEMO_GAME, None).await?;
+        }
+    }
+    Ok(vec![format!(
+        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play England in the game \"{DEMO_GAME}\"; the GM account runs it."
+    )])
+}
+
+/// Serves `host` on `listener` until `shutdown` completes.
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    host: Arc<Host>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<()> {
+    let app = crate::app(host);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+    .map_err(|e| Error::new(format!("the server stopped: {e}")))
+}
+
+/// `empires serve`: prepares the host, prints what its starter must know, and serves until
+/// Ctrl-C.
+pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Result<()> {
+    let started = prepare(&options, Clock::system()).await?;
+    let listener = tokio::net::TcpListener::bind(options.listen)
+        .await
+        .map_err(|e| Error::new(format!("cannot listen on {}: {e}", options.listen)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Error::new(format!("cannot listen on {}: {e}", options.listen)))?;
+    for line in &started.lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(
+        out,
+        "Empires is serving {} on http://{addr}/ (Ctrl-C stops it).",
+        options.db
+    );
+    let _ = out.flush();
+    run(listener, started.host, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}
