@@ -1,0 +1,233 @@
+//! A host with two games for the web door's tests: "alpha" run by gm1 with alice (EN) and
+//! bob (SC), "beta" run by gm2 with carol (EN); each account's password is its name
+//! followed by "-password". Requests go to the router itself, no socket needed.
+#![allow(dead_code)]
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Method, Request, StatusCode};
+use empires_host::store::sql::{Role, SqlStore};
+use empires_host::store::{NewGame, Store};
+use empires_rules::EmpireCode;
+use empires_rules::setup::NewGame as Setup;
+use empires_web::{Clock, Host, WebConfig, auth};
+use http_body_util::BodyExt;
+use std::sync::Arc;
+use tower::ServiceExt;
+
+pub const START: i64 = 1_795_000_000_000;
+
+pub struct World {
+    pub host: Arc<Host>,
+    pub app: Router,
+    _dir: Option<tempfile::TempDir>,
+    pub url: String,
+}
+
+/// A logged-in browser: its session cookie and the CSRF token of its forms.
+#[derive(Clone)]
+pub struct Session {
+    pub cookie: String,
+    pub csrf: String,
+}
+
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn location(&self) -> &str {
+        self.headers
+            .get("location")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+}
+
+pub fn code(c: &str) -> EmpireCode {
+    EmpireCode::parse(c).unwrap()
+}
+
+/// The world on an SQLite file of its own.
+pub async fn world() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("host.db").display());
+    build(url, Some(dir)).await
+}
+
+/// The world on the database at `url`.
+pub async fn build(url: String, dir: Option<tempfile::TempDir>) -> World {
+    let store = SqlStore::open(&url).await.unwrap();
+    let host = Arc::new(Host::new(store, Clock::manual(START), WebConfig::default()));
+    for (name, role) in [
+        ("gm1", Role::Gm),
+        ("gm2", Role::Gm),
+        ("alice", Role::Player),
+        ("bob", Role::Player),
+        ("carol", Role::Player),
+    ] {
+        let hash = auth::hash_password(&format!("{name}-password"))
+            .await
+            .unwrap();
+        host.store
+            .create_account(name, None, role, Some(&hash), START)
+            .await
+            .unwrap();
+    }
+    new_game(&host, "alpha", "gm1", &[("EN", "alice"), ("SC", "bob")]).await;
+    new_game(&host, "beta", "gm2", &[("EN", "carol")]).await;
+    let app = empires_web::app(host.clone());
+    World {
+        host,
+        app,
+        _dir: dir,
+        url,
+    }
+}
+
+async fn new_game(host: &Host, name: &str, gm: &str, players: &[(&str, &str)]) {
+    let standard = empires_maps::standard::find("tutorial").unwrap();
+    let map = empires_host::gamedir::parse_map(standard.text, standard.file).unwrap();
+    let mut setup = Setup::without_players(name, map.variant.unwrap(), 3);
+    for (c, p) in players {
+        setup.players.insert(code(c), p.to_string());
+    }
+    let state = empires_host::create::start(&map, standard.file, &setup).unwrap();
+    host.store
+        .create(&NewGame {
+            name,
+            map_text: standard.text,
+            map: &map,
+            state: &state,
+            created_at: START,
+        })
+        .await
+        .unwrap();
+    let gm = host.store.account_by_name(gm).await.unwrap().unwrap();
+    host.store.set_game_gm(name, gm.id).await.unwrap();
+}
+
+impl World {
+    /// A session for `name`, as logging in makes one.
+    pub async fn session(&self, name: &str) -> Session {
+        let account = self
+            .host
+            .store
+            .account_by_name(name)
+            .await
+            .unwrap()
+            .unwrap();
+        let set = empires_web::pages::login::start_session(&self.host, account.id)
+            .await
+            .unwrap();
+        let cookie = set.split(';').next().unwrap().to_string();
+        let token = cookie.split_once('=').unwrap().1;
+        let (_, csrf) = self
+            .host
+            .store
+            .session(&auth::secret_hash(token), self.host.now())
+            .await
+            .unwrap()
+            .unwrap();
+        Session { cookie, csrf }
+    }
+
+    /// An API token for `name`.
+    pub async fn token(&self, name: &str) -> String {
+        let account = self
+            .host
+            .store
+            .account_by_name(name)
+            .await
+            .unwrap()
+            .unwrap();
+        let token = auth::new_secret();
+        self.host
+            .store
+            .create_token(account.id, "test", &auth::secret_hash(&token), START)
+            .await
+            .unwrap();
+        token
+    }
+
+    pub async fn send(&self, req: Request<Body>) -> Answer {
+        let res = self.app.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let headers = res.headers().clone();
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        Answer {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    pub async fn get(&self, path: &str, s: Option<&Session>) -> Answer {
+        let mut r = Request::builder().method(Method::GET).uri(path);
+        if let Some(s) = s {
+            r = r.header("cookie", &s.cookie);
+        }
+        self.send(r.body(Body::empty()).unwrap()).await
+    }
+
+    /// Posts a form; the session's CSRF token is added unless `csrf` is false.
+    pub async fn post_form(
+        &self,
+        path: &str,
+        s: Option<&Session>,
+        fields: &[(&str, &str)],
+        csrf: bool,
+    ) -> Answer {
+        let mut pairs: Vec<(String, String)> = fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if csrf && let Some(s) = s {
+            pairs.push(("csrf".into(), s.csrf.clone()));
+        }
+        let body = serde_urlencoded::to_string(&pairs).unwrap();
+        let mut r = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header("content-type", "application/x-www-form-urlencoded");
+        if let Some(s) = s {
+            r = r.header("cookie", &s.cookie);
+        }
+        self.send(r.body(Body::from(body)).unwrap()).await
+    }
+
+    /// The editor's live check: the sheet as the body, the token in a header.
+    pub async fn live_check(&self, game: &str, s: &Session, text: &str) -> Answer {
+        let r = Request::builder()
+            .method(Method::POST)
+            .uri(format!("/games/{game}/check"))
+            .header("cookie", &s.cookie)
+            .header("x-csrf-token", &s.csrf)
+            .body(Body::from(text.to_string()))
+            .unwrap();
+        self.send(r).await
+    }
+
+    pub async fn api(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        json: Option<serde_json::Value>,
+    ) -> Answer {
+        let mut r = Request::builder().method(method).uri(path);
+        if let Some(t) = token {
+            r = r.header("authorization", format!("Bearer {t}"));
+        }
+        let body = match json {
+            Some(j) => {
+                r = r.header("content-type", "application/json");
+                Body::from(j.to_string())
+            }
+            None => Body::empty(),
+        };
+        self.send(r.body(body).unwrap()).await
+    }
+}
