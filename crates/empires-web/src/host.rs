@@ -63,10 +63,11 @@ pub struct Host {
     pub clock: Clock,
     pub config: WebConfig,
     pub limiter: Mutex<Limiter>,
-    /// Each game's current turn, loaded once: checking a turnsheet against it then costs
-    /// no database read. A turn played here drops it; one played by another process is
-    /// noticed when a sheet kept for it is refused as out of date.
-    games: RwLock<HashMap<String, Arc<Loaded>>>,
+    /// Each game's current turn, loaded once, with the stored version it was loaded at:
+    /// checking a turnsheet then costs one small read (is the game still at that version?)
+    /// instead of reading and parsing the map and the state. A turn played or taken back by
+    /// another process (`empires turn --db`, `empires undo --db`) changes the version.
+    games: RwLock<HashMap<String, ((u32, i64), Arc<Loaded>)>>,
 }
 
 impl Host {
@@ -86,12 +87,16 @@ impl Host {
 
     /// The game as it stands now.
     pub async fn loaded(&self, game: &str) -> Result<Arc<Loaded>> {
-        if let Some(l) = self.games.read().ok().and_then(|g| g.get(game).cloned()) {
+        let version = self.store.version(game).await?;
+        let kept = self.games.read().ok().and_then(|g| g.get(game).cloned());
+        if let Some((v, l)) = kept
+            && v == version
+        {
             return Ok(l);
         }
         let loaded = Arc::new(self.store.load(game).await?);
         if let Ok(mut g) = self.games.write() {
-            g.insert(game.to_string(), loaded.clone());
+            g.insert(game.to_string(), (version, loaded.clone()));
         }
         Ok(loaded)
     }

@@ -663,3 +663,52 @@ async fn the_web_door_plays_the_same_on_postgresql() {
     drop(w);
     empires_host::testdb::drop_postgres(&url).await;
 }
+
+#[tokio::test]
+async fn a_turn_played_by_another_process_is_seen_at_once() {
+    let w = world().await;
+    let alice = w.session("alice").await;
+    assert!(
+        w.get("/games/alpha", Some(&alice))
+            .await
+            .body
+            .contains("Turn 0 has been played")
+    );
+    // `empires turn --db` from the command line, beside the server.
+    let other = empires_host::store::sql::SqlStore::open(&w.url)
+        .await
+        .unwrap();
+    let options = empires_host::turn::TurnOptions {
+        yes: true,
+        ..Default::default()
+    };
+    other
+        .play_turn("alpha", options, common::START)
+        .await
+        .unwrap();
+    assert!(
+        w.get("/games/alpha", Some(&alice))
+            .await
+            .body
+            .contains("Turn 1 has been played")
+    );
+    // A sheet checked against the new turn is kept for turn 2.
+    let sheet = GOOD.replace("TURN 1", "TURN 2");
+    let r = w
+        .post_form(
+            "/games/alpha/orders",
+            Some(&alice),
+            &[("text", &sheet), ("for_turn", "2")],
+            true,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    // Taking the turn back is refused while a sheet for the next one waits.
+    other.undo("alpha", common::START).await.unwrap_err();
+    assert!(
+        w.get("/games/alpha", Some(&alice))
+            .await
+            .body
+            .contains("Turn 1 has been played")
+    );
+}

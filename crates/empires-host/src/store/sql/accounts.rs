@@ -667,6 +667,21 @@ impl SqlStore {
         .map_err(|e| self.err("cannot read the turnsheets", e))
     }
 
+    /// What a game's stored turn is at: (turn, runs), where runs counts every turn played
+    /// and taken back. A door that keeps a game in memory compares it to know when the game
+    /// was moved on, or back, by another process.
+    pub async fn version(&self, game: &str) -> Result<(u32, i64)> {
+        let row: Option<(i64, i64)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT turn, claims FROM games WHERE name = $1")
+                .bind(game)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        row.map(|(t, c)| (t as u32, c))
+            .ok_or_else(|| Error::not_found(format!("no game named \"{game}\"")))
+    }
+
     /// How many turnsheets a game holds, of every turn: to count what a load test sent.
     pub async fn sheet_count(&self, game: &str) -> Result<i64> {
         let (n,): (i64,) = on_pool!(&self.pool, |p| {
