@@ -57,6 +57,9 @@ impl Clock {
     }
 }
 
+/// A game kept in memory, with the stored version it was loaded at (turn, runs).
+type Kept = ((u32, i64), Arc<Loaded>);
+
 /// What every request shares.
 pub struct Host {
     pub store: SqlStore,
@@ -67,7 +70,7 @@ pub struct Host {
     /// checking a turnsheet then costs one small read (is the game still at that version?)
     /// instead of reading and parsing the map and the state. A turn played or taken back by
     /// another process (`empires turn --db`, `empires undo --db`) changes the version.
-    games: RwLock<HashMap<String, ((u32, i64), Arc<Loaded>)>>,
+    games: RwLock<HashMap<String, Kept>>,
 }
 
 impl Host {

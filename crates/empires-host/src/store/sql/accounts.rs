@@ -43,6 +43,10 @@ pub struct Account {
 }
 
 type AccountRow = (i64, String, Option<String>, String, Option<String>);
+/// An account's row and its session's CSRF token.
+type SessionRow = (i64, String, Option<String>, String, Option<String>, String);
+/// A seat's row: empire, account id and name, status, missed turns.
+type SeatRow = (String, Option<i64>, Option<String>, String, i64);
 
 fn account(row: AccountRow) -> Account {
     let (id, name, email, role, password_hash) = row;
@@ -241,15 +245,14 @@ impl SqlStore {
             "SELECT {ACCOUNT_COLUMNS}, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.token_sha256 = $1 AND s.expires_at > $2"
         );
-        let row: Option<(i64, String, Option<String>, String, Option<String>, String)> =
-            on_pool!(&self.pool, |p| {
-                sqlx::query_as(&sql)
-                    .bind(token_sha256)
-                    .bind(now)
-                    .fetch_optional(p)
-                    .await
-            })
-            .map_err(|e| self.err("cannot read the session", e))?;
+        let row: Option<SessionRow> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(&sql)
+                .bind(token_sha256)
+                .bind(now)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the session", e))?;
         Ok(row.map(|(id, name, email, role, hash, csrf)| {
             (account((id, name, email, role, hash)), csrf)
         }))
@@ -545,19 +548,18 @@ impl SqlStore {
 
     /// Every seat of a game, in the order of its empires' codes.
     pub async fn seats(&self, game: &str) -> Result<Vec<Seat>> {
-        let rows: Vec<(String, Option<i64>, Option<String>, String, i64)> =
-            on_pool!(&self.pool, |p| {
-                sqlx::query_as(
-                    "SELECT s.empire, a.id, a.name, s.status, s.missed_turns \
+        let rows: Vec<SeatRow> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT s.empire, a.id, a.name, s.status, s.missed_turns \
                      FROM seats s JOIN games g ON g.id = s.game_id \
                      LEFT JOIN accounts a ON a.id = s.account_id \
                      WHERE g.name = $1 ORDER BY s.empire",
-                )
-                .bind(game)
-                .fetch_all(p)
-                .await
-            })
-            .map_err(|e| self.err("cannot read the seats", e))?;
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the seats", e))?;
         Ok(rows
             .into_iter()
             .filter_map(|(empire, id, name, status, missed)| {
