@@ -126,8 +126,26 @@ async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
         }
     }
     Ok(vec![format!(
-        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play England in the game \"{DEMO_GAME}\"; the GM account runs it."
+        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play England in the game \"{DEMO_GAME}\"; the turn is played a few seconds after England's orders arrive."
     )])
+}
+
+/// How often the demo looks for England's orders.
+const DEMO_TICK: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The demo's GM: plays the turn as soon as England's orders are in, so that a newcomer
+/// reads the result of their orders without waiting for anyone.
+async fn demo_autoplay(host: Arc<Host>) {
+    loop {
+        tokio::time::sleep(DEMO_TICK).await;
+        let sent = match host.store.pending(DEMO_GAME).await {
+            Ok(files) => files.iter().any(|(name, _)| name.eq_ignore_ascii_case("EN.txt")),
+            Err(_) => false,
+        };
+        if sent && let Err(e) = host.play_turn(DEMO_GAME, None).await {
+            eprintln!("demo: the turn could not be played: {e}");
+        }
+    }
 }
 
 /// Serves `host` on `listener` until `shutdown` completes.
@@ -156,6 +174,9 @@ pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Resul
     let addr = listener
         .local_addr()
         .map_err(|e| Error::new(format!("cannot listen on {}: {e}", options.listen)))?;
+    if options.demo {
+        tokio::spawn(demo_autoplay(started.host.clone()));
+    }
     for line in &started.lines {
         let _ = writeln!(out, "{line}");
     }

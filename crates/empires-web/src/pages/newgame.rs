@@ -30,6 +30,8 @@ struct NewGamePage {
     map: String,
     seed: String,
     players: String,
+    actions: String,
+    dropout: String,
 }
 
 const VARIANTS: [&str; 4] = ["world", "medieval", "european", "australian"];
@@ -61,6 +63,8 @@ fn form_page(me: &Me, f: &NewGameForm, message: Option<String>) -> Result<Respon
         map: f.map.clone(),
         seed: f.seed.clone(),
         players: f.players.clone(),
+        actions: f.actions.clone(),
+        dropout: f.dropout.clone(),
     })?;
     Ok((status, body).into_response())
 }
@@ -74,6 +78,8 @@ pub async fn form(me: Me) -> Result<Response, Failure> {
         variant: String::new(),
         seed: "1".into(),
         players: String::new(),
+        actions: String::new(),
+        dropout: String::new(),
     };
     form_page(&me, &blank, None)
 }
@@ -90,6 +96,22 @@ pub struct NewGameForm {
     seed: String,
     #[serde(default)]
     players: String,
+    #[serde(default)]
+    actions: String,
+    #[serde(default)]
+    dropout: String,
+}
+
+/// A whole number from the form within `range`, or the default when left blank.
+fn number(text: &str, what: &str, range: std::ops::RangeInclusive<u32>, default: u32) -> Result<u32, String> {
+    match text.trim() {
+        "" => Ok(default),
+        t => t
+            .parse()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| format!("{what} is a whole number from {} to {}", range.start(), range.end())),
+    }
 }
 
 /// Players as the form lists them, one `CODE=account` a line.
@@ -159,6 +181,13 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         v => Some(Variant::parse(v).ok_or_else(|| format!("\"{v}\" is not a variant"))?),
     };
     let players = parse_players(&f.players)?;
+    let defaults = Options::default();
+    let options = Options {
+        // 2.6: actions a turn; 2.5: missed turns before a player counts as dropped out.
+        actions_per_turn: number(&f.actions, "actions a turn", 1..=empires_rules::state::MAX_ACTIONS_PER_TURN, defaults.actions_per_turn)?,
+        dropout_after: number(&f.dropout, "missed turns before dropping out", 1..=100, defaults.dropout_after)?,
+        ..defaults
+    };
     let map = empires_host::gamedir::parse_map(standard.text, standard.file)
         .map_err(|e| e.to_string())?;
     let setup = Setup {
@@ -166,7 +195,7 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         variant: variant.or(map.variant).unwrap_or(Variant::World),
         seed,
         players,
-        options: Options::default(),
+        options,
     };
     let state =
         empires_host::create::start(&map, standard.file, &setup).map_err(|e| e.to_string())?;
