@@ -3,7 +3,8 @@
 //! in for `cargo run ... --` and for an installed `empires`.
 //!
 //! Not run: `cargo install` and `cargo test`, the build and the tests themselves. The
-//! tutorial script runs as written, with cargo, into a directory of its own.
+//! tutorial script runs as written, with cargo, into a directory of its own. `empires serve`
+//! runs until stopped: it is started on a free port, asked for its log-in page, and stopped.
 
 mod common;
 
@@ -92,6 +93,11 @@ fn every_readme_command_works_as_written() {
             line.starts_with("empires ") || line.starts_with("cp "),
             "{line}"
         );
+        if line.contains("empires serve") {
+            serve_answers(&line, &work, &path);
+            ran += 1;
+            continue;
+        }
         let o = Command::new("bash")
             .arg("-c")
             .arg(&line)
@@ -114,4 +120,43 @@ fn every_readme_command_works_as_written() {
         work.join("empires-demo/turns/0006/reports/FR.html")
             .is_file()
     );
+}
+
+/// Starts the README's `empires serve` command on a free port, checks that it says how to
+/// log in and serves the log-in page, and stops it.
+fn serve_answers(line: &str, work: &std::path::Path, path: &str) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg(format!("exec {line} --listen 127.0.0.1:0"))
+        .current_dir(work)
+        .env("PATH", path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    let mut addr = None;
+    for l in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let l = l.unwrap();
+        said.push_str(&l);
+        said.push('\n');
+        if let Some(at) = l.find("on http://") {
+            addr = Some(l[at + 10..].split('/').next().unwrap().to_string());
+            break;
+        }
+    }
+    let addr = addr.unwrap_or_else(|| panic!("{line} never said where it serves: {said}"));
+    assert!(said.contains("try-empires"), "{said}");
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /login HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("Log in"), "{page}");
 }

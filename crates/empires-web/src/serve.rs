@@ -139,7 +139,9 @@ async fn demo_autoplay(host: Arc<Host>) {
     loop {
         tokio::time::sleep(DEMO_TICK).await;
         let sent = match host.store.pending(DEMO_GAME).await {
-            Ok(files) => files.iter().any(|(name, _)| name.eq_ignore_ascii_case("EN.txt")),
+            Ok(files) => files
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case("EN.txt")),
             Err(_) => false,
         };
         if sent && let Err(e) = host.play_turn(DEMO_GAME, None).await {

@@ -718,15 +718,31 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
     let w = world().await;
     let gm = w.session("gm1").await;
     let bad = w
-        .post_form("/games/new", Some(&gm), &[("name", "gamma"), ("map", "tutorial"), ("seed", "x")], true)
+        .post_form(
+            "/games/new",
+            Some(&gm),
+            &[("name", "gamma"), ("map", "tutorial"), ("seed", "x")],
+            true,
+        )
         .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(bad.body.contains("the seed is a whole number"), "{}", bad.body);
+    assert!(
+        bad.body.contains("the seed is a whole number"),
+        "{}",
+        bad.body
+    );
     let made = w
         .post_form(
             "/games/new",
             Some(&gm),
-            &[("name", "gamma"), ("map", "tutorial"), ("seed", "9"), ("players", "EN=dora\nIR=alice"), ("actions", "12"), ("dropout", "2")],
+            &[
+                ("name", "gamma"),
+                ("map", "tutorial"),
+                ("seed", "9"),
+                ("players", "EN=dora\nIR=alice"),
+                ("actions", "12"),
+                ("dropout", "2"),
+            ],
             true,
         )
         .await;
@@ -735,13 +751,28 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
     assert_eq!(loaded.state.options.actions_per_turn, 12);
     assert_eq!(loaded.state.options.dropout_after, 2);
     let console = w.get("/games/gamma/console", Some(&gm)).await;
-    assert!(console.body.contains("dora") && console.body.contains("The game was started"), "{}", console.body);
+    assert!(
+        console.body.contains("dora") && console.body.contains("The game was started"),
+        "{}",
+        console.body
+    );
     // Alice now plays two games; the new one shows on her list.
     let alice = w.session("alice").await;
-    assert!(w.get("/games", Some(&alice)).await.body.contains("/games/gamma"));
+    assert!(
+        w.get("/games", Some(&alice))
+            .await
+            .body
+            .contains("/games/gamma")
+    );
     // The game as a directory: a tar holding its state and reports.
     let tar = w.get("/games/gamma/export", Some(&gm)).await;
-    assert_eq!(tar.headers.get("content-type").unwrap(), "application/x-tar");
-    assert!(tar.body.contains("gamma/turns/0000/state.json"), "the tar names the game's files");
+    assert_eq!(
+        tar.headers.get("content-type").unwrap(),
+        "application/x-tar"
+    );
+    assert!(
+        tar.body.contains("gamma/turns/0000/state.json"),
+        "the tar names the game's files"
+    );
     assert!(tar.body.contains("gamma/turns/0000/reports/EN.html"));
 }

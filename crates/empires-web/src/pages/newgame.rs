@@ -103,14 +103,21 @@ pub struct NewGameForm {
 }
 
 /// A whole number from the form within `range`, or the default when left blank.
-fn number(text: &str, what: &str, range: std::ops::RangeInclusive<u32>, default: u32) -> Result<u32, String> {
+fn number(
+    text: &str,
+    what: &str,
+    range: std::ops::RangeInclusive<u32>,
+    default: u32,
+) -> Result<u32, String> {
     match text.trim() {
         "" => Ok(default),
-        t => t
-            .parse()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| format!("{what} is a whole number from {} to {}", range.start(), range.end())),
+        t => t.parse().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+            format!(
+                "{what} is a whole number from {} to {}",
+                range.start(),
+                range.end()
+            )
+        }),
     }
 }
 
@@ -184,8 +191,18 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
     let defaults = Options::default();
     let options = Options {
         // 2.6: actions a turn; 2.5: missed turns before a player counts as dropped out.
-        actions_per_turn: number(&f.actions, "actions a turn", 1..=empires_rules::state::MAX_ACTIONS_PER_TURN, defaults.actions_per_turn)?,
-        dropout_after: number(&f.dropout, "missed turns before dropping out", 1..=100, defaults.dropout_after)?,
+        actions_per_turn: number(
+            &f.actions,
+            "actions a turn",
+            1..=empires_rules::state::MAX_ACTIONS_PER_TURN,
+            defaults.actions_per_turn,
+        )?,
+        dropout_after: number(
+            &f.dropout,
+            "missed turns before dropping out",
+            1..=100,
+            defaults.dropout_after,
+        )?,
         ..defaults
     };
     let map = empires_host::gamedir::parse_map(standard.text, standard.file)
