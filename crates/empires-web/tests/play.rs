@@ -750,7 +750,8 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
     let loaded = w.host.loaded("gamma").await.unwrap();
     assert_eq!(loaded.state.options.actions_per_turn, 12);
     assert_eq!(loaded.state.options.dropout_after, 2);
-    let console = w.get("/games/gamma/console", Some(&gm)).await;
+    assert_eq!(made.location(), "/games/gamma/console?notice=created");
+    let console = w.get(made.location(), Some(&gm)).await;
     assert!(
         console.body.contains("dora") && console.body.contains("The game was started"),
         "{}",
@@ -775,4 +776,46 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
         "the tar names the game's files"
     );
     assert!(tar.body.contains("gamma/turns/0000/reports/EN.html"));
+}
+
+/// Failed log-ins for many names, each from the address `forwarded` says.
+async fn fail_from_many(w: &World, forwarded: impl Fn(u32) -> String) -> StatusCode {
+    for i in 0..empires_web::auth::limit::MAX_FAILURES_PER_ADDRESS {
+        let body = serde_json::json!({"name": format!("name{i}"), "password": "wrong-password"});
+        let r = Request::builder()
+            .method(Method::POST)
+            .uri("/api/login")
+            .header("x-forwarded-for", forwarded(i))
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        assert_eq!(w.send(r).await.status, StatusCode::UNAUTHORIZED);
+    }
+    let body = serde_json::json!({"name": "alice", "password": "alice-password"});
+    let r = Request::builder()
+        .method(Method::POST)
+        .uri("/api/login")
+        .header("x-forwarded-for", forwarded(999))
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    w.send(r).await.status
+}
+
+#[tokio::test]
+async fn forwarded_addresses_are_believed_only_when_configured() {
+    // Not configured: the header is ignored, so every attempt counts against the one real
+    // address, and a client cannot dodge the limit by making addresses up.
+    let w = world().await;
+    let status = fail_from_many(&w, |i| format!("10.0.0.{i}")).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
+    // Behind a proxy that sets it: each address is counted on its own.
+    let config = empires_web::WebConfig {
+        trust_forwarded: true,
+        ..Default::default()
+    };
+    let w = common::world_with(config).await;
+    let status = fail_from_many(&w, |i| format!("10.0.0.{i}")).await;
+    assert_eq!(status, StatusCode::OK);
+    // ... and one address failing too often is shut out, whatever names it tries.
+    let status = fail_from_many(&w, |_| "10.9.9.9".to_string()).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }

@@ -59,8 +59,19 @@ pub async fn world() -> World {
 
 /// The world on the database at `url`.
 pub async fn build(url: String, dir: Option<tempfile::TempDir>) -> World {
+    build_with(url, dir, WebConfig::default()).await
+}
+
+/// The world on an SQLite file of its own, the server configured by `config`.
+pub async fn world_with(config: WebConfig) -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("host.db").display());
+    build_with(url, Some(dir), config).await
+}
+
+async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: WebConfig) -> World {
     let store = SqlStore::open(&url).await.unwrap();
-    let host = Arc::new(Host::new(store, Clock::manual(START), WebConfig::default()));
+    let host = Arc::new(Host::new(store, Clock::manual(START), config));
     for (name, role) in [
         ("gm1", Role::Gm),
         ("gm2", Role::Gm),
