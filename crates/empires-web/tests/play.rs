@@ -74,14 +74,7 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     assert!(json["forecast"]["steps"].as_array().is_some());
 
     // Sent as it is, the sheet is kept and the receipt says so, with its hash.
-    let r = w
-        .post_form(
-            "/games/alpha/orders",
-            Some(&alice),
-            &[("text", TYPO), ("for_turn", "1")],
-            true,
-        )
-        .await;
+    let r = w.send_sheet("alpha", &alice, TYPO, 1).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.body.contains("It is your first sheet for this turn"));
     assert!(
@@ -91,14 +84,7 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     );
     // Fixed and sent again: the receipt names what it replaces and what changed.
     let fixed = TYPO.replace("LOM", "LON");
-    let r2 = w
-        .post_form(
-            "/games/alpha/orders",
-            Some(&alice),
-            &[("text", &fixed), ("for_turn", "1")],
-            true,
-        )
-        .await;
+    let r2 = w.send_sheet("alpha", &alice, &fixed, 1).await;
     assert!(
         r2.body.contains("It replaces the sheet you sent before"),
         "{}",
@@ -171,14 +157,7 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     );
 
     // A sheet written for turn 1, sent after it was played, is refused, not kept for turn 2.
-    let late = w
-        .post_form(
-            "/games/alpha/orders",
-            Some(&alice),
-            &[("text", GOOD), ("for_turn", "1")],
-            true,
-        )
-        .await;
+    let late = w.send_sheet("alpha", &alice, GOOD, 1).await;
     assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.body);
     assert!(w.host.store.pending("alpha").await.unwrap().is_empty());
 }
@@ -623,14 +602,7 @@ async fn the_web_door_plays_the_same_on_postgresql() {
     };
     let w = common::build(url.clone(), None).await;
     let alice = w.session("alice").await;
-    let r = w
-        .post_form(
-            "/games/alpha/orders",
-            Some(&alice),
-            &[("text", GOOD), ("for_turn", "1")],
-            true,
-        )
-        .await;
+    let r = w.send_sheet("alpha", &alice, GOOD, 1).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let gm = w.session("gm1").await;
     let played = w
@@ -694,14 +666,7 @@ async fn a_turn_played_by_another_process_is_seen_at_once() {
     );
     // A sheet checked against the new turn is kept for turn 2.
     let sheet = GOOD.replace("TURN 1", "TURN 2");
-    let r = w
-        .post_form(
-            "/games/alpha/orders",
-            Some(&alice),
-            &[("text", &sheet), ("for_turn", "2")],
-            true,
-        )
-        .await;
+    let r = w.send_sheet("alpha", &alice, &sheet, 2).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     // Taking the turn back is refused while a sheet for the next one waits.
     other.undo("alpha", common::START).await.unwrap_err();

@@ -17,7 +17,6 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
-use empires_host::store::Store;
 use empires_rules::EmpireCode;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -134,33 +133,23 @@ async fn games(
     State(host): State<Arc<Host>>,
     ApiUser(me): ApiUser,
 ) -> Result<Json<Vec<GameItem>>, ApiFailure> {
+    let item = |g: empires_host::store::sql::GameEntry, role| GameItem {
+        name: g.name,
+        title: g.title,
+        turn: g.turn,
+        empire: g.empire.map(|e| e.to_string()),
+        role,
+    };
     let mut out: Vec<GameItem> = host
         .store
         .games_played_by(me.id)
         .await?
         .into_iter()
-        .map(|g| GameItem {
-            name: g.name,
-            title: g.title,
-            turn: g.turn,
-            empire: g.empire.map(|e| e.to_string()),
-            role: "player",
-        })
+        .map(|g| item(g, "player"))
         .collect();
     if me.role == empires_host::store::sql::Role::Gm {
-        out.extend(
-            host.store
-                .games_run_by(me.id)
-                .await?
-                .into_iter()
-                .map(|g| GameItem {
-                    name: g.name,
-                    title: g.title,
-                    turn: g.turn,
-                    empire: None,
-                    role: "gm",
-                }),
-        );
+        let run = host.store.games_run_by(me.id).await?;
+        out.extend(run.into_iter().map(|g| item(g, "gm")));
     }
     Ok(Json(out))
 }
@@ -196,15 +185,8 @@ async fn report(
             )));
         }
     };
-    let path = format!("{}/{empire}.json", empires_host::render::REPORTS_DIR);
-    let bytes = host
-        .store
-        .turn_file(&game, turn, &path, who.empire())
-        .await
-        .map_err(|e| match e.kind() {
-            empires_host::error::Kind::NotFound => ApiFailure(Failure::not_found("no such report")),
-            _ => e.into(),
-        })?;
+    let file = format!("{empire}.json");
+    let bytes = crate::pages::games::report_bytes(&host, &game, turn, &file, who).await?;
     Ok(crate::pages::games::file_response("report.json", bytes))
 }
 

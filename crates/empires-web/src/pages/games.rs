@@ -151,16 +151,27 @@ pub async fn report_file(
     if file.contains('/') || file.contains("..") {
         return Err(Failure::not_found("no such report"));
     }
+    let body = report_bytes(&host, &game, turn, &file, who).await?;
+    Ok(file_response(&file, body))
+}
+
+/// A file of a turn's reports as `who` may read it; refused as not found otherwise, the
+/// same answer as for a file that is not there.
+pub async fn report_bytes(
+    host: &Host,
+    game: &str,
+    turn: u32,
+    file: &str,
+    who: Viewer,
+) -> Result<Vec<u8>, Failure> {
     let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
-    let body = host
-        .store
-        .turn_file(&game, turn, &path, who.empire())
+    host.store
+        .turn_file(game, turn, &path, who.empire())
         .await
         .map_err(|e| match e.kind() {
             empires_host::error::Kind::NotFound => Failure::not_found("no such report"),
             _ => e.into(),
-        })?;
-    Ok(file_response(&file, body))
+        })
 }
 
 /// `/games/{game}/map.js`: the map's layer every report page of the game draws on.

@@ -209,6 +209,14 @@ impl World {
         self.send(r.body(Body::from(body)).unwrap()).await
     }
 
+    /// Sends a turnsheet from the order page, written for `for_turn`.
+    pub async fn send_sheet(&self, game: &str, s: &Session, text: &str, for_turn: u32) -> Answer {
+        let turn = for_turn.to_string();
+        let path = format!("/games/{game}/orders");
+        self.post_form(&path, Some(s), &[("text", text), ("for_turn", &turn)], true)
+            .await
+    }
+
     /// The editor's live check: the sheet as the body, the token in a header.
     pub async fn live_check(&self, game: &str, s: &Session, text: &str) -> Answer {
         let r = Request::builder()
