@@ -784,3 +784,56 @@ async fn forwarded_addresses_are_believed_only_when_configured() {
     let status = fail_from_many(&w, |_| "10.9.9.9".to_string()).await;
     assert_eq!(status, StatusCode::TOO_MANY_REQUESTS);
 }
+
+#[tokio::test]
+async fn a_seat_given_to_another_account_changes_who_plays_it() {
+    // W5 (2.5): the replacement takes over the empire; the old player is shut out of it.
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let a = w
+        .post_form(
+            "/games/alpha/console/seat",
+            Some(&gm),
+            &[("empire", "SC"), ("account", "carol")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.body);
+    let carol = w.session("carol").await;
+    let page = w.get("/games/alpha", Some(&carol)).await;
+    assert!(page.body.contains("(SC)"), "{}", page.body);
+    assert_eq!(
+        w.get("/games/alpha/turns/0/reports/SC.html", Some(&carol))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    let bob = w.session("bob").await;
+    assert_eq!(
+        w.get("/games/alpha", Some(&bob)).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        w.get("/games/alpha/turns/0/reports/SC.html", Some(&bob))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    // A new name makes a player account on the spot, without a password until invited.
+    w.post_form(
+        "/games/alpha/console/seat",
+        Some(&gm),
+        &[("empire", "IR"), ("account", "erin")],
+        true,
+    )
+    .await;
+    let erin = w.host.store.account_by_name("erin").await.unwrap().unwrap();
+    assert!(erin.password_hash.is_none());
+    let log = w.host.store.audit_entries("alpha").await.unwrap();
+    assert!(
+        log.iter()
+            .any(|(_, who, a, d)| who.as_deref() == Some("gm1")
+                && a == "gave a seat"
+                && d == "SC to carol")
+    );
+}

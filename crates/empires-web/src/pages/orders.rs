@@ -377,3 +377,36 @@ pub async fn live_check(
     json["forecast_end"] = end.into();
     Ok(Json(json).into_response())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_join_the_sheet_after_a_messages_line_and_split_back() {
+        // W3 (2.9): the message box becomes the sheet's MESSAGES section, as on paper.
+        let sheet = join_messages("GAME g\r\n1. TAX\n\n", "Peace to all.\r\nPHONE 555");
+        assert_eq!(
+            sheet,
+            "GAME g\n1. TAX\n\nMESSAGES\nPeace to all.\nPHONE 555\n"
+        );
+        assert_eq!(
+            split_messages(&sheet),
+            (
+                "GAME g\n1. TAX\n".to_string(),
+                "Peace to all.\nPHONE 555".to_string()
+            )
+        );
+        assert_eq!(join_messages("1. TAX", "  "), "1. TAX\n");
+        assert_eq!(
+            split_messages("1. TAX\n"),
+            ("1. TAX".to_string(), String::new())
+        );
+    }
+
+    #[test]
+    fn changes_list_lines_taken_out_and_put_in() {
+        let c = changes("1. TAX\n2. LEVY LOM\n", "1. TAX\n2. LEVY LON\n3. TAX\n");
+        assert_eq!(c, ["- 2. LEVY LOM", "+ 2. LEVY LON", "+ 3. TAX"]);
+    }
+}
