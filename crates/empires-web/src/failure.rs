@@ -72,7 +72,7 @@ impl IntoResponse for Failure {
         if self.status == StatusCode::UNAUTHORIZED {
             return Redirect::to("/login").into_response();
         }
-        let page = crate::pages::layout::error_page(self.status, &self.message);
+        let page = error_page(self.status, &self.message);
         (self.status, Html(page)).into_response()
     }
 }
@@ -91,5 +91,48 @@ impl IntoResponse for ApiFailure {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.0.message });
         (self.0.status, axum::Json(body)).into_response()
+    }
+}
+
+/// The page a failure is shown on: the status and the message, escaped.
+pub fn error_page(status: StatusCode, message: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{code} · Empires</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\
+         <body><header class=\"top\"><a class=\"brand\" href=\"/\">Empires</a></header>\
+         <main id=\"main\"><h1>{code} {reason}</h1><p role=\"alert\">{message}</p>\
+         <p><a href=\"/games\">My games</a></p></main></body></html>",
+        code = status.as_u16(),
+        reason = status.canonical_reason().unwrap_or(""),
+        message = escape(message),
+    )
+}
+
+/// Text made safe to put in HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_pages_escape_their_message() {
+        let page = error_page(StatusCode::NOT_FOUND, "<script>x</script>");
+        assert!(page.contains("&lt;script&gt;"));
+        assert!(!page.contains("<script>x"));
     }
 }

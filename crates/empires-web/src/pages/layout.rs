@@ -3,7 +3,6 @@
 use crate::auth::Me;
 use crate::failure::Failure;
 use askama::Template;
-use axum::http::StatusCode;
 use axum::response::Html;
 use empires_host::store::Millis;
 
@@ -25,37 +24,6 @@ impl Nav {
 /// A page rendered from its template.
 pub fn page<T: Template>(t: &T) -> Result<Html<String>, Failure> {
     Ok(Html(t.render()?))
-}
-
-/// The page a failure is shown on: the status and the message, escaped.
-pub fn error_page(status: StatusCode, message: &str) -> String {
-    format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{code} · Empires</title><link rel=\"stylesheet\" href=\"/assets/style.css\"></head>\
-         <body><header class=\"top\"><a class=\"brand\" href=\"/\">Empires</a></header>\
-         <main id=\"main\"><h1>{code} {reason}</h1><p role=\"alert\">{message}</p>\
-         <p><a href=\"/games\">My games</a></p></main></body></html>",
-        code = status.as_u16(),
-        reason = status.canonical_reason().unwrap_or(""),
-        message = escape(message),
-    )
-}
-
-/// Text made safe to put in HTML.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A time as players read it: `2026-11-25 14:03 UTC`.
@@ -96,12 +64,5 @@ mod tests {
         assert_eq!(time(0), "1970-01-01 00:00 UTC");
         assert_eq!(time(1_795_000_000_000), "2026-11-18 11:06 UTC");
         assert_eq!(time(951_782_400_000), "2000-02-29 00:00 UTC");
-    }
-
-    #[test]
-    fn error_pages_escape_their_message() {
-        let page = error_page(StatusCode::NOT_FOUND, "<script>x</script>");
-        assert!(page.contains("&lt;script&gt;"));
-        assert!(!page.contains("<script>x"));
     }
 }
