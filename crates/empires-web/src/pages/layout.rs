@@ -1,4 +1,4 @@
-//! What every page shares: the navigation bar, the error page, times as people read them.
+//! What every page shares: the navigation bar, rendering a template, times as people read them.
 
 use crate::auth::Me;
 use crate::failure::Failure;
