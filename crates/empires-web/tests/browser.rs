@@ -6,7 +6,8 @@
 //!
 //! Without the browser the test says it was skipped; with `EMPIRES_REQUIRE_BROWSER=1` (as
 //! `.ci/run` sets) a missing browser fails it. With `EMPIRES_SCREENSHOTS=<dir>` it saves
-//! screenshots of the order page and the console at desktop and phone widths there.
+//! screenshots of the order page, the console and the game page at desktop and phone widths
+//! there.
 
 mod common;
 
@@ -225,6 +226,7 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
     log_in(&c, &base, "alice").await;
     c.goto(&format!("{base}/games/alpha")).await.unwrap();
     wait_text(&c, "main", "Turn 1 has been played").await;
+    shoot(&c, "game", Some("report")).await;
     c.goto(&format!("{base}/games/alpha/turns/1/reports/EN.html"))
         .await
         .unwrap();
