@@ -245,8 +245,7 @@ async fn send_sheet(
 ) -> Result<Json<SheetReceipt>, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
     let empire = player_of(&host, &me, &game).await?;
-    let received_at = host.now();
-    let (accepted, _) = keep(&host, &game, empire, req.text, req.for_turn, "api").await?;
+    let (accepted, received_at) = keep(&host, &game, empire, req.text, req.for_turn, "api").await?;
     let r = accepted.receipt;
     let (errors, warnings) = accepted
         .check

@@ -275,9 +275,9 @@ struct ReceiptPage {
     changes: Vec<String>,
 }
 
-/// Keeps a sheet for `empire` and answers with what the host made of it and the sheet it
-/// replaces, if any. `for_turn` is the turn the sender wrote it for: refused if that turn
-/// has been played meanwhile.
+/// Keeps a sheet for `empire`, as received now: what the host made of it, and the time it
+/// was received. `for_turn` is the turn the sender wrote it for: refused if that turn has
+/// been played meanwhile.
 pub async fn keep(
     host: &Host,
     game: &str,
@@ -285,13 +285,7 @@ pub async fn keep(
     body: String,
     for_turn: Option<u32>,
     door: &str,
-) -> Result<(empires_host::submit::Accepted, Option<String>), Failure> {
-    let next = host.loaded(game).await?.turn + 1;
-    let previous = host
-        .store
-        .latest_sheet(game, empire, for_turn.unwrap_or(next))
-        .await?
-        .map(|(b, _, _)| String::from_utf8_lossy(&b).into_owned());
+) -> Result<(empires_host::submit::Accepted, empires_host::store::Millis), Failure> {
     let submission = Submission {
         empire: Some(empire),
         body: body.into_bytes(),
@@ -300,7 +294,7 @@ pub async fn keep(
         for_turn,
     };
     let accepted = host.submit(game, &submission, "turnsheet").await?;
-    Ok((accepted, previous))
+    Ok((accepted, submission.received_at))
 }
 
 /// `POST /games/{game}/orders`: keeps the sheet and shows the receipt.
@@ -312,8 +306,16 @@ pub async fn submit(
     let me = form.me;
     let empire = player_of(&host, &me.account, &game).await?;
     let sheet = join_messages(&form.form.text, &form.form.messages);
-    let at = host.now();
-    let (accepted, previous) = keep(
+    // The sheet this one replaces, for the receipt's list of changes: read only here, where
+    // the receipt is a page, not on the API's path.
+    let loaded = host.loaded(&game).await?;
+    let next = loaded.turn + 1;
+    let previous = host
+        .store
+        .latest_sheet(&game, empire, form.form.for_turn.unwrap_or(next))
+        .await?
+        .map(|(b, _, _)| String::from_utf8_lossy(&b).into_owned());
+    let (accepted, at) = keep(
         &host,
         &game,
         empire,
@@ -322,7 +324,6 @@ pub async fn submit(
         "web",
     )
     .await?;
-    let loaded = host.loaded(&game).await?;
     let r = &accepted.receipt;
     let change = match &r.replaces {
         Some(old) => format!(
