@@ -184,6 +184,10 @@ enum Command {
         /// Open with a running demo game of computer players and a player account to try.
         #[arg(long)]
         demo: bool,
+        /// With --demo, leave England's turn for the GM to play instead of playing it as
+        /// soon as its orders are in.
+        #[arg(long, requires = "demo")]
+        no_autoplay: bool,
         /// The site is reached through TLS (a reverse proxy in front): mark cookies Secure.
         #[arg(long)]
         secure_cookies: bool,
@@ -421,6 +425,7 @@ fn main() -> ExitCode {
             listen,
             db,
             demo,
+            no_autoplay,
             secure_cookies,
             trust_forwarded,
             public_url,
@@ -435,6 +440,7 @@ fn main() -> ExitCode {
                 .to_string()
             }),
             demo,
+            demo_autoplay: !no_autoplay,
             config: empires_web::WebConfig {
                 secure_cookies,
                 trust_forwarded,

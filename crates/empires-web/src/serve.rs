@@ -29,6 +29,9 @@ pub struct ServeOptions {
     pub listen: SocketAddr,
     pub db: String,
     pub demo: bool,
+    /// In the demo, play England's turn as soon as its orders are in (off to measure
+    /// submissions alone).
+    pub demo_autoplay: bool,
     pub config: WebConfig,
 }
 
@@ -176,7 +179,7 @@ pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Resul
     let addr = listener
         .local_addr()
         .map_err(|e| Error::new(format!("cannot listen on {}: {e}", options.listen)))?;
-    if options.demo {
+    if options.demo && options.demo_autoplay {
         tokio::spawn(demo_autoplay(started.host.clone()));
     }
     for line in &started.lines {
