@@ -197,6 +197,48 @@ enum Command {
         /// The address players reach the site at, for the links the GM hands out.
         #[arg(long, value_name = "URL")]
         public_url: Option<String>,
+        /// Open the mail door too: send receipts and reports (through --smtp, or keep them
+        /// in the outbox) and take turnsheets from --maildir.
+        #[arg(long)]
+        mail: bool,
+        /// With --mail, the Maildir a mail server delivers the host's mail to.
+        #[arg(long, value_name = "DIR", requires = "mail")]
+        maildir: Option<PathBuf>,
+        /// With --mail, the address the host's mail comes from.
+        #[arg(long, value_name = "ADDRESS", env = "EMPIRES_MAIL_FROM", default_value = empires_mail::config::DEFAULT_FROM)]
+        mail_from: String,
+        /// With --mail, the SMTP server to send through (see `empires mail send --help`).
+        #[arg(
+            long,
+            value_name = "URL",
+            env = "EMPIRES_SMTP_URL",
+            hide_env_values = true
+        )]
+        smtp: Option<String>,
+        /// A certificate authority (PEM) to trust for the SMTP server.
+        #[arg(long, value_name = "FILE.pem", env = "EMPIRES_SMTP_CA")]
+        smtp_ca: Option<PathBuf>,
+    },
+    /// A host game's deadlines (2.4): set its schedule, pause, resume, extend.
+    Schedule {
+        #[command(subcommand)]
+        command: commands::schedule::ScheduleCommand,
+    },
+    /// Turn credits and prize discounts (2.10, 11.7): payments, carries, paid games.
+    Ledger {
+        #[command(subcommand)]
+        command: commands::ledger::LedgerCommand,
+    },
+    /// The host without the web door: `empires host run` plays each game's turn when its
+    /// deadline comes.
+    Host {
+        #[command(subcommand)]
+        command: commands::schedule::HostCommand,
+    },
+    /// Play by email: take turnsheets in from mail, send receipts and reports out.
+    Mail {
+        #[command(subcommand)]
+        command: MailCommand,
     },
     /// Copy an SQLite database, consistently, while it is in use.
     Backup {
@@ -298,6 +340,64 @@ enum Command {
         #[arg(long, value_name = "URL")]
         db: Option<String>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum MailCommand {
+    /// Take in one message from standard input, as a mail server's delivery pipe gives it,
+    /// and answer it. Exits 75 (try again later) when the message could not be dealt with.
+    Receive {
+        #[command(flatten)]
+        mail: commands::mail::MailArgs,
+    },
+    /// Take in every new message of a Maildir, and answer them.
+    Fetch {
+        /// The Maildir (the folder holding new/, cur/ and tmp/).
+        #[arg(long, value_name = "DIR")]
+        maildir: PathBuf,
+        #[command(flatten)]
+        mail: commands::mail::MailArgs,
+    },
+    /// Queue the reports of the turns played since the last run, and send the outbox.
+    Send {
+        #[command(flatten)]
+        mail: commands::mail::MailArgs,
+    },
+    /// Set up a player's mail: their address, whether their reports are mailed, a new
+    /// mail password (printed once).
+    Account {
+        /// The account's name.
+        name: String,
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+        /// The address on record; "" for none.
+        #[arg(long)]
+        email: Option<String>,
+        /// Mail the account's reports after every turn: on or off.
+        #[arg(long, value_parser = parse_on_off)]
+        reports: Option<bool>,
+        /// Issue a new mail password, replacing the old one.
+        #[arg(long)]
+        new_password: bool,
+    },
+    /// What the mail door did: messages in and out, for a game or (without --game) for no
+    /// game (strangers, mail sent by programs).
+    Log {
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+        #[arg(long)]
+        game: Option<String>,
+    },
+}
+
+fn parse_on_off(s: &str) -> std::result::Result<bool, String> {
+    match s {
+        "on" | "yes" | "true" => Ok(true),
+        "off" | "no" | "false" => Ok(false),
+        _ => Err(format!("\"{s}\": give on or off")),
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -429,24 +529,94 @@ fn main() -> ExitCode {
             secure_cookies,
             trust_forwarded,
             public_url,
-        } => commands::serve::run(empires_web::serve::ServeOptions {
-            listen,
-            db: db.unwrap_or_else(|| {
-                if demo {
-                    empires_web::serve::DEMO_DB
-                } else {
-                    empires_web::serve::DEFAULT_DB
+            mail,
+            maildir,
+            mail_from,
+            smtp,
+            smtp_ca,
+        } => {
+            let door = if mail {
+                let args = commands::mail::MailArgs {
+                    db: String::new(),
+                    from: mail_from,
+                    smtp,
+                    smtp_ca,
+                };
+                match args.config() {
+                    Ok(config) => Some(empires_web::serve::MailDoor { config, maildir }),
+                    Err(e) => return fail(e),
                 }
-                .to_string()
-            }),
-            demo,
-            demo_autoplay: !no_autoplay,
-            config: empires_web::WebConfig {
-                secure_cookies,
-                trust_forwarded,
-                public_url,
+            } else {
+                None
+            };
+            commands::serve::run(empires_web::serve::ServeOptions {
+                listen,
+                db: db.unwrap_or_else(|| {
+                    if demo {
+                        empires_web::serve::DEMO_DB
+                    } else {
+                        empires_web::serve::DEFAULT_DB
+                    }
+                    .to_string()
+                }),
+                demo,
+                demo_autoplay: !no_autoplay,
+                config: empires_web::WebConfig {
+                    secure_cookies,
+                    trust_forwarded,
+                    public_url,
+                    mail_address: door.as_ref().map(|d| d.config.from.email.to_string()),
+                },
+                mail: door,
+            })
+        }
+        Command::Schedule { command } => {
+            commands::schedule::run(command).map(|r| show(&r.trim_end(), &[]))
+        }
+        Command::Ledger { command } => {
+            commands::ledger::run(command).map(|r| show(&r.trim_end(), &[]))
+        }
+        Command::Host { command } => {
+            commands::schedule::host(command).map(|r| show(&r.trim_end(), &[]))
+        }
+        Command::Mail { command } => match command {
+            MailCommand::Receive { mail } => match commands::mail::receive(&mail) {
+                Ok(r) => {
+                    show(&r.trim_end(), &[]);
+                    Ok(())
+                }
+                Err(e) => {
+                    // EX_TEMPFAIL: the mail server keeps the message and delivers it again.
+                    let _ = writeln!(std::io::stderr().lock(), "error: {e}");
+                    return ExitCode::from(75);
+                }
             },
-        }),
+            MailCommand::Fetch { maildir, mail } => {
+                commands::mail::fetch(&mail, &maildir).map(|r| show(&r.trim_end(), &[]))
+            }
+            MailCommand::Send { mail } => {
+                commands::mail::send(&mail).map(|r| show(&r.trim_end(), &[]))
+            }
+            MailCommand::Account {
+                name,
+                db,
+                email,
+                reports,
+                new_password,
+            } => commands::mail::account(
+                &db,
+                &name,
+                &commands::mail::AccountChange {
+                    email,
+                    reports,
+                    new_password,
+                },
+            )
+            .map(|r| show(&r.trim_end(), &[])),
+            MailCommand::Log { db, game } => {
+                commands::mail::log(&db, game.as_deref()).map(|r| show(&r.trim_end(), &[]))
+            }
+        },
         Command::Backup { db, to } => hosted::backup(&db, &to).map(|r| show(&r, &[])),
         Command::Check {
             paths,

@@ -109,6 +109,7 @@ fn host(c: &mut Criterion) {
             door: "bench".into(),
             received_at: 0,
             for_turn: None,
+            late: false,
         };
         // A host keeps its games loaded; a submission is read, checked and inserted.
         let loaded = rt.block_on(store.load("world")).unwrap();

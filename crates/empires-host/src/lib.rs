@@ -10,13 +10,16 @@
 //!   out once per game.
 
 pub mod check;
+pub mod clock;
 pub mod create;
 pub mod drawing;
 pub mod error;
 pub mod files;
 pub mod gamedir;
+pub mod ledger;
 pub mod mapcache;
 pub mod render;
+pub mod schedule;
 pub mod staging;
 pub mod store;
 pub mod submit;
@@ -25,5 +28,6 @@ pub mod transfer;
 pub mod turn;
 pub mod undo;
 pub mod verify;
+pub mod whole;
 
 pub use error::{Error, Result};

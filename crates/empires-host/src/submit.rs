@@ -62,3 +62,19 @@ pub async fn accept_on(
     let receipt = store.submit(game, &submission).await?;
     Ok(Accepted { receipt, check })
 }
+
+/// What changed between two sheets, line by line: `- ` a line taken out, `+ ` one put in.
+/// Every door's receipt lists it.
+pub fn changes(before: &str, after: &str) -> Vec<String> {
+    similar::TextDiff::from_lines(before, after)
+        .iter_all_changes()
+        .filter_map(|c| {
+            let sign = match c.tag() {
+                similar::ChangeTag::Delete => "- ",
+                similar::ChangeTag::Insert => "+ ",
+                similar::ChangeTag::Equal => return None,
+            };
+            Some(format!("{sign}{}", c.value().trim_end_matches('\n')))
+        })
+        .collect()
+}

@@ -1,4 +1,5 @@
-//! PostgreSQL for tests: a fresh database of its own for each test, on the server that
+//! For tests of the host and its doors: the tutorial game every door's tests play
+//! ([`tutorial_game`]), and PostgreSQL: a fresh database of its own for each test, on the server that
 //! `DATABASE_URL` names. Without `DATABASE_URL` a test that needs PostgreSQL says it was
 //! skipped and passes, so that the tests run on a machine without a server; with
 //! `EMPIRES_REQUIRE_POSTGRES=1` (as the project's CI sets) a missing or unreachable server
@@ -67,6 +68,41 @@ fn with_database(url: &str, name: &str) -> String {
         None => head,
     };
     format!("{base}/{name}{query}")
+}
+
+/// Creates the tutorial game `name` in `store`, set up from `seed` at time `at`, with a
+/// player for each (empire code, account name) given; the other empires are dummies. The
+/// game every door's tests play.
+pub async fn tutorial_game(
+    store: &crate::store::sql::SqlStore,
+    name: &str,
+    players: &[(&str, &str)],
+    seed: u64,
+    at: crate::store::Millis,
+) {
+    use crate::store::Store;
+    let standard = empires_maps::standard::find("tutorial").expect("the tutorial map");
+    let map = crate::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
+    let mut setup = empires_rules::setup::NewGame::without_players(
+        name,
+        map.variant.unwrap_or(empires_rules::Variant::World),
+        seed,
+    );
+    for (code, player) in players {
+        let code = empires_rules::EmpireCode::parse(code).expect("an empire's code");
+        setup.players.insert(code, player.to_string());
+    }
+    let state = crate::create::start(&map, standard.file, &setup).expect("a tutorial game");
+    store
+        .create(&crate::store::NewGame {
+            name,
+            map_text: standard.text,
+            map: &map,
+            state: &state,
+            created_at: at,
+        })
+        .await
+        .expect("the game kept");
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ fn submission(empire: Option<&str>, body: &[u8]) -> Submission {
         door: "test".into(),
         received_at: 1_700_000_000_000,
         for_turn: None,
+        late: false,
     }
 }
 

@@ -145,6 +145,39 @@ fn the_png_is_a_png_of_the_drawing_size() {
     assert_eq!(height, h);
 }
 
+/// The pixels of a PNG as RGBA, decoded by the `png` crate.
+fn pixels(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+#[test]
+fn the_small_png_is_the_same_picture_in_a_third_of_the_bytes() {
+    let map = tutorial();
+    let svg = draw::svg(&map, Some((&game(&map), None)), &small()).unwrap();
+    let full = draw::png(&svg).unwrap();
+    let small = draw::png_small(&svg).unwrap();
+    assert!(
+        small.len() * 2 < full.len(),
+        "{} against {}",
+        small.len(),
+        full.len()
+    );
+    let (w1, h1, a) = pixels(&full);
+    let (w2, h2, b) = pixels(&small);
+    assert_eq!((w1, h1), (w2, h2));
+    // Every pixel within a few levels of the full picture, on average.
+    let diff: u64 = a.iter().zip(&b).map(|(x, y)| x.abs_diff(*y) as u64).sum();
+    let mean = diff as f64 / a.len() as f64;
+    assert!(mean < 3.0, "mean difference per channel {mean}");
+    assert_eq!(draw::png_small(&svg).unwrap(), small, "deterministic");
+}
+
 #[test]
 fn a_game_shows_owners_and_forces() {
     let map = tutorial();

@@ -11,6 +11,7 @@ pub mod event;
 pub mod knowledge;
 pub mod map;
 pub mod order;
+pub mod results;
 pub mod rng;
 pub mod scenario;
 pub mod setup;

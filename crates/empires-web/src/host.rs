@@ -22,6 +22,8 @@ pub struct WebConfig {
     /// The address players reach the site at (`https://empires.example.org`), for the
     /// one-time links the GM hands out; without it links are shown relative to the site.
     pub public_url: Option<String>,
+    /// The address players mail their turnsheets to, when the mail door is open.
+    pub mail_address: Option<String>,
 }
 
 /// The host's clock: the system's, or one a test sets.

@@ -6,7 +6,7 @@ use crate::auth::{hash_password, new_secret};
 use crate::failure::Failure;
 use crate::host::{Clock, Host, WebConfig};
 use empires_host::store::sql::{Role, SqlStore};
-use empires_host::store::{NewGame, Store};
+use empires_host::store::{Millis, NewGame, Store};
 use empires_host::{Error, Result};
 use empires_rules::EmpireCode;
 use empires_rules::setup::NewGame as Setup;
@@ -33,6 +33,79 @@ pub struct ServeOptions {
     /// submissions alone).
     pub demo_autoplay: bool,
     pub config: WebConfig,
+    /// The mail door, when the host plays by email too.
+    pub mail: Option<MailDoor>,
+}
+
+/// The mail door of a serving host: mail is sent through `config` (or waits in the
+/// outbox), reports are queued after each turn, and new messages are taken from `maildir`.
+#[derive(Debug, Clone)]
+pub struct MailDoor {
+    pub config: empires_mail::MailConfig,
+    pub maildir: Option<std::path::PathBuf>,
+}
+
+/// How often the mail door looks for new mail, turns played and mail to send.
+const MAIL_TICK: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The mail door's round, every [`MAIL_TICK`]: new messages in, reports of new turns
+/// queued, the outbox sent. A failure is reported and tried again next round; it never
+/// stops the web door.
+async fn mail_rounds(host: Arc<Host>, door: MailDoor) {
+    loop {
+        let now = host.now();
+        if let Some(dir) = &door.maildir {
+            let mut receiver = empires_mail::Receiver::new(&host.store, &door.config);
+            if let Err(e) = empires_mail::maildir::fetch(&mut receiver, dir, now).await {
+                eprintln!("mail: {}: {e}", dir.display());
+            }
+        }
+        if let Err(e) = empires_mail::reports::queue_all(&host.store, &door.config, now).await {
+            eprintln!("mail: the reports could not be queued: {e}");
+        }
+        if let Err(e) = empires_mail::send::send_due(&host.store, &door.config, now).await {
+            eprintln!("mail: the outbox could not be sent: {e}");
+        }
+        tokio::time::sleep(MAIL_TICK).await;
+    }
+}
+
+/// How often the host looks at its games' deadlines.
+pub const CLOCK_TICK: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// One round of the host's clock at `now`: every turn whose deadline has come is played
+/// (one per game a round, so a host catching up plays one deadline at a time), and, with
+/// the mail door, the reminders due are queued. Returns what to log.
+pub async fn clock_round(
+    store: &SqlStore,
+    mail: Option<&empires_mail::MailConfig>,
+    now: Millis,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    match empires_host::clock::run_due(store, now).await {
+        Ok(ran) => lines.extend(
+            ran.iter()
+                .filter(|r| !matches!(r, empires_host::clock::Ran::Taken { .. }))
+                .map(|r| r.to_string()),
+        ),
+        Err(e) => lines.push(format!("deadlines: {e}")),
+    }
+    if let Some(cfg) = mail
+        && let Err(e) = empires_mail::reports::queue_reminders_due(store, cfg, now).await
+    {
+        lines.push(format!("mail: the reminders could not be queued: {e}"));
+    }
+    lines
+}
+
+/// The host's clock, every [`CLOCK_TICK`], for as long as the host serves.
+async fn clock_rounds(host: Arc<Host>, mail: Option<empires_mail::MailConfig>) {
+    loop {
+        for line in clock_round(&host.store, mail.as_ref(), host.now()).await {
+            eprintln!("{line}");
+        }
+        tokio::time::sleep(CLOCK_TICK).await;
+    }
 }
 
 /// What starting the host has to tell the person who started it.
@@ -182,6 +255,22 @@ pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Resul
     if options.demo && options.demo_autoplay {
         tokio::spawn(demo_autoplay(started.host.clone()));
     }
+    if let Some(door) = &options.mail {
+        let smtp = door.config.smtp.as_ref().map_or_else(
+            || "no SMTP server: mail waits in the outbox".to_string(),
+            |s| format!("sent through {}", s.describe()),
+        );
+        let _ = writeln!(
+            out,
+            "Mail door open: mail from {}, {smtp}.",
+            door.config.from
+        );
+        tokio::spawn(mail_rounds(started.host.clone(), door.clone()));
+    }
+    tokio::spawn(clock_rounds(
+        started.host.clone(),
+        options.mail.as_ref().map(|d| d.config.clone()),
+    ));
     for line in &started.lines {
         let _ = writeln!(out, "{line}");
     }

@@ -27,6 +27,15 @@ const GAME_PAGES: &[(&str, &str)] = &[
     ("POST", "/games/alpha/console/link"),
     ("GET", "/games/alpha/console/sheets/EN"),
     ("GET", "/games/alpha/export"),
+    ("GET", "/games/alpha/console/mail"),
+    ("POST", "/games/alpha/console/mail/1/retry"),
+    ("POST", "/games/alpha/console/mail/password/EN"),
+    ("POST", "/games/alpha/console/schedule"),
+    ("POST", "/games/alpha/console/pause"),
+    ("POST", "/games/alpha/console/resume"),
+    ("POST", "/games/alpha/console/extend"),
+    ("POST", "/games/alpha/console/ledger/paid"),
+    ("POST", "/games/alpha/console/ledger/buy"),
 ];
 
 /// The routes of the site that need a session but no game.
@@ -38,6 +47,9 @@ const ACCOUNT_PAGES: &[(&str, &str)] = &[
     ("POST", "/account/password"),
     ("POST", "/account/tokens"),
     ("POST", "/account/tokens/1/revoke"),
+    ("GET", "/account/mail"),
+    ("POST", "/account/mail"),
+    ("POST", "/account/mail-password"),
     ("POST", "/logout"),
 ];
 
@@ -57,6 +69,10 @@ fn fields(path: &str) -> Vec<(&'static str, &'static str)> {
         p if p.ends_with("/seat") => vec![("empire", "EN"), ("account", "carol")],
         p if p.ends_with("/link") => vec![("empire", "EN"), ("purpose", "reset")],
         p if p.ends_with("/play") => vec![("turn", "1")],
+        p if p.ends_with("/schedule") => vec![("spec", "every 48h"), ("remind", "2h")],
+        p if p.ends_with("/extend") => vec![("by", "24h")],
+        p if p.ends_with("/ledger/paid") => vec![("paid", "on")],
+        p if p.ends_with("/ledger/buy") => vec![("empire", "EN"), ("turns", "10")],
         _ => vec![],
     }
 }
@@ -134,6 +150,7 @@ async fn the_other_player_of_the_game_gets_neither_my_files_nor_the_console() {
         "/games/alpha/console",
         "/games/alpha/console/sheets/EN",
         "/games/alpha/export",
+        "/games/alpha/console/mail",
     ] {
         let a = w.get(path, Some(&bob)).await;
         assert!(refused(&a), "bob: GET {path}: {} {}", a.status, a.body);
@@ -143,6 +160,14 @@ async fn the_other_player_of_the_game_gets_neither_my_files_nor_the_console() {
         "/games/alpha/console/message",
         "/games/alpha/console/seat",
         "/games/alpha/console/link",
+        "/games/alpha/console/mail/1/retry",
+        "/games/alpha/console/mail/password/EN",
+        "/games/alpha/console/schedule",
+        "/games/alpha/console/pause",
+        "/games/alpha/console/resume",
+        "/games/alpha/console/extend",
+        "/games/alpha/console/ledger/paid",
+        "/games/alpha/console/ledger/buy",
     ] {
         let a = w.post_form(path, Some(&bob), &fields(path), true).await;
         assert_eq!(a.status, StatusCode::FORBIDDEN, "bob: POST {path}");

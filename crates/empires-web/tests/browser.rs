@@ -12,6 +12,7 @@
 mod common;
 
 use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -79,8 +80,7 @@ async fn browser(driver: &str) -> Client {
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]
         }),
     );
-    ClientBuilder::rustls()
-        .expect("TLS roots")
+    ClientBuilder::new(HttpConnector::new())
         .capabilities(caps)
         .connect(driver)
         .await
@@ -204,6 +204,48 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
         .unwrap();
     let receipt = wait_text(&c, "#receipt", "SHA-256").await;
     assert!(receipt.contains("turn 1"), "{receipt}");
+
+    // She asks for her reports by mail and takes a mail password, shown once.
+    c.goto(&format!("{base}/account/mail")).await.unwrap();
+    let email = c.find(Locator::Id("email")).await.unwrap();
+    email.clear().await.unwrap();
+    email.send_keys("alice@example.org").await.unwrap();
+    c.find(Locator::Css("input[name=reports]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Css("form[action='/account/mail'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "Saved").await;
+    c.find(Locator::Css("form[action='/account/mail-password'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "shown only now").await;
+    let shown = c
+        .find(Locator::Css("input.copy"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert_eq!(shown.len(), 14, "a password in three groups: {shown:?}");
+    shoot(&c, "mail-settings", None).await;
+    c.goto(&format!("{base}/account/mail")).await.unwrap();
+    wait_text(&c, "main", "You have a mail password").await;
+    assert!(
+        !c.source().await.unwrap().contains(&shown),
+        "the password is not shown again"
+    );
     log_out(&c).await;
 
     // The GM sees the sheet arrived and plays the turn.
@@ -220,6 +262,40 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
         .await
         .unwrap();
     wait_text(&c, ".notice", "The turn was played").await;
+    // The GM puts the game on a weekly deadline in Paris time.
+    let spec = c.find(Locator::Id("spec")).await.unwrap();
+    spec.clear().await.unwrap();
+    spec.send_keys("fridays 18:00 Europe/Paris early")
+        .await
+        .unwrap();
+    c.find(Locator::Id("remind"))
+        .await
+        .unwrap()
+        .send_keys("24h,2h")
+        .await
+        .unwrap();
+    c.find(Locator::Css("form[action$='/console/schedule'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "The schedule was set").await;
+    let deadlines = wait_text(&c, "#deadlines + p", "Friday").await;
+    assert!(deadlines.contains("18:00 CET"), "{deadlines}");
+    c.execute(
+        "document.getElementById('deadlines').scrollIntoView()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    shoot(&c, "console-deadlines", Some("deadlines")).await;
+    // The GM's mail page: mail passwords by seat, the outbox and the mail log.
+    c.goto(&format!("{base}/games/alpha/console/mail"))
+        .await
+        .unwrap();
+    wait_text(&c, "main", "Mail passwords").await;
+    shoot(&c, "console-mail", None).await;
     log_out(&c).await;
 
     // The player reads the new report, and is refused another empire's.

@@ -836,4 +836,240 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
                 && a == "gave a seat"
                 && d == "SC to carol")
     );
+    // The game is told with the next reports (2.5): who plays the empire from which turn.
+    let pending = w.host.store.pending("alpha").await.unwrap();
+    let gm_txt = pending
+        .iter()
+        .find(|(n, _)| n == "gm.txt")
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .expect("an announcement");
+    assert!(
+        gm_txt.contains("Scotland (SC) is played by carol from turn 1"),
+        "{gm_txt}"
+    );
+}
+
+#[tokio::test]
+async fn the_gm_sets_pauses_resumes_and_extends_deadlines_from_the_console() {
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let alice = w.session("alice").await;
+    let set = w
+        .post_form(
+            "/games/alpha/console/schedule",
+            Some(&gm),
+            &[
+                ("spec", "tuesdays 17:00 America/Los_Angeles"),
+                ("remind", "24h, 2h"),
+                ("catch_up", "each"),
+            ],
+            true,
+        )
+        .await;
+    assert_eq!(set.status, StatusCode::SEE_OTHER, "{}", set.body);
+    let console = w.get("/games/alpha/console", Some(&gm)).await.body;
+    assert!(
+        console.contains("PST") || console.contains("PDT"),
+        "the deadline in the schedule's zone"
+    );
+    assert!(
+        console.contains("value=\"tuesdays 17:00 America/Los_Angeles\""),
+        "the form shows the schedule"
+    );
+    assert!(console.contains("value=\"24h,2h\""));
+    // The player sees the same deadline on the game and orders pages.
+    let s = w.host.store.schedule_of("alpha").await.unwrap().unwrap();
+    let words = s.schedule.describe(s.deadline.unwrap());
+    for page in ["/games/alpha", "/games/alpha/orders"] {
+        let body = w.get(page, Some(&alice)).await.body;
+        assert!(body.contains(&words), "{page} shows the deadline {words}");
+    }
+    // Within the earliest reminder time, a player who has sent nothing is reminded on the
+    // game page as by mail; one who has sent is not.
+    let page = w.get("/games/alpha", Some(&alice)).await.body;
+    assert!(
+        !page.contains("Orders are due in"),
+        "not yet: the deadline is days away"
+    );
+    let now = w.host.now();
+    w.host
+        .clock
+        .advance(s.deadline.unwrap() - now - (90 * 60_000));
+    let page = w.get("/games/alpha", Some(&alice)).await.body;
+    assert!(
+        page.contains("Orders are due in 1 h 30 min"),
+        "the reminder on the page"
+    );
+    w.host
+        .clock
+        .advance(-(s.deadline.unwrap() - now - (90 * 60_000)));
+    // A schedule that does not read is refused, and says why.
+    let bad = w
+        .post_form(
+            "/games/alpha/console/schedule",
+            Some(&gm),
+            &[("spec", "fridays 17:00 Mars/Olympus")],
+            true,
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.body.contains("Mars/Olympus"), "{}", bad.body);
+    // Extend by two days, pause, resume: each in the audit log under the GM's name.
+    let ext = w
+        .post_form(
+            "/games/alpha/console/extend",
+            Some(&gm),
+            &[("by", "48h")],
+            true,
+        )
+        .await;
+    assert_eq!(ext.status, StatusCode::SEE_OTHER, "{}", ext.body);
+    let after = w.host.store.schedule_of("alpha").await.unwrap().unwrap();
+    assert_eq!(after.deadline, Some(s.deadline.unwrap() + 48 * 3_600_000));
+    let p = w
+        .post_form("/games/alpha/console/pause", Some(&gm), &[], true)
+        .await;
+    assert_eq!(p.status, StatusCode::SEE_OTHER);
+    let body = w.get("/games/alpha", Some(&alice)).await.body;
+    assert!(
+        body.contains("paused"),
+        "the player sees the game is paused"
+    );
+    let r = w
+        .post_form("/games/alpha/console/resume", Some(&gm), &[], true)
+        .await;
+    assert_eq!(r.status, StatusCode::SEE_OTHER);
+    let console = w.get("/games/alpha/console", Some(&gm)).await.body;
+    for line in [
+        "set the schedule",
+        "extended the deadline",
+        "paused the game",
+        "resumed the game",
+    ] {
+        assert!(console.contains(line), "audit: {line}");
+    }
+    // The players are told with the next report.
+    let pending = w.host.store.pending("alpha").await.unwrap();
+    let gm_txt = pending
+        .iter()
+        .find(|(n, _)| n == "gm.txt")
+        .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+        .unwrap();
+    assert!(
+        gm_txt.contains("extended the deadline") && gm_txt.contains("paused"),
+        "{gm_txt}"
+    );
+}
+
+#[tokio::test]
+async fn a_report_not_paid_for_waits_on_every_door_and_the_gm_still_reads_it() {
+    // 2.10: unpaid turns are played but their reports are not given out.
+    let w = world().await;
+    let store = &w.host.store;
+    // The GM makes the game's turns paid for and enters Alice's payment, on the console.
+    let gm = w.session("gm1").await;
+    let on = w
+        .post_form(
+            "/games/alpha/console/ledger/paid",
+            Some(&gm),
+            &[("paid", "on")],
+            true,
+        )
+        .await;
+    assert_eq!(on.status, StatusCode::SEE_OTHER);
+    let pay = w
+        .post_form(
+            "/games/alpha/console/ledger/buy",
+            Some(&gm),
+            &[("empire", "EN"), ("turns", "3")],
+            true,
+        )
+        .await;
+    assert_eq!(pay.status, StatusCode::SEE_OTHER, "{}", pay.body);
+    let bad = w
+        .post_form(
+            "/games/alpha/console/ledger/buy",
+            Some(&gm),
+            &[("empire", "EN"), ("turns", "lots")],
+            true,
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    let console = w.get("/games/alpha/console", Some(&gm)).await.body;
+    assert!(
+        console.contains("EN, alice: Turn credits: 3 in hand"),
+        "the console lists credits"
+    );
+    w.post_form(
+        "/games/alpha/console/play",
+        Some(&gm),
+        &[("turn", "1")],
+        true,
+    )
+    .await;
+    let bob = w.session("bob").await;
+    for file in ["SC.html", "SC.txt", "SC.json"] {
+        let a = w
+            .get(&format!("/games/alpha/turns/1/reports/{file}"), Some(&bob))
+            .await;
+        assert_eq!(a.status, StatusCode::PAYMENT_REQUIRED, "{file}");
+        assert!(a.body.contains("waits for payment"), "{}", a.body);
+    }
+    let token = w.token("bob").await;
+    let api = w
+        .api(
+            Method::GET,
+            "/api/games/alpha/reports/1",
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(api.status, StatusCode::PAYMENT_REQUIRED);
+    // His earlier reports, the public page and the GM's view are not held.
+    for (path, who) in [
+        ("/games/alpha/turns/0/reports/SC.html", &bob),
+        ("/games/alpha/turns/1/reports/public.html", &bob),
+        ("/games/alpha/turns/1/reports/SC.html", &gm),
+    ] {
+        assert_eq!(
+            w.get(path, Some(who)).await.status,
+            StatusCode::OK,
+            "{path}"
+        );
+    }
+    let page = w.get("/games/alpha", Some(&bob)).await.body;
+    assert!(page.contains("turn 1 unpaid"), "the game page says why");
+    // Alice paid ahead: hers is there, and her page shows her credits.
+    let alice_s = w.session("alice").await;
+    assert_eq!(
+        w.get("/games/alpha/turns/1/reports/EN.html", Some(&alice_s))
+            .await
+            .status,
+        StatusCode::OK
+    );
+    assert!(
+        w.get("/games/alpha", Some(&alice_s))
+            .await
+            .body
+            .contains("2 in hand")
+    );
+    // Bob pays; his report is his again.
+    let bob_id = store.account_by_name("bob").await.unwrap().unwrap().id;
+    store
+        .enter(
+            bob_id,
+            &empires_host::ledger::Entry::Bought {
+                game: "alpha".into(),
+                turns: 1,
+            },
+            5,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        w.get("/games/alpha/turns/1/reports/SC.html", Some(&bob))
+            .await
+            .status,
+        StatusCode::OK
+    );
 }

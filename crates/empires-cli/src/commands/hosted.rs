@@ -121,6 +121,7 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
             door: "cli".into(),
             received_at: store::now(),
             for_turn: None,
+            late: false,
         },
         &file.display().to_string(),
     ))?;

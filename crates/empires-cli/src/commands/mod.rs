@@ -4,9 +4,12 @@
 pub mod check;
 pub mod demo;
 pub mod hosted;
+pub mod ledger;
+pub mod mail;
 pub mod map;
 pub mod new;
 pub mod report;
+pub mod schedule;
 pub mod serve;
 pub mod simulate;
 pub mod status;

@@ -62,6 +62,11 @@ impl Store for DirStore {
     }
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
+        if submission.late {
+            return Err(Error::new(format!(
+                "{game}: a game directory keeps no late orders (2.4); only a host's database does"
+            )));
+        }
         let g = Game::load(&path(game))?;
         if let Some(want) = submission.for_turn.filter(|t| *t != g.turn + 1) {
             return Err(Error::conflict(format!(

@@ -97,6 +97,9 @@ pub struct Submission {
     /// so that a sheet is never kept for a turn it was not checked against. `None` takes
     /// whichever turn is next.
     pub for_turn: Option<u32>,
+    /// Late orders (2.4, decision 22): written for a turn already played, kept for the next
+    /// turn and played only if the empire sends nothing newer for it.
+    pub late: bool,
 }
 
 /// What a store kept of a submission.

@@ -303,6 +303,15 @@ use on_pool;
 mod accounts;
 pub use accounts::{Account, GameEntry, LinkPurpose, Role, Seat, TokenEntry};
 
+mod ledger;
+pub use ledger::{SeatBefore, ledger_entries_of_turn};
+
+mod deadlines;
+pub use deadlines::{CatchUp, Due, GameSchedule, ReminderDue, next_deadline, reminders_text};
+
+mod mail;
+pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient};
+
 /// Which empire a pending file is for: `EN.txt` is EN's; `None` for the GM's `gm.txt`.
 fn pending_empire(file: &str, codes: &[EmpireCode]) -> Option<String> {
     if file.eq_ignore_ascii_case(GM_FILE) {
@@ -477,14 +486,13 @@ macro_rules! backend {
                 empire: Option<&str>,
                 for_turn: u32,
                 body: &[u8],
-                door: &str,
-                at: Millis,
+                (door, at, late): (&str, Millis, bool),
             ) -> sqlx::Result<()> {
                 match empire {
                     Some(code) => {
                         sqlx::query(
                             "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, 'accepted')",
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                         )
                         .bind(id)
                         .bind(code)
@@ -493,6 +501,7 @@ macro_rules! backend {
                         .bind(sha256_hex(body))
                         .bind(at)
                         .bind(door)
+                        .bind(if late { "late" } else { "accepted" })
                         .execute(&mut *c)
                         .await?;
                     }
@@ -539,7 +548,7 @@ macro_rules! backend {
                 }
                 for (file, body) in pending {
                     let empire = pending_empire(file, &codes);
-                    insert_submission(&mut *tx, id, empire.as_deref(), game.state.turn + 1, body, "import", game.created_at).await?;
+                    insert_submission(&mut *tx, id, empire.as_deref(), game.state.turn + 1, body, ("import", game.created_at, false)).await?;
                 }
                 audit(&mut *tx, id, game.created_at, "import", &format!("{} turns", turns.len())).await?;
                 tx.commit().await
@@ -633,11 +642,14 @@ macro_rules! backend {
             }
 
             /// The latest submission of each empire for a turn, not yet played, and the GM's
-            /// messages: (empire or `None` for the GM, ids, bytes).
+            /// messages: (empire or `None` for the GM, ids, bytes). Late orders are played
+            /// only when the empire sent nothing on time for the turn (2.4, decision 22):
+            /// the on-time sheets are read after the late ones, so the latest of them wins.
             pub async fn pending(c: &mut $conn, id: i64, for_turn: u32) -> sqlx::Result<Vec<(Option<String>, Vec<i64>, Vec<u8>)>> {
                 let rows: Vec<(i64, String, Vec<u8>)> = sqlx::query_as(
                     "SELECT id, empire, body FROM submissions \
-                     WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL ORDER BY id",
+                     WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL \
+                     ORDER BY CASE WHEN status = 'late' THEN 0 ELSE 1 END, id",
                 )
                 .bind(id)
                 .bind(i64::from(for_turn))
@@ -790,8 +802,14 @@ macro_rules! backend {
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
+                let before = ledger::$m::seats_before(&mut *tx, id).await?;
                 // The state as the turn left it is what the seats now say.
                 update_seats(&mut *tx, id, &played.state).await?;
+                // Charges, dropouts and results in the players' ledgers (2.10, 11.7).
+                ledger::$m::record_turn(&mut *tx, id, &before, &played.state, played.report.game_over.as_ref(), now).await?;
+                // The next deadline, in the same transaction: a turn and its deadline never
+                // drift apart, whichever door played the turn.
+                deadlines::$m::advance_in(&mut *tx, id, next, played.report.game_over.is_some(), now).await?;
                 let mut detail = format!("turn {next}");
                 if let Some(why) = &played.record.state_accepted {
                     detail.push_str(&format!("; played on a state accepted as it is: {why}"));
@@ -868,7 +886,9 @@ macro_rules! backend {
                     return Err(Error::new("there is no turn to undo: the game is at its starting position"));
                 }
                 let waiting = pending(&mut tx, id, turn as u32 + 1).await.map_err(fail("cannot read the turnsheets"))?;
-                if !waiting.is_empty() {
+                // The GM's messages for the next turn (and the host's announcements of
+                // schedule changes) stay with that turn: they never mix with the undone one's.
+                if waiting.iter().any(|(empire, _, _)| empire.is_some()) {
                     return Err(Error::conflict(format!(
                         "{label}: turnsheets are waiting for turn {}; undoing turn {turn} would mix them with the ones sent for it",
                         turn + 1
@@ -897,6 +917,14 @@ macro_rules! backend {
                     sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
                         .bind(turn - 1)
                         .bind(id)
+                        .execute(&mut *tx)
+                        .await?;
+                    // The deadline waiting for the next turn now waits for the undone one,
+                    // which is played again when it comes.
+                    sqlx::query("UPDATE schedules SET for_turn = $1 WHERE game_id = $2 AND for_turn = $3")
+                        .bind(turn)
+                        .bind(id)
+                        .bind(turn + 1)
                         .execute(&mut *tx)
                         .await?;
                     let back = pending(&mut tx, id, turn as u32).await?;
@@ -1004,7 +1032,10 @@ impl Store for SqlStore {
                 let sha = sha256_hex(&submission.body);
                 let kept: Option<(i64, Option<String>)> = sqlx::query_as(
                     "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
-                     SELECT g.id, $2, g.turn + 1, $3, $4, $5, $6, 'accepted' FROM games g \
+                     SELECT g.id, $2, g.turn + 1 + CASE WHEN EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
+                     AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 1 ELSE 0 END, $3, $4, $5, $6, \
+                     CASE WHEN $8 = 'late' OR EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
+                     AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 'late' ELSE $8 END FROM games g \
                      WHERE g.name = $1 AND ($7 IS NULL OR g.turn + 1 = $7) \
                      AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2) \
                      RETURNING for_turn, (SELECT p.sha256 FROM submissions p WHERE p.game_id = submissions.game_id \
@@ -1018,6 +1049,7 @@ impl Store for SqlStore {
                 .bind(submission.received_at)
                 .bind(&submission.door)
                 .bind(submission.for_turn.map(i64::from))
+                .bind(if submission.late { "late" } else { "accepted" })
                 .fetch_optional(p)
                 .await
                 .map_err(fail("cannot keep the turnsheet"))?;
@@ -1062,8 +1094,7 @@ impl Store for SqlStore {
                 empire.as_deref(),
                 for_turn,
                 &submission.body,
-                &submission.door,
-                submission.received_at,
+                (&submission.door, submission.received_at, submission.late),
             )
             .await
             .map_err(fail("cannot keep the turnsheet"))?;

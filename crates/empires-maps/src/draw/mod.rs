@@ -19,7 +19,7 @@ pub mod trace;
 
 pub use layers::{Layers, Layout};
 pub use overlay::{TURN_PART, overlay, overlay_apart, overlay_of_valid, turn_part};
-pub use png::png;
+pub use png::{png, png_small};
 
 use empires_rules::{EmpireCode, GameState, Map};
 use projection::Projection;

@@ -225,6 +225,10 @@ struct CsrfField {
     csrf: String,
 }
 
+/// The form of a POST that carries nothing but its CSRF token.
+#[derive(serde::Deserialize)]
+pub struct Empty {}
+
 /// A form posted by a logged-in account, refused unless it carries the session's CSRF
 /// token: a page of another site cannot make a player's browser submit orders.
 pub struct CsrfForm<T> {

@@ -4,8 +4,8 @@
 use super::layout::{Nav, page, time};
 use super::login::start_session;
 use crate::auth::{
-    self, CsrfForm, LOGIN_COOKIE, Me, check_new_password, hash_password, new_secret, same_token,
-    secret_hash, set_cookie,
+    self, CsrfForm, Empty, LOGIN_COOKIE, Me, check_new_password, hash_password, new_secret,
+    same_token, secret_hash, set_cookie,
 };
 use crate::failure::Failure;
 use crate::host::Host;
@@ -122,9 +122,6 @@ pub async fn make_token(
         .await?;
     account_page(&host, &form.me, None, Some(token)).await
 }
-
-#[derive(Deserialize)]
-pub struct Empty {}
 
 /// Revokes one of my tokens.
 pub async fn revoke_token(

@@ -4,7 +4,7 @@
 //! and starting new games. Every action is recorded in the game's audit log.
 
 use super::games::url_part;
-use super::layout::{NO_DEADLINE, Nav, page, time};
+use super::layout::{Nav, deadline_text, page, time};
 use crate::access::gm_of;
 use crate::auth::{CsrfForm, Me, new_secret, secret_hash};
 use crate::failure::Failure;
@@ -32,6 +32,8 @@ pub struct SeatLine {
     pub status: String,
     pub missed: u32,
     pub sent: bool,
+    /// The player's turn credits in a paid game (2.10).
+    pub credits: String,
 }
 
 /// An audit entry as the console lists it.
@@ -58,12 +60,14 @@ struct ConsolePage {
     title: String,
     turn: u32,
     next: u32,
-    deadline: &'static str,
+    deadline: String,
     notice: Option<String>,
     link: Option<LinkShown>,
     seats: Vec<SeatLine>,
     sent_count: usize,
     audit: Vec<AuditLine>,
+    schedule: super::schedule::ScheduleForm,
+    paid: bool,
 }
 
 #[derive(Deserialize)]
@@ -79,6 +83,12 @@ fn notice_text(code: &str) -> Option<String> {
             "message" => "The message will be printed in the next report.",
             "seat" => "The seat was given.",
             "created" => "The game was started.",
+            "schedule" => "The schedule was set; the players are told with the next reports.",
+            "paused" => "The game is paused: no turn is played until you resume it.",
+            "resumed" => "The game is running again.",
+            "extended" => "The deadline was extended; the players are told with the next reports.",
+            "ledger" => "The game's turns are now paid for, or free, as you chose.",
+            "payment" => "The payment was entered.",
             _ => return None,
         }
         .to_string(),
@@ -100,12 +110,15 @@ async fn console_page(
         .into_iter()
         .map(|(name, _)| name.split('.').next().unwrap_or("").to_uppercase())
         .collect();
-    let seats: Vec<SeatLine> = host
-        .store
-        .seats(game)
-        .await?
-        .into_iter()
-        .map(|s| SeatLine {
+    let paid = host.store.paid_turns(game).await?;
+    let mut seats = Vec::new();
+    for s in host.store.seats(game).await? {
+        // 2.10: in a paid game, where each player stands.
+        let credits = match (&s.account, paid) {
+            (Some((account, _)), true) => host.store.ledger(*account).await?.summary_line(game),
+            _ => String::new(),
+        };
+        seats.push(SeatLine {
             empire: s.empire.to_string(),
             holder: s
                 .account
@@ -120,8 +133,9 @@ async fn console_page(
             status: s.status,
             missed: s.missed_turns,
             sent: sent.contains(s.empire.as_str()),
-        })
-        .collect();
+            credits,
+        });
+    }
     let audit = host
         .store
         .audit_entries(game)
@@ -143,12 +157,14 @@ async fn console_page(
         title: loaded.state.game.clone(),
         turn: loaded.turn,
         next: loaded.turn + 1,
-        deadline: NO_DEADLINE,
+        deadline: deadline_text(host, game).await?,
         notice,
         link,
         sent_count: seats.iter().filter(|s| s.sent).count(),
         seats,
         audit,
+        schedule: super::schedule::ScheduleForm::of(host.store.schedule_of(game).await?.as_ref()),
+        paid,
     })?
     .into_response())
 }
@@ -226,6 +242,7 @@ pub async fn message(
         door: "web".into(),
         received_at: host.now(),
         for_turn: None,
+        late: false,
     };
     let accepted = host.submit(&game, &submission, "message").await?;
     host.store
@@ -277,6 +294,33 @@ pub async fn seat(
         })
     };
     host.store.assign_seat(&game, empire, account).await?;
+    // The game is told who plays the empire now (2.5), with the next reports.
+    if !name.is_empty() {
+        let loaded = host.loaded(&game).await?;
+        let empire_name = loaded
+            .map
+            .empires
+            .iter()
+            .find(|e| e.code == empire)
+            .map_or_else(|| empire.to_string(), |e| e.name.clone());
+        let words = format!(
+            "{empire_name} ({empire}) is played by {name} from turn {}.",
+            loaded.turn + 1
+        );
+        host.submit(
+            &game,
+            &Submission {
+                empire: None,
+                body: words.into_bytes(),
+                door: "web".into(),
+                received_at: host.now(),
+                for_turn: None,
+                late: false,
+            },
+            "message",
+        )
+        .await?;
+    }
     host.store
         .audit_by(
             Some(&game),

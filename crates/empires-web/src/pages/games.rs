@@ -1,13 +1,14 @@
 //! A player's games: the list, a game's page (the current report, the turn history, the
 //! state of the next turnsheet) and the files of the reports themselves.
 
-use super::layout::{NO_DEADLINE, Nav, page, time};
+use super::layout::{Nav, deadline_text, page, time};
 use crate::access::{Viewer, viewer};
 use crate::auth::Me;
 use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
 use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::store::Store;
@@ -69,7 +70,12 @@ struct GamePage {
     empire_name: String,
     turn: u32,
     next: u32,
-    deadline: &'static str,
+    deadline: String,
+    /// Turn credits and discounts, in a game whose turns are paid for (2.10).
+    credits: Option<String>,
+    /// The reminder the GM's schedule gives now, when I have sent nothing and the deadline
+    /// is within the earliest reminder time (2.4).
+    reminder: Option<String>,
     sent: Option<SentLine>,
     report_url: String,
     report_url_txt: String,
@@ -107,7 +113,16 @@ pub async fn show(
         empire_name: empire_name(&loaded.map, empire),
         turn,
         next: turn + 1,
-        deadline: NO_DEADLINE,
+        deadline: deadline_text(&host, &game).await?,
+        credits: if host.store.paid_turns(&game).await? {
+            Some(host.store.ledger(me.account.id).await?.summary_line(&game))
+        } else {
+            None
+        },
+        reminder: match &sent {
+            Some(_) => None,
+            None => reminder(&host, &game).await?,
+        },
         sent,
         report_url: format!("{base}.html"),
         report_url_txt: format!("{base}.txt"),
@@ -116,6 +131,33 @@ pub async fn show(
         game,
     })?
     .into_response())
+}
+
+/// "Orders are due in 2 h 10 min": shown to a player who has sent nothing once the deadline
+/// is within the earliest of the game's reminder times, as the reminder mail says it.
+async fn reminder(host: &Host, game: &str) -> Result<Option<String>, Failure> {
+    let Some(s) = host.store.schedule_of(game).await? else {
+        return Ok(None);
+    };
+    let (Some(deadline), None) = (s.deadline, s.paused_at) else {
+        return Ok(None);
+    };
+    let Some(&earliest) = s.reminders.iter().max() else {
+        return Ok(None);
+    };
+    let left = deadline - host.now();
+    if left <= 0 || left > earliest {
+        return Ok(None);
+    }
+    let minutes = (left + 59_999) / 60_000;
+    let when = match (minutes / 60, minutes % 60) {
+        (0, m) => format!("{m} min"),
+        (h, 0) => format!("{h} h"),
+        (h, m) => format!("{h} h {m} min"),
+    };
+    Ok(Some(format!(
+        "Orders are due in {when} and yours have not arrived: if nothing comes, the computer plays your turn (2.5)."
+    )))
 }
 
 /// An empire's name on the game's map.
@@ -164,6 +206,13 @@ pub async fn report_bytes(
     file: &str,
     who: Viewer,
 ) -> Result<Vec<u8>, Failure> {
+    // 2.10: a player's own report of a turn not paid for waits for payment, on every door.
+    if let Viewer::Player(e) = who
+        && file.split('.').next() == Some(e.as_str())
+        && let Some(why) = host.store.report_held(game, e, turn).await?
+    {
+        return Err(Failure::new(StatusCode::PAYMENT_REQUIRED, why));
+    }
     let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
     host.store
         .turn_file(game, turn, &path, who.empire())

@@ -52,8 +52,24 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
-/// What the pages say of a deadline until deadlines are kept (the schedule comes later).
-pub const NO_DEADLINE: &str = "none set: the GM plays the turn when the players are ready";
+/// What the pages say of the next turn's deadline (2.4): the schedule's, in its own time
+/// zone, or that the game is paused or run by hand.
+pub async fn deadline_text(host: &crate::host::Host, game: &str) -> Result<String, Failure> {
+    let Some(s) = host.store.schedule_of(game).await? else {
+        return Ok("none set: the GM plays the turn when the players are ready".into());
+    };
+    Ok(match (s.paused_at, s.deadline) {
+        (Some(_), _) => "none while the GM has paused the game".into(),
+        (None, Some(d)) => {
+            let mut t = s.schedule.describe(d);
+            if s.schedule.early {
+                t.push_str(", or as soon as every player has sent orders");
+            }
+            t
+        }
+        (None, None) => "none set: the GM plays the turn when the players are ready".into(),
+    })
+}
 
 #[cfg(test)]
 mod tests {

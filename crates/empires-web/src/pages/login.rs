@@ -4,7 +4,7 @@
 
 use super::layout::{Nav, page};
 use crate::auth::{
-    self, CsrfForm, LOGIN_COOKIE, MaybeMe, SESSION_COOKIE, SESSION_LIFE, client_address,
+    self, CsrfForm, Empty, LOGIN_COOKIE, MaybeMe, SESSION_COOKIE, SESSION_LIFE, client_address,
     new_secret, same_token, secret_hash, set_cookie,
 };
 use crate::failure::Failure;
@@ -172,9 +172,6 @@ pub async fn submit(State(host): State<Arc<Host>>, req: Request) -> Result<Respo
         Err(f) => Err(f),
     }
 }
-
-#[derive(Deserialize)]
-pub struct Empty {}
 
 /// Logs out (a POST with the session's CSRF token, so no other site can log a player out).
 pub async fn logout(

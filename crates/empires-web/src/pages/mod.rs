@@ -5,9 +5,12 @@ pub mod account;
 pub mod console;
 pub mod games;
 pub mod layout;
+pub mod ledger;
 pub mod login;
+pub mod mail;
 pub mod newgame;
 pub mod orders;
+pub mod schedule;
 
 use crate::host::Host;
 use axum::Router;
@@ -44,10 +47,24 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/console/seat", post(console::seat))
         .route("/games/{game}/console/link", post(console::link))
         .route("/games/{game}/console/sheets/{empire}", get(console::sheet))
+        .route("/games/{game}/console/schedule", post(schedule::set))
+        .route("/games/{game}/console/pause", post(schedule::pause))
+        .route("/games/{game}/console/resume", post(schedule::resume))
+        .route("/games/{game}/console/extend", post(schedule::extend))
+        .route("/games/{game}/console/ledger/paid", post(ledger::paid))
+        .route("/games/{game}/console/ledger/buy", post(ledger::buy))
         .route("/games/{game}/export", get(console::export))
         .route("/account", get(account::show))
         .route("/account/password", post(account::password))
         .route("/account/tokens", post(account::make_token))
+        .route("/account/mail", get(mail::settings).post(mail::save))
+        .route("/account/mail-password", post(mail::new_password))
+        .route("/games/{game}/console/mail", get(mail::console))
+        .route("/games/{game}/console/mail/{id}/retry", post(mail::retry))
+        .route(
+            "/games/{game}/console/mail/password/{empire}",
+            post(mail::reset_password),
+        )
         .route("/account/tokens/{id}/revoke", post(account::revoke_token))
         .route(
             "/invite/{token}",

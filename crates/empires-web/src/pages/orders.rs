@@ -3,7 +3,7 @@
 //! treasury after each action, and a receipt for what was sent.
 
 use super::games::empire_name;
-use super::layout::{NO_DEADLINE, Nav, page, time};
+use super::layout::{Nav, deadline_text, page, time};
 use crate::access::player_of;
 use crate::auth::{CsrfForm, Me, read_body, same_token};
 use crate::failure::Failure;
@@ -58,7 +58,7 @@ struct OrdersPage {
     empire_name: String,
     next: u32,
     actions: u32,
-    deadline: &'static str,
+    deadline: String,
     text: String,
     messages: String,
     summary: String,
@@ -163,7 +163,7 @@ fn forecast_end(r: &CheckReport) -> String {
 
 fn page_for(
     me: &Me,
-    game: &str,
+    (game, deadline): (&str, String),
     loaded: &Loaded,
     empire: EmpireCode,
     sheet: &str,
@@ -194,7 +194,7 @@ fn page_for(
         empire_name: empire_name(&loaded.map, empire),
         next: loaded.turn + 1,
         actions: loaded.state.options.actions_per_turn,
-        deadline: NO_DEADLINE,
+        deadline,
         text,
         messages,
         summary: summary(&report),
@@ -233,7 +233,14 @@ pub async fn editor(
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
         None => blank_sheet(&loaded, empire),
     };
-    Ok(page(&page_for(&me, &game, &loaded, empire, &sheet)?)?.into_response())
+    Ok(page(&page_for(
+        &me,
+        (&game, deadline_text(&host, &game).await?),
+        &loaded,
+        empire,
+        &sheet,
+    )?)?
+    .into_response())
 }
 
 #[derive(Deserialize)]
@@ -245,20 +252,7 @@ pub struct OrdersForm {
     for_turn: Option<u32>,
 }
 
-/// What changed between two sheets, line by line: `- ` a line taken out, `+ ` one put in.
-pub fn changes(before: &str, after: &str) -> Vec<String> {
-    similar::TextDiff::from_lines(before, after)
-        .iter_all_changes()
-        .filter_map(|c| {
-            let sign = match c.tag() {
-                similar::ChangeTag::Delete => "- ",
-                similar::ChangeTag::Insert => "+ ",
-                similar::ChangeTag::Equal => return None,
-            };
-            Some(format!("{sign}{}", c.value().trim_end_matches('\n')))
-        })
-        .collect()
-}
+pub use empires_host::submit::changes;
 
 #[derive(Template)]
 #[template(path = "receipt.html")]
@@ -268,6 +262,9 @@ struct ReceiptPage {
     title: String,
     empire: String,
     for_turn: u32,
+    /// Kept for a later turn than the one waiting: it came after that turn's deadline and
+    /// is kept as late orders (2.4, decision 22).
+    late: bool,
     at: String,
     sha256: String,
     change: String,
@@ -292,6 +289,7 @@ pub async fn keep(
         door: door.to_string(),
         received_at: host.now(),
         for_turn,
+        late: false,
     };
     let accepted = host.submit(game, &submission, "turnsheet").await?;
     Ok((accepted, submission.received_at))
@@ -337,6 +335,7 @@ pub async fn submit(
         title: loaded.state.game.clone(),
         empire: empire.to_string(),
         for_turn: r.for_turn,
+        late: r.for_turn > loaded.turn + 1,
         at: time(at),
         sha256: r.sha256.clone(),
         change,

@@ -7,9 +7,7 @@ use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use empires_host::store::sql::{Role, SqlStore};
-use empires_host::store::{NewGame, Store};
 use empires_rules::EmpireCode;
-use empires_rules::setup::NewGame as Setup;
 use empires_web::{Clock, Host, WebConfig, auth};
 use http_body_util::BodyExt;
 use std::sync::Arc;
@@ -99,23 +97,7 @@ async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: WebConf
 }
 
 async fn new_game(host: &Host, name: &str, gm: &str, players: &[(&str, &str)]) {
-    let standard = empires_maps::standard::find("tutorial").unwrap();
-    let map = empires_host::gamedir::parse_map(standard.text, standard.file).unwrap();
-    let mut setup = Setup::without_players(name, map.variant.unwrap(), 3);
-    for (c, p) in players {
-        setup.players.insert(code(c), p.to_string());
-    }
-    let state = empires_host::create::start(&map, standard.file, &setup).unwrap();
-    host.store
-        .create(&NewGame {
-            name,
-            map_text: standard.text,
-            map: &map,
-            state: &state,
-            created_at: START,
-        })
-        .await
-        .unwrap();
+    empires_host::testdb::tutorial_game(&host.store, name, players, 3, START).await;
     let gm = host.store.account_by_name(gm).await.unwrap().unwrap();
     host.store.set_game_gm(name, gm.id).await.unwrap();
 }

@@ -1,0 +1,299 @@
+//! Every player's ledger of turn credits and prize discounts (2.10, 11.7), kept in the
+//! host's database as the entries [`crate::ledger`] replays.
+//!
+//! The GM enters payments, carries and adjustments; the host writes the rest itself, in
+//! the transaction that stores a turn ([`lite::record_turn`]): a charge for every player of
+//! a game whose turns are paid for, a dropout when a seat drops out, and each player's
+//! result when the game ends.
+
+use super::{Pool, SqlStore};
+use crate::error::{Error, Result};
+use crate::ledger::{DiscountTable, Entry, Ledger};
+use crate::store::Millis;
+use empires_rules::GameState;
+use empires_rules::state::VictoryClaim;
+
+/// The name of the discount table among the host's settings.
+const DISCOUNT_TABLE: &str = "discount_table";
+
+/// A seat as it stood before a turn: (empire, account, status).
+pub type SeatBefore = (String, Option<i64>, String);
+
+/// The entries a stored turn writes: charges (when the game's turns are paid for),
+/// dropouts, and, when the turn ends the game, each player's result.
+pub fn ledger_entries_of_turn(
+    game: &str,
+    paid: bool,
+    before: &[SeatBefore],
+    state: &GameState,
+    over: Option<&VictoryClaim>,
+) -> Vec<(i64, Entry)> {
+    let mut out = Vec::new();
+    let turn = state.turn;
+    for (empire, account, was) in before {
+        let Some(account) = *account else { continue };
+        let Some(e) = state.empires.iter().find(|e| e.code.as_str() == empire) else {
+            continue;
+        };
+        let now = super::seat_status(e, state.options.dropout_after);
+        // 2.10: a turn is charged to every player in the game, whether they wrote it or the
+        // computer did for them (2.5); a player who has dropped out is no longer charged.
+        if paid && (matches!(was.as_str(), "playing" | "missing") || now == "playing") {
+            out.push((
+                account,
+                Entry::Charged {
+                    game: game.to_string(),
+                    turn,
+                },
+            ));
+        }
+        // 11.7: dropping out forfeits every discount, in every game.
+        if now == "dropped" && was != "dropped" {
+            out.push((
+                account,
+                Entry::DroppedOut {
+                    game: game.to_string(),
+                },
+            ));
+        }
+    }
+    if let Some(claim) = over {
+        for (code, category) in empires_rules::results::final_results(state, claim) {
+            if category == empires_rules::results::DROPPED_OUT {
+                continue;
+            }
+            let account = before
+                .iter()
+                .find(|(e, _, _)| e == code.as_str())
+                .and_then(|(_, a, _)| *a);
+            if let Some(account) = account {
+                out.push((
+                    account,
+                    Entry::Earned {
+                        game: game.to_string(),
+                        category: category.to_string(),
+                    },
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The queries a turn's transaction runs, for each backend.
+macro_rules! record {
+    ($m:ident, $conn:ty) => {
+        pub mod $m {
+            use super::*;
+
+            /// The seats of game `id` as they stand, before the turn changes them.
+            pub async fn seats_before(c: &mut $conn, id: i64) -> sqlx::Result<Vec<SeatBefore>> {
+                sqlx::query_as("SELECT empire, account_id, status FROM seats WHERE game_id = $1 ORDER BY empire")
+                    .bind(id)
+                    .fetch_all(&mut *c)
+                    .await
+            }
+
+            /// Writes the ledger entries of a turn stored in this transaction.
+            pub async fn record_turn(
+                c: &mut $conn,
+                id: i64,
+                before: &[SeatBefore],
+                state: &GameState,
+                over: Option<&VictoryClaim>,
+                now: Millis,
+            ) -> sqlx::Result<()> {
+                let (name, paid): (String, i64) =
+                    sqlx::query_as("SELECT name, paid_turns FROM games WHERE id = $1")
+                        .bind(id)
+                        .fetch_one(&mut *c)
+                        .await?;
+                for (account, entry) in ledger_entries_of_turn(&name, paid != 0, before, state, over) {
+                    sqlx::query("INSERT INTO ledger (account_id, at, entry) VALUES ($1, $2, $3)")
+                        .bind(account)
+                        .bind(now)
+                        .bind(serde_json::to_string(&entry).unwrap_or_default())
+                        .execute(&mut *c)
+                        .await?;
+                }
+                Ok(())
+            }
+        }
+    };
+}
+record!(lite, sqlx::SqliteConnection);
+record!(pg, sqlx::PgConnection);
+
+impl SqlStore {
+    /// The GM's table of prize discounts (11.7 unless set).
+    pub async fn discount_table(&self) -> Result<DiscountTable> {
+        let row: Option<(String,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT value FROM host_settings WHERE name = $1")
+                .bind(DISCOUNT_TABLE)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the host's settings", e))?;
+        match row {
+            None => Ok(DiscountTable::default()),
+            Some((text,)) => serde_json::from_str(&text).map_err(|e| {
+                Error::corrupt(format!(
+                    "{}: the kept discount table cannot be read: {e}",
+                    self.shown
+                ))
+            }),
+        }
+    }
+
+    /// Sets the GM's table of prize discounts; it applies to every result recorded.
+    pub async fn set_discount_table(&self, table: &DiscountTable) -> Result<()> {
+        let text = serde_json::to_string(table).unwrap_or_default();
+        on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO host_settings (name, value) VALUES ($1, $2) \
+                 ON CONFLICT (name) DO UPDATE SET value = $2",
+            )
+            .bind(DISCOUNT_TABLE)
+            .bind(&text)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot keep the discount table", e))
+    }
+
+    /// Whether `game`'s turns are paid for (2.10).
+    pub async fn paid_turns(&self, game: &str) -> Result<bool> {
+        let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT paid_turns FROM games WHERE name = $1")
+                .bind(game)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        row.map(|r| r.0 != 0).ok_or_else(|| {
+            Error::not_found(format!(
+                "{}: no game named \"{game}\" is kept here",
+                self.shown
+            ))
+        })
+    }
+
+    /// Makes `game`'s turns paid for, or free, from its next turn on.
+    pub async fn set_paid_turns(&self, game: &str, paid: bool, now: Millis) -> Result<()> {
+        let n = on_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE games SET paid_turns = $1 WHERE name = $2")
+                .bind(i64::from(paid))
+                .bind(game)
+                .execute(p)
+                .await
+                .map(|r| r.rows_affected())
+        })
+        .map_err(|e| self.err("cannot change the game", e))?;
+        if n == 0 {
+            return Err(Error::not_found(format!(
+                "{}: no game named \"{game}\" is kept here",
+                self.shown
+            )));
+        }
+        let what = if paid {
+            "turns are paid for"
+        } else {
+            "turns are free"
+        };
+        self.audit(Some(game), now, "ledger", what).await
+    }
+
+    /// An account's ledger entries, oldest first.
+    pub async fn ledger_entries(&self, account: i64) -> Result<Vec<(Millis, Entry)>> {
+        let rows: Vec<(Millis, String)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT at, entry FROM ledger WHERE account_id = $1 ORDER BY id")
+                .bind(account)
+                .fetch_all(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the ledger", e))?;
+        rows.into_iter()
+            .map(|(at, text)| {
+                serde_json::from_str(&text).map(|e| (at, e)).map_err(|e| {
+                    Error::corrupt(format!(
+                        "{}: a ledger entry cannot be read ({e}): {text}",
+                        self.shown
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// Where an account stands: its ledger replayed under the GM's discount table.
+    pub async fn ledger(&self, account: i64) -> Result<Ledger> {
+        let table = self.discount_table().await?;
+        let entries: Vec<Entry> = self
+            .ledger_entries(account)
+            .await?
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        Ledger::replay(&entries, &table)
+            .map_err(|e| Error::corrupt(format!("{}: the ledger does not add up: {e}", self.shown)))
+    }
+
+    /// Enters a GM's entry (a payment, a carry, an adjustment) in an account's ledger,
+    /// refused with the ledger's own reason when it does not apply (carrying more discount
+    /// than is held, a payment of nothing). Returns the ledger as it now stands.
+    pub async fn enter(&self, account: i64, entry: &Entry, now: Millis) -> Result<Ledger> {
+        let table = self.discount_table().await?;
+        let mut ledger = self.ledger(account).await?;
+        ledger
+            .apply(entry, &table)
+            .map_err(|e| Error::new(e.to_string()))?;
+        let text = serde_json::to_string(entry).unwrap_or_default();
+        on_pool!(&self.pool, |p| {
+            sqlx::query("INSERT INTO ledger (account_id, at, entry) VALUES ($1, $2, $3)")
+                .bind(account)
+                .bind(now)
+                .bind(&text)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot keep the ledger entry", e))?;
+        Ok(ledger)
+    }
+
+    /// Whether the report of `turn` for the seat's present player is held back because the
+    /// turn is not paid for (2.10): `Some(why)` if so. Free games, dummies and turns never
+    /// charged to the player are not held.
+    pub async fn report_held(
+        &self,
+        game: &str,
+        empire: empires_rules::EmpireCode,
+        turn: u32,
+    ) -> Result<Option<String>> {
+        let row: Option<(i64, Option<i64>)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT g.paid_turns, s.account_id FROM games g \
+                 JOIN seats s ON s.game_id = g.id AND s.empire = $2 WHERE g.name = $1",
+            )
+            .bind(game)
+            .bind(empire.as_str())
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        let Some((paid, Some(account))) = row else {
+            return Ok(None);
+        };
+        if paid == 0 {
+            return Ok(None);
+        }
+        let ledger = self.ledger(account).await?;
+        let unpaid = ledger.standing(game).unpaid_turns.contains(&turn);
+        Ok(unpaid.then(|| {
+            format!(
+                "the report of turn {turn} waits for payment: turn credits pay for the turns played (2.10). {}",
+                ledger.summary_line(game)
+            )
+        }))
+    }
+}

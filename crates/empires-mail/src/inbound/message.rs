@@ -1,0 +1,196 @@
+//! Reading one email message (RFC 5322, MIME) with `mail-parser`: who sent it, whether a
+//! program sent it on its own (an auto-reply, a bounce), and every text in it that may hold
+//! a turnsheet, decoded whatever its transfer encoding and character set.
+
+use empires_host::gamedir::sha256_hex;
+use mail_parser::{MessageParser, MimeHeaders};
+
+/// The largest message the door reads: a turnsheet is a few hundred bytes, and a message
+/// with a photo or two of one attached is well under this.
+pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
+
+/// The most MIME parts a message may have.
+pub const MAX_PARTS: usize = 64;
+
+/// How much of a message too large to read is read to learn who sent it.
+const HEAD_BYTES: usize = 64 << 10;
+
+/// A text of the message that may hold the turnsheet, and where it was found.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// "the message body", "attachment orders.txt": for the answer to the player.
+    pub origin: String,
+    pub text: String,
+}
+
+/// What the door needs of a message.
+#[derive(Debug, Clone)]
+pub struct Incoming {
+    /// Names the message for recognising a second delivery of it: its Message-ID, or the
+    /// SHA-256 of its bytes when it has none.
+    pub key: String,
+    pub message_id: Option<String>,
+    /// The sender's address (`From`), as written.
+    pub from: Option<String>,
+    pub subject: String,
+    /// Why the message was sent by a program rather than a person, if it was: such
+    /// messages are never answered, so that two programs never answer each other forever.
+    pub automatic: Option<String>,
+    /// Why the message cannot be read, if it cannot: too large, too many parts, not MIME.
+    pub unreadable: Option<String>,
+    /// The texts that may hold a turnsheet, in the order they are tried.
+    pub candidates: Vec<Candidate>,
+}
+
+impl Incoming {
+    /// Reads a message. `size` is its whole size in bytes, which may be more than `raw`
+    /// holds when the message was too large to keep whole.
+    pub fn read(raw: &[u8], size: usize) -> Incoming {
+        let too_large = size > MAX_MESSAGE_BYTES;
+        let bytes = if too_large {
+            &raw[..raw.len().min(HEAD_BYTES)]
+        } else {
+            raw
+        };
+        let key_of_bytes = || format!("sha256:{}", sha256_hex(raw));
+        let Some(message) = MessageParser::default().parse(bytes) else {
+            return Incoming {
+                key: key_of_bytes(),
+                message_id: None,
+                from: None,
+                subject: String::new(),
+                automatic: None,
+                unreadable: Some("it is not an email message (no headers could be read)".into()),
+                candidates: Vec::new(),
+            };
+        };
+        let message_id = message.message_id().map(str::to_string);
+        let from = message
+            .from()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(|a| a.trim().to_string())
+            .filter(|a| a.contains('@'));
+        let subject = message.subject().unwrap_or("").to_string();
+        let automatic = automatic(&message, from.as_deref());
+        let key = match &message_id {
+            Some(id) => format!("id:{id}"),
+            None => key_of_bytes(),
+        };
+        let parts = message.parts.len();
+        let unreadable = if too_large {
+            Some(format!(
+                "it is {} long, more than the {} a message to the host may be",
+                megabytes(size),
+                megabytes(MAX_MESSAGE_BYTES)
+            ))
+        } else if parts > MAX_PARTS {
+            Some(format!(
+                "it has {parts} parts, more than the {MAX_PARTS} a message to the host may have"
+            ))
+        } else {
+            None
+        };
+        let candidates = if unreadable.is_some() {
+            Vec::new()
+        } else {
+            candidates(&message)
+        };
+        Incoming {
+            key,
+            message_id,
+            from,
+            subject,
+            automatic,
+            unreadable,
+            candidates,
+        }
+    }
+}
+
+fn megabytes(bytes: usize) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+}
+
+/// Why a message was sent by a program, if it was (RFC 3834 and the usual signs).
+fn automatic(m: &mail_parser::Message<'_>, from: Option<&str>) -> Option<String> {
+    let raw = |name: &str| m.header_raw(name).map(|v| v.trim().to_ascii_lowercase());
+    if let Some(v) = raw("Auto-Submitted")
+        && v != "no"
+    {
+        return Some(format!(
+            "it says it was sent automatically (Auto-Submitted: {v})"
+        ));
+    }
+    if let Some(v) = raw("Precedence")
+        && ["bulk", "junk", "list", "auto_reply"].contains(&v.as_str())
+    {
+        return Some(format!("it is bulk mail (Precedence: {v})"));
+    }
+    for h in ["X-Autoreply", "X-Autorespond"] {
+        if m.header_raw(h).is_some() {
+            return Some(format!("it is an automatic reply ({h})"));
+        }
+    }
+    if m.header_raw("List-Id").is_some() {
+        return Some("it came through a mailing list (List-Id)".into());
+    }
+    if m.header_raw("Return-Path").map(str::trim) == Some("<>") {
+        return Some("it is a delivery report (empty Return-Path)".into());
+    }
+    if m.content_type().is_some_and(|c| {
+        c.ctype().eq_ignore_ascii_case("multipart")
+            && c.subtype()
+                .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    }) {
+        return Some("it is a delivery report (multipart/report)".into());
+    }
+    if let Some(f) = from {
+        let local = f.split('@').next().unwrap_or("").to_ascii_lowercase();
+        if ["mailer-daemon", "postmaster", "noreply", "no-reply"].contains(&local.as_str()) {
+            return Some(format!("it comes from {f}, which no one reads"));
+        }
+    }
+    None
+}
+
+/// Every text of the message that may hold a turnsheet: the text bodies (an HTML-only body
+/// made text), then the text attachments (`.txt`, or any `text/plain` part).
+fn candidates(m: &mail_parser::Message<'_>) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    for i in 0..m.text_body_count() {
+        if let Some(text) = m.body_text(i) {
+            let html = m.text_part(i as u32).is_some_and(|p| p.is_text_html());
+            out.push(Candidate {
+                origin: if html {
+                    "the message's HTML body".into()
+                } else {
+                    "the message body".into()
+                },
+                text: text.into_owned(),
+            });
+        }
+    }
+    for part in m.attachments() {
+        let name = part.attachment_name().unwrap_or("").to_string();
+        let is_txt = name.to_ascii_lowercase().ends_with(".txt");
+        let is_plain = part.content_type().is_some_and(|c| {
+            c.ctype().eq_ignore_ascii_case("text")
+                && c.subtype().is_none_or(|s| s.eq_ignore_ascii_case("plain"))
+        });
+        if !(is_txt || is_plain) || part.is_message() {
+            continue;
+        }
+        let text = match part.text_contents() {
+            Some(t) => t.to_string(),
+            None => String::from_utf8_lossy(part.contents()).into_owned(),
+        };
+        let origin = if name.is_empty() {
+            "a text attachment".to_string()
+        } else {
+            format!("the attachment {name}")
+        };
+        out.push(Candidate { origin, text });
+    }
+    out
+}

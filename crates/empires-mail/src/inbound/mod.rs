@@ -1,0 +1,522 @@
+//! Turnsheets in by email: one message at a time, as a mail server's delivery pipe hands it
+//! over (`empires mail receive`) or as it lies in a Maildir (`empires mail fetch`).
+//!
+//! A message is answered only at the address on record of the account it claims to come
+//! from, never at the address it came from, so forged mail cannot make the host write to
+//! strangers; a message from an address no account has is logged and not answered. The
+//! sender proves who they are with their mail password in the sheet's header. A message
+//! delivered twice (the same Message-ID) is answered once, and mail sent by programs
+//! (auto-replies, bounces) is never answered.
+
+pub mod message;
+pub mod sheet;
+
+use crate::compose::{self, Envelope};
+use crate::config::MailConfig;
+use crate::password;
+use empires_host::Result;
+use empires_host::check::CheckReport;
+use empires_host::store::sql::{Direction, SqlStore};
+use empires_host::store::{Loaded, Millis, Store, Submission};
+use empires_host::submit::{accept_on, changes};
+use empires_rules::EmpireCode;
+use message::Incoming;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// What became of a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Kept for the next turn.
+    Accepted {
+        game: String,
+        empire: EmpireCode,
+        for_turn: u32,
+    },
+    /// Kept as late orders (2.4, decision 22).
+    Late {
+        game: String,
+        empire: EmpireCode,
+        for_turn: u32,
+    },
+    /// Refused, and the sender told why.
+    Refused(String),
+    /// Not answered: sent by a program, or from an address no account has.
+    Ignored(String),
+    /// Delivered before, and answered then.
+    Duplicate,
+}
+
+impl Outcome {
+    /// The word the mail log uses.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Outcome::Accepted { .. } => "accepted",
+            Outcome::Late { .. } => "late",
+            Outcome::Refused(_) => "refused",
+            Outcome::Ignored(_) => "ignored",
+            Outcome::Duplicate => "duplicate",
+        }
+    }
+}
+
+/// Takes in messages for one host, keeping each game it reads in memory between messages.
+pub struct Receiver<'a> {
+    store: &'a SqlStore,
+    cfg: &'a MailConfig,
+    games: HashMap<String, ((u32, i64), Arc<Loaded>)>,
+}
+
+/// The account a message speaks for and the address on record the answer goes to.
+struct Sender {
+    account: i64,
+    address: String,
+}
+
+impl<'a> Receiver<'a> {
+    pub fn new(store: &'a SqlStore, cfg: &'a MailConfig) -> Receiver<'a> {
+        Receiver {
+            store,
+            cfg,
+            games: HashMap::new(),
+        }
+    }
+
+    /// Takes in one message of `size` bytes, of which `raw` holds at least the head (all of
+    /// it unless it is too large). An error means the message could not be dealt with (the
+    /// database could not be reached): nothing of it was kept, and it should be delivered
+    /// again later.
+    pub async fn receive(&mut self, raw: &[u8], size: usize, now: Millis) -> Result<Outcome> {
+        let inc = Incoming::read(raw, size);
+        let from = inc.from.clone().unwrap_or_else(|| "(no sender)".into());
+        if let Some(why) = &inc.automatic {
+            let outcome = Outcome::Ignored(format!("not answered: {why}"));
+            self.log(None, None, now, &from, &outcome).await?;
+            return Ok(outcome);
+        }
+        if !self.store.first_seen(&inc.key, now).await? {
+            let outcome = Outcome::Duplicate;
+            self.log(None, None, now, &from, &outcome).await?;
+            return Ok(outcome);
+        }
+        match self.answer(&inc, &from, now).await {
+            Ok(outcome) => Ok(outcome),
+            Err(e) => {
+                // Not dealt with: a later delivery must be taken in afresh.
+                let _ = self.store.forget_seen(&inc.key).await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn answer(&mut self, inc: &Incoming, from: &str, now: Millis) -> Result<Outcome> {
+        let accounts = match &inc.from {
+            Some(a) => self.store.accounts_by_email(a).await?,
+            None => Vec::new(),
+        };
+        let found = inc.candidates.iter().find_map(|c| sheet::find(&c.text));
+        let named_game = match found.as_ref().and_then(|f| f.game.clone()) {
+            Some(g) if self.store.game_exists(&g).await? => Some(g),
+            _ => None,
+        };
+        let Some(&first) = accounts.first() else {
+            let outcome = Outcome::Ignored(
+                "not answered: no account has the sender's address (a stranger, or a forged sender)".into(),
+            );
+            self.log(named_game.as_deref(), None, now, from, &outcome)
+                .await?;
+            return Ok(outcome);
+        };
+        // The account that holds a seat in the game named, if several share the address.
+        let mut account = first;
+        if let Some(g) = &named_game {
+            for &a in &accounts {
+                if !self.store.seats_of(g, a).await?.is_empty() {
+                    account = a;
+                    break;
+                }
+            }
+        }
+        let sender = Sender {
+            account,
+            address: self.store.account(account).await?.email.unwrap_or_default(),
+        };
+        let refuse = |why: String| Outcome::Refused(why);
+        if let Some(why) = &inc.unreadable {
+            let o = refuse(format!(
+                "your message could not be read: {why}. Send the turnsheet as plain text in the message, or as a .txt attachment."
+            ));
+            return self
+                .refused(inc, &sender, named_game.as_deref(), o, now)
+                .await;
+        }
+        let Some(found) = found else {
+            let o = refuse("no turnsheet was found in your message. A turnsheet starts with a header naming the game and your empire, and your mail password:\n\n  GAME <game>\n  EMPIRE <your empire's code>\n  PASSWORD <your mail password>\n\nthen your actions, one per line.".into());
+            return self.refused(inc, &sender, None, o, now).await;
+        };
+        let game_written = found.game.clone().unwrap_or_default();
+        let Some(game) = named_game else {
+            let o = refuse(format!(
+                "there is no game named \"{game_written}\" on this host: check the GAME line against your report."
+            ));
+            return self.refused(inc, &sender, None, o, now).await;
+        };
+        let seats = self.store.seats_of(&game, sender.account).await?;
+        if seats.is_empty() {
+            let o = refuse(format!("your account holds no empire in game \"{game}\"."));
+            return self.refused(inc, &sender, Some(&game), o, now).await;
+        }
+        let empire = match found.empire.as_deref().map(str::trim) {
+            Some(written) => match seats
+                .iter()
+                .find(|e| e.as_str().eq_ignore_ascii_case(written))
+            {
+                Some(e) => *e,
+                None => {
+                    let yours = seats
+                        .iter()
+                        .map(|e| e.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let o = refuse(format!(
+                        "the sheet is for empire \"{written}\", which is not yours in game \"{game}\" (yours: {yours}). Nothing was kept."
+                    ));
+                    return self.refused(inc, &sender, Some(&game), o, now).await;
+                }
+            },
+            None if seats.len() == 1 => seats[0],
+            None => {
+                let o = refuse(format!(
+                    "you hold several empires in game \"{game}\": add an EMPIRE line saying which this sheet is for."
+                ));
+                return self.refused(inc, &sender, Some(&game), o, now).await;
+            }
+        };
+        let kept_hash = self.store.mail_password_hash(sender.account).await?;
+        let proven = match (&found.password, &kept_hash) {
+            (Some(p), Some(k)) => password::verify(p, k),
+            _ => false,
+        };
+        if !proven {
+            let why = match (&found.password, &kept_hash) {
+                (_, None) => "your account has no mail password yet: get one on your account page on the web, or ask your GM.".to_string(),
+                (None, _) => "the sheet has no PASSWORD line: add \"PASSWORD <your mail password>\" to its header.".to_string(),
+                _ => "the mail password in the sheet is not yours: check it on your account page, or ask your GM for a new one.".to_string(),
+            };
+            let o = refuse(format!("{why} Nothing was kept."));
+            return self.refused(inc, &sender, Some(&game), o, now).await;
+        }
+        self.keep(inc, &sender, &game, empire, &found, now).await
+    }
+
+    /// Keeps a proven sheet and answers with the receipt.
+    async fn keep(
+        &mut self,
+        inc: &Incoming,
+        sender: &Sender,
+        game: &str,
+        empire: EmpireCode,
+        found: &sheet::Found,
+        now: Millis,
+    ) -> Result<Outcome> {
+        let loaded = self.loaded(game).await?;
+        let next = loaded.turn + 1;
+        let written_for = found
+            .turn
+            .as_deref()
+            .and_then(|t| t.trim().parse::<u32>().ok());
+        let late = written_for.is_some_and(|t| t < next);
+        let before = self.store.latest_sheet(game, empire, next).await?;
+        let submission = Submission {
+            empire: Some(empire),
+            body: found.text.clone().into_bytes(),
+            door: "mail".into(),
+            received_at: now,
+            for_turn: None,
+            late,
+        };
+        let accepted = match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
+            Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
+                // A turn was played meanwhile: read the game again and keep it for the new turn.
+                self.games.remove(game);
+                let loaded = self.loaded(game).await?;
+                accept_on(self.store, game, &loaded, &submission, "turnsheet").await?
+            }
+            other => other?,
+        };
+        let for_turn = accepted.receipt.for_turn;
+        // Kept for a later turn than the one waiting: it came after that turn's deadline
+        // (2.4, decision 22), and the store set it aside as late orders.
+        let after_deadline = !late && for_turn > next;
+        let late = late || after_deadline;
+        let mut body = String::new();
+        if after_deadline {
+            body.push_str(&format!(
+                "LATE ORDERS. Your turnsheet for {empire} in game \"{game}\" arrived after the deadline of turn {next}. It is kept as late orders for turn {for_turn} (rule 2.4): they are played only if you send nothing newer for turn {for_turn}.\n\n"
+            ));
+        } else if late {
+            body.push_str(&format!(
+                "LATE ORDERS. Your turnsheet for {empire} in game \"{game}\" was written for turn {}, which has been played. It is kept as late orders for turn {for_turn} (rule 2.4): they are played only if you send nothing newer for turn {for_turn}.\n\n",
+                written_for.unwrap_or_default()
+            ));
+        } else {
+            body.push_str(&format!(
+                "Your turnsheet for {empire} in game \"{game}\" is kept for turn {for_turn}.\n\n"
+            ));
+        }
+        body.push_str(&receipt_lines(
+            &accepted.receipt.sha256,
+            before.as_ref(),
+            &found.text,
+            now,
+        ));
+        if let Some(check) = &accepted.check {
+            body.push_str("\nWhat the checker found:\n\n");
+            body.push_str(&check_text(check));
+        }
+        body.push_str("\nYou may send a new turnsheet at any time before the turn is played: the latest one you send is the one played.\n");
+        let subject = format!(
+            "Turnsheet {} for {empire}, {game}, turn {for_turn}",
+            if late {
+                "kept as late orders"
+            } else {
+                "received"
+            }
+        );
+        let env = Envelope {
+            to: &sender.address,
+            subject,
+            in_reply_to: inc.message_id.as_deref(),
+            key: format!("receipt:{}", inc.key),
+            now,
+        };
+        let message = compose::answer(self.cfg, &env, &body)?;
+        let mail = compose::queued(
+            Some(game),
+            Some(sender.account),
+            "receipt",
+            None,
+            &env,
+            message,
+        );
+        self.store.queue_mail(&mail, now).await?;
+        let outcome = if late {
+            Outcome::Late {
+                game: game.to_string(),
+                empire,
+                for_turn,
+            }
+        } else {
+            Outcome::Accepted {
+                game: game.to_string(),
+                empire,
+                for_turn,
+            }
+        };
+        let detail = format!(
+            "{empire}, turn {for_turn}, {}",
+            &accepted.receipt.sha256[..12]
+        );
+        self.store
+            .log_mail(
+                Some(game),
+                Some(sender.account),
+                now,
+                Direction::In,
+                &sender.address,
+                outcome.word(),
+                &detail,
+            )
+            .await?;
+        Ok(outcome)
+    }
+
+    /// Answers a refusal at the address on record, and logs it for the GM.
+    async fn refused(
+        &mut self,
+        inc: &Incoming,
+        sender: &Sender,
+        game: Option<&str>,
+        outcome: Outcome,
+        now: Millis,
+    ) -> Result<Outcome> {
+        let Outcome::Refused(why) = &outcome else {
+            return Ok(outcome);
+        };
+        let subject = if inc.subject.is_empty() {
+            "Your turnsheet was not kept".to_string()
+        } else {
+            format!("Not kept: {}", one_line(&inc.subject, 60))
+        };
+        let body = format!(
+            "Your message of {} could not be taken as orders:\n\n{why}\n\nNothing from it was kept. Any turnsheet you sent before stands.\n",
+            when(now)
+        );
+        let env = Envelope {
+            to: &sender.address,
+            subject,
+            in_reply_to: inc.message_id.as_deref(),
+            key: format!("refusal:{}", inc.key),
+            now,
+        };
+        let message = compose::answer(self.cfg, &env, &body)?;
+        let mail = compose::queued(game, Some(sender.account), "refusal", None, &env, message);
+        self.store.queue_mail(&mail, now).await?;
+        self.log(game, Some(sender.account), now, &sender.address, &outcome)
+            .await?;
+        Ok(outcome)
+    }
+
+    async fn log(
+        &self,
+        game: Option<&str>,
+        account: Option<i64>,
+        now: Millis,
+        address: &str,
+        outcome: &Outcome,
+    ) -> Result<()> {
+        let detail = match outcome {
+            Outcome::Refused(w) | Outcome::Ignored(w) => one_line(w, 300),
+            Outcome::Duplicate => "delivered again; answered the first time".into(),
+            Outcome::Accepted {
+                empire, for_turn, ..
+            }
+            | Outcome::Late {
+                empire, for_turn, ..
+            } => {
+                format!("{empire}, turn {for_turn}")
+            }
+        };
+        self.store
+            .log_mail(
+                game,
+                account,
+                now,
+                Direction::In,
+                &one_line(address, 200),
+                outcome.word(),
+                &detail,
+            )
+            .await
+    }
+
+    /// The game as it stands, read once and kept while it does not change.
+    async fn loaded(&mut self, game: &str) -> Result<Arc<Loaded>> {
+        let version = self.store.version(game).await?;
+        if let Some((v, l)) = self.games.get(game)
+            && *v == version
+        {
+            return Ok(l.clone());
+        }
+        let l = Arc::new(self.store.load(game).await?);
+        self.games.insert(game.to_string(), (version, l.clone()));
+        Ok(l)
+    }
+}
+
+/// The checker's report as the answer gives it: the diagnostics with their lines, the
+/// counts and the forecast.
+fn check_text(check: &CheckReport) -> String {
+    check.to_string()
+}
+
+/// The receipt proper: when, the content hash, and what changed since the sheet before.
+fn receipt_lines(
+    sha: &str,
+    before: Option<&(Vec<u8>, String, Millis)>,
+    text: &str,
+    now: Millis,
+) -> String {
+    let mut s = format!("Received: {}\nContent hash (SHA-256): {sha}\n", when(now));
+    match before {
+        Some((old, old_sha, _)) if old_sha == sha => {
+            s.push_str("It is the same as the sheet you sent before for this turn.\n");
+        }
+        Some((old, old_sha, at)) => {
+            s.push_str(&format!(
+                "It replaces the sheet you sent at {} (SHA-256 {}).\nChanges (- taken out, + put in):\n",
+                when(*at),
+                &old_sha[..12.min(old_sha.len())]
+            ));
+            for line in changes(&String::from_utf8_lossy(old), text) {
+                s.push_str("  ");
+                s.push_str(&line);
+                s.push('\n');
+            }
+        }
+        None => s.push_str("It is the first sheet you sent for this turn.\n"),
+    }
+    s
+}
+
+/// A time as the host's mail writes it: UTC, to the second.
+pub fn when(at: Millis) -> String {
+    let secs = at.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil(days);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// The date of a day counted from 1970-01-01 (proleptic Gregorian).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Text on one line, cut to `max` characters: what a log line or a subject can hold.
+fn one_line(s: &str, max: usize) -> String {
+    let flat: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_written_in_utc() {
+        assert_eq!(when(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(when(1_772_539_200_000), "2026-03-03 12:00:00 UTC");
+        assert_eq!(when(951_782_400_000), "2000-02-29 00:00:00 UTC");
+    }
+
+    #[test]
+    fn log_lines_are_one_line_and_short() {
+        assert_eq!(one_line("a\r\nb", 10), "a  b");
+        assert_eq!(one_line("abcdef", 4), "abc…");
+    }
+
+    #[test]
+    fn a_receipt_lists_what_changed() {
+        let before = (b"1. TAX\n2. ARMY 3\n".to_vec(), "aa".repeat(32), 0);
+        let r = receipt_lines("bb", Some(&before), "1. TAX\n2. ARMY 4\n", 1000);
+        assert!(
+            r.contains("- 2. ARMY 3") && r.contains("+ 2. ARMY 4"),
+            "{r}"
+        );
+        assert!(receipt_lines("bb", None, "x", 0).contains("first sheet"));
+    }
+}
