@@ -12,7 +12,8 @@ pub mod knowledge;
 pub mod map;
 pub mod order;
 pub mod results;
-pub mod rng;
+/// The seeded generator, shared with the other rulesets of the family.
+pub use empires_dice as rng;
 pub mod scenario;
 pub mod setup;
 pub mod state;

@@ -1,4 +1,4 @@
-//! The game's one source of randomness: a seeded ChaCha stream whose position is saved with
+//! A game's one source of randomness: a seeded ChaCha stream whose position is saved with
 //! the game, so that re-running a turn draws exactly the same numbers (decision 4).
 
 use rand_chacha::ChaCha20Rng;

@@ -1,0 +1,1 @@
+//! The written orders of Napoleonic Empires.

@@ -1,0 +1,5 @@
+//! Placeholder.
+
+use super::Turn;
+
+pub fn run(_turn: &mut Turn) {}
