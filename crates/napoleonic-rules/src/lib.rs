@@ -9,11 +9,13 @@
 
 pub mod event;
 pub mod fixed;
+pub mod hq;
 pub mod ids;
 pub mod map;
 pub mod mapcheck;
 pub mod orders;
 pub mod setup;
+pub mod standard;
 pub mod state;
 pub mod tables;
 pub mod turn;

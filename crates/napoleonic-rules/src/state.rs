@@ -184,6 +184,56 @@ impl Unit {
     pub fn count(&self, code: &TroopCode) -> usize {
         self.troops.iter().filter(|t| &t.code == code).count()
     }
+
+    /// Soldiers in the unit (ships are not soldiers): workers for construction (L8).
+    pub fn soldiers(&self, tables: &Tables) -> usize {
+        self.troops
+            .iter()
+            .filter(|t| tables.troop(&t.code).is_some_and(|x| x.is_soldier()))
+            .count()
+    }
+
+    /// Total combat (T2): attacks × combat summed over its troops and leaders, without
+    /// modifiers. Pillage and conquest need 10 (M13, M14, G9, G14).
+    pub fn total_combat(&self, tables: &Tables) -> u32 {
+        let troops: u32 = self
+            .troops
+            .iter()
+            .filter_map(|t| tables.troop(&t.code))
+            .map(|t| t.total_combat())
+            .sum();
+        let leaders: u32 = self.leaders.iter().map(|l| l.attacks * l.combat).sum();
+        troops + leaders
+    }
+
+    /// What the unit costs a turn: its troops' and leaders' upkeep (L3).
+    pub fn upkeep(&self, tables: &Tables) -> Gold {
+        let troops: Gold = self
+            .troops
+            .iter()
+            .filter_map(|t| tables.troop(&t.code))
+            .map(|t| t.upkeep)
+            .sum();
+        troops + self.leaders.iter().map(|l| l.upkeep).sum()
+    }
+
+    /// The weight of its soldiers aboard ship; leaders weigh nothing (7.9).
+    pub fn weight(&self, tables: &Tables) -> u32 {
+        self.troops
+            .iter()
+            .filter_map(|t| tables.troop(&t.code))
+            .map(|t| t.weight)
+            .sum()
+    }
+
+    /// A fleet's storage and marine capacity: the sums over its ships.
+    pub fn storage(&self, tables: &Tables) -> u32 {
+        self.troops
+            .iter()
+            .filter_map(|t| tables.troop(&t.code))
+            .map(|t| t.storage)
+            .sum()
+    }
 }
 
 /// The whole game between turns.

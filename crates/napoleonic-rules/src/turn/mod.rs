@@ -13,7 +13,7 @@ use crate::map::Map;
 use crate::orders::{KingdomOrders, UnitOrders};
 use crate::state::GameState;
 use empires_dice::GameRng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A turn that could not be played at all (a damaged state), as opposed to orders that
 /// fail, which are events.
@@ -40,6 +40,10 @@ pub struct Turn<'a> {
     pub orders: &'a BTreeMap<KingdomCode, KingdomOrders>,
     pub rng: GameRng,
     pub events: Vec<Event>,
+    /// Kingdoms whose orders would have given away every province and disbanded every
+    /// troop: those gift and disband orders are not carried out (6, palace coup), and the
+    /// GM is told. Decided before F11; read again at L12.
+    pub dethroned: BTreeSet<KingdomCode>,
 }
 
 impl<'a> Turn<'a> {
@@ -71,6 +75,7 @@ impl<'a> Turn<'a> {
             orders,
             rng,
             events: Vec::new(),
+            dethroned: BTreeSet::new(),
         })
     }
 

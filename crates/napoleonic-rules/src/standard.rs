@@ -1,0 +1,1 @@
+//! The standard map of Napoleonic Europe, shipped with the game.
