@@ -255,4 +255,34 @@ pub enum What {
     PalaceCoup {
         kingdom: KingdomCode,
     },
+    /// Armies (M11) or fleets (M6) of kingdoms at war crossed one border in opposite
+    /// directions: a border battle. Until it is fought, each side stays at its origin.
+    BorderBattleJoined {
+        between: (LocId, LocId),
+        kingdoms: Vec<KingdomCode>,
+        units: Vec<UnitRef>,
+    },
+    /// A captured province lost its harbour (M13, G32).
+    HarbourLost {
+        province: LocId,
+    },
+    /// A fleet that could not flee (M5 with no sea, or a conquest, T57) is gone: ships
+    /// captured by the conqueror into a new fleet, the rest scuttled; its leaders into a new
+    /// army (`leaders_to` is None when it had none, or, with 99 armies, they were lost); the
+    /// armies aboard put ashore where it lay.
+    FleetLost {
+        fleet: UnitRef,
+        at: LocId,
+        captured: Vec<TroopCount>,
+        captured_by: Option<UnitRef>,
+        scuttled: Vec<TroopCount>,
+        leaders_to: Option<UnitRef>,
+    },
+    /// A leader left his unit: unpaid at L3, or deserting a Commoner at L18 (G28), or with
+    /// nowhere to go when a gifted province's garrison was emptied (G29).
+    LeaderLost {
+        unit: UnitRef,
+        leader: String,
+        reason: String,
+    },
 }

@@ -3,9 +3,18 @@
 //! then the Final Events. A pure function of the map, the state and the orders; the random
 //! generator travels in the state.
 
+pub mod construction;
+pub mod diplomacy;
+pub mod economy;
 pub mod finals;
 pub mod first;
+pub mod fleets;
+pub mod march;
 pub mod movement;
+pub mod ownership;
+pub mod preview;
+pub mod transfer;
+pub mod units;
 
 use crate::event::{Event, What, When};
 use crate::ids::{KingdomCode, UnitId};

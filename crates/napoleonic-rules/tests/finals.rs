@@ -1,0 +1,907 @@
+//! The Final Events as a whole (digest 3.4): their order, province damage (L1, L14),
+//! gifts (L12), relations (L15-L17), kingdom limits (L18) and defeat (L19), with the
+//! worked examples T71-T79.
+
+#![allow(dead_code)]
+
+use napoleonic_rules::event::{Event, What, When};
+use napoleonic_rules::orders::{HqOrder, KingdomOrders, Structure, TroopCount, UnitOrders};
+use napoleonic_rules::setup::{NewGame, new_game};
+use napoleonic_rules::state::{GameState, Leader, Relation, Status, Troop, Unit};
+use napoleonic_rules::turn::{Turn, finals};
+use napoleonic_rules::{Fixed, KingdomCode, LocId, Map, TroopCode, UnitId, play};
+use std::collections::BTreeMap;
+
+/// A small map: France (PAR, NOR, BUR, BRI, PIC) with an army of 4 LIN in BUR; Bavaria
+/// (BAD, WUR); Savoy (LYO); England (COR) across the Channel; independent Alsace between
+/// France and Bavaria. Every province starts annexed to its owner.
+const MAP: &str = r#"
+name = "Finals test"
+
+[[province]]
+id = 1
+code = "PAR"
+name = "Paris"
+position = [2.3, 48.8]
+revenue = 40
+adjacent = ["NOR", "BUR", "PIC"]
+city = { name = "Paris", builds = ["MIL", "LIN", "GRE", "ART"], max_builds = 3 }
+fort = 2
+
+[[province]]
+id = 2
+code = "NOR"
+name = "Normandy"
+position = [0.5, 49.3]
+revenue = 20
+adjacent = ["PAR", "BUR", "CHA"]
+city = { name = "Rouen", builds = ["MIL", "WAR", "TRN"], max_builds = 2 }
+harbour = true
+
+[[province]]
+id = 3
+code = "BUR"
+name = "Burgundy"
+position = [4.8, 47.3]
+revenue = 10
+adjacent = ["PAR", "NOR", "ALS", "LYO"]
+
+[[province]]
+id = 4
+code = "ALS"
+name = "Alsace"
+position = [7.7, 48.5]
+revenue = 15
+adjacent = ["BUR", "BAD"]
+city = { name = "Strasbourg", builds = ["MIL"], max_builds = 2 }
+garrison = [["MIL", 2]]
+
+[[province]]
+id = 5
+code = "BAD"
+name = "Baden"
+position = [8.4, 49.0]
+revenue = 12
+adjacent = ["ALS", "WUR"]
+city = { name = "Karlsruhe", builds = ["MIL", "LIN"], max_builds = 2 }
+
+[[province]]
+id = 6
+code = "WUR"
+name = "Wurttemberg"
+position = [9.2, 48.8]
+revenue = 8
+adjacent = ["BAD"]
+
+[[province]]
+id = 7
+code = "BRI"
+name = "Brittany"
+position = [-3.0, 48.0]
+revenue = 6
+adjacent = ["CHA"]
+city = { name = "Rennes", builds = ["MIL"], max_builds = 1 }
+
+[[province]]
+id = 8
+code = "PIC"
+name = "Picardy"
+position = [2.3, 50.0]
+revenue = 5
+adjacent = ["PAR"]
+barriers = ["CHA"]
+city = { name = "Amiens", builds = ["MIL"], max_builds = 1 }
+
+[[province]]
+id = 9
+code = "LYO"
+name = "Lyon"
+position = [4.8, 45.8]
+revenue = 18
+adjacent = ["BUR"]
+city = { name = "Lyon", builds = ["MIL"], max_builds = 1 }
+
+[[province]]
+id = 10
+code = "COR"
+name = "Cornwall"
+position = [-5.0, 50.3]
+revenue = 9
+adjacent = ["CHA"]
+city = { name = "Truro", builds = ["MIL"], max_builds = 1 }
+
+[[sea]]
+id = 201
+code = "CHA"
+name = "Channel"
+position = [-1.0, 50.0]
+adjacent = ["NOR", "BRI", "COR"]
+barriers = ["PIC"]
+
+[[kingdom]]
+code = "FRA"
+name = "France"
+capital = "PAR"
+provinces = ["PAR", "NOR", "BUR", "BRI", "PIC"]
+treasury = 100
+army = [{ at = "BUR", troops = [["LIN", 4]] }]
+
+[[kingdom]]
+code = "BAV"
+name = "Bavaria"
+capital = "BAD"
+provinces = ["BAD", "WUR"]
+treasury = 50
+
+[[kingdom]]
+code = "SAV"
+name = "Savoy"
+capital = "LYO"
+provinces = ["LYO"]
+treasury = 30
+
+[[kingdom]]
+code = "ENG"
+name = "England"
+capital = "COR"
+provinces = ["COR"]
+treasury = 40
+"#;
+
+const PAR: LocId = LocId(1);
+const NOR: LocId = LocId(2);
+const BUR: LocId = LocId(3);
+const ALS: LocId = LocId(4);
+const BAD: LocId = LocId(5);
+const WUR: LocId = LocId(6);
+const BRI: LocId = LocId(7);
+const PIC: LocId = LocId(8);
+const LYO: LocId = LocId(9);
+const COR: LocId = LocId(10);
+const CHA: LocId = LocId(201);
+
+type Orders = BTreeMap<KingdomCode, KingdomOrders>;
+
+fn kc(s: &str) -> KingdomCode {
+    KingdomCode::new(s).unwrap()
+}
+
+fn gold(n: i64) -> Fixed {
+    Fixed::whole(n)
+}
+
+fn setup() -> (Map, GameState) {
+    setup_seed(7)
+}
+
+fn setup_seed(seed: u64) -> (Map, GameState) {
+    let map = Map::parse(MAP).unwrap();
+    let state = new_game(&map, &NewGame::standard(seed)).unwrap();
+    (map, state)
+}
+
+fn orders(list: Vec<(&str, KingdomOrders)>) -> Orders {
+    list.into_iter().map(|(k, o)| (kc(k), o)).collect()
+}
+
+fn hq(list: Vec<HqOrder>) -> KingdomOrders {
+    KingdomOrders {
+        hq: list,
+        ..Default::default()
+    }
+}
+
+fn units(list: Vec<UnitOrders>) -> KingdomOrders {
+    KingdomOrders {
+        units: list,
+        ..Default::default()
+    }
+}
+
+fn order(id: UnitId, f: impl FnOnce(&mut UnitOrders)) -> UnitOrders {
+    let mut u = UnitOrders::new(id);
+    f(&mut u);
+    u
+}
+
+fn tc(code: &str, count: u32) -> TroopCount {
+    TroopCount {
+        code: TroopCode(code.to_string()),
+        count,
+    }
+}
+
+fn troop(state: &GameState, code: &str, rank: u8) -> Troop {
+    let code = TroopCode(code.to_string());
+    let mp = state.tables.troop(&code).unwrap().mp;
+    Troop {
+        code,
+        rank,
+        mp,
+        damage: Fixed::ZERO,
+    }
+}
+
+fn leader(name: &str, upkeep: Fixed) -> Leader {
+    Leader {
+        name: name.to_string(),
+        hp: gold(2),
+        combat: 30,
+        attacks: 2,
+        infantry: 20,
+        cavalry: 20,
+        siege: 10,
+        naval: 0,
+        upkeep,
+        damage: Fixed::ZERO,
+    }
+}
+
+fn a(n: u16) -> UnitId {
+    UnitId::army(n)
+}
+
+fn g(at: LocId) -> UnitId {
+    UnitId::garrison(at)
+}
+
+fn unit<'s>(state: &'s GameState, k: &str, id: UnitId) -> &'s Unit {
+    state.unit(&kc(k), id).unwrap()
+}
+
+fn unit_mut<'s>(state: &'s mut GameState, k: &str, id: UnitId) -> &'s mut Unit {
+    state.unit_mut(&kc(k), id).unwrap()
+}
+
+/// Adds `n` troops of a type, rank 1, to a unit.
+fn add(state: &mut GameState, k: &str, id: UnitId, code: &str, n: usize) {
+    let t = troop(state, code, 1);
+    unit_mut(state, k, id)
+        .troops
+        .extend(std::iter::repeat_n(t, n));
+}
+
+/// A new empty unit of a kingdom.
+fn new_unit(state: &mut GameState, k: &str, id: UnitId, at: LocId) {
+    assert!(state.insert_unit(Unit::new(kc(k), id, format!("{k} {id}"), at)));
+}
+
+fn treasury(state: &GameState, k: &str) -> Fixed {
+    state.kingdoms[&kc(k)].treasury
+}
+
+fn set_treasury(state: &mut GameState, k: &str, t: Fixed) {
+    state.kingdoms.get_mut(&kc(k)).unwrap().treasury = t;
+}
+
+/// France without its army: no upkeep at all.
+fn disarm_france(state: &mut GameState) {
+    let fra = kc("FRA");
+    state.units.retain(|u| !(u.owner == fra && u.id == a(1)));
+}
+
+/// Hands a province to a kingdom as if it had held it since the turn began: owner, owner
+/// at the start, and the garrison (an empty one for the new owner where there was one).
+fn hand_over(state: &mut GameState, at: LocId, to: &str) {
+    let to = kc(to);
+    let had = state
+        .units
+        .iter()
+        .any(|u| u.location == at && u.id == g(at));
+    state.units.retain(|u| u.id != g(at));
+    let p = state.provinces.get_mut(&at).unwrap();
+    p.owner = to.clone();
+    p.owner_at_start = to.clone();
+    if had {
+        state.insert_unit(Unit::new(to, g(at), "Garrison".into(), at));
+    }
+}
+
+/// A whole turn through the engine's entry point.
+fn run(map: &Map, state: &GameState, orders: &Orders) -> (GameState, Vec<Event>) {
+    let out = play(map, state, orders).unwrap();
+    (out.state, out.events)
+}
+
+/// The Final Events alone, on a state whose per-turn marks (battle, pillage, change of
+/// owner, owner at the start) were set by hand.
+fn finals_only(map: &Map, state: &GameState, orders: &Orders) -> (GameState, Vec<Event>) {
+    let mut t = Turn::new(map, state, orders).unwrap();
+    finals::run(&mut t);
+    (t.state, t.events)
+}
+
+/// Every failed order of a kingdom as "order: reason".
+fn failures(events: &[Event], k: &str) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::OrderFailed {
+                kingdom,
+                order,
+                reason,
+                ..
+            } if kingdom.as_str() == k => Some(format!("{order}: {reason}")),
+            _ => None,
+        })
+        .collect()
+}
+
+fn finals_of(events: &[Event], step: u8) -> Vec<&What> {
+    events
+        .iter()
+        .filter(|e| e.when == When::Final(step))
+        .map(|e| &e.what)
+        .collect()
+}
+
+fn revenue_of(events: &[Event], k: &str) -> Option<(Fixed, u32)> {
+    events.iter().find_map(|e| match &e.what {
+        What::Revenue {
+            kingdom,
+            amount,
+            provinces,
+        } if kingdom.as_str() == k => Some((*amount, *provinces)),
+        _ => None,
+    })
+}
+
+fn rose(events: &[Event], at: LocId) -> bool {
+    finals_of(events, 1)
+        .iter()
+        .any(|w| matches!(w, What::DamageRose { province, .. } if *province == at))
+}
+
+// ---------------------------------------------------------------------------------------
+// The order of the steps.
+
+#[test]
+fn the_final_events_come_in_the_rulebooks_order() {
+    let (map, mut s) = setup();
+    s.kingdoms.get_mut(&kc("FRA")).unwrap().status = Status::Royalty;
+    s.provinces.get_mut(&BUR).unwrap().pillaged = true;
+    s.provinces.get_mut(&NOR).unwrap().damage = 1;
+    s.set_relation(&kc("BAV"), &kc("SAV"), Relation::War);
+    s.set_relation(&kc("FRA"), &kc("ENG"), Relation::Ally);
+    hand_over(&mut s, ALS, "FRA");
+    add(&mut s, "FRA", g(PAR), "LIN", 3);
+    let fra = KingdomOrders {
+        hq: vec![
+            HqOrder::SendGold {
+                to: kc("SAV"),
+                amount: gold(5),
+            },
+            HqOrder::Annex { province: ALS },
+            HqOrder::GiveProvince {
+                province: PIC,
+                to: kc("ENG"),
+            },
+            HqOrder::CancelAlliance { to: kc("ENG") },
+            HqOrder::OfferAlliance { to: kc("SAV") },
+        ],
+        units: vec![
+            order(g(PAR), |u| {
+                u.recruit = vec![tc("LIN", 1)];
+                u.hire_leader = true;
+                u.build = Some(Structure::Fortification);
+            }),
+            order(g(NOR), |u| u.raze = Some(Structure::Harbour)),
+        ],
+        proclamation: Some("Peace and glory".into()),
+    };
+    let o = orders(vec![
+        ("FRA", fra),
+        ("BAV", hq(vec![HqOrder::OfferPeace { to: kc("SAV") }])),
+        (
+            "SAV",
+            hq(vec![
+                HqOrder::OfferPeace { to: kc("BAV") },
+                HqOrder::OfferAlliance { to: kc("FRA") },
+            ]),
+        ),
+    ]);
+    let (_, events) = finals_only(&map, &s, &o);
+    let steps: Vec<u8> = events
+        .iter()
+        .filter_map(|e| match e.when {
+            When::Final(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    assert!(steps.is_sorted(), "{steps:?}");
+    let mut seen = steps.clone();
+    seen.dedup();
+    assert_eq!(
+        seen,
+        vec![1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
+    );
+    assert!(
+        failures(&events, "FRA").is_empty(),
+        "{:?}",
+        failures(&events, "FRA")
+    );
+}
+
+#[test]
+fn upkeep_comes_before_building_and_salvage_and_revenue_after_decay() {
+    let (map, mut s) = setup();
+    set_treasury(&mut s, "FRA", gold(20));
+    let o = KingdomOrders {
+        units: vec![order(g(PAR), |u| {
+            u.recruit = vec![tc("LIN", 3)];
+            u.raze = Some(Structure::Fortification);
+        })],
+        proclamation: Some("Long live the Emperor!".into()),
+        ..Default::default()
+    };
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    // L3 first: 20 - 3.2 = 16.8 pays for two LIN (12), not three (18).
+    assert_eq!(unit(&after, "FRA", g(PAR)).troops.len(), 2);
+    assert!(failures(&events, "FRA")[0].contains("2 of 3 are built"));
+    // 4.80 left; L9 takes 0.33 of it; then the razing's 4 (L10), the revenue (L11) and
+    // the proclamation (L13), none of them decayed.
+    assert_eq!(
+        treasury(&after, "FRA"),
+        Fixed(480) - Fixed(33) + gold(4) + gold(81) + gold(7)
+    );
+}
+
+#[test]
+fn gold_received_at_l2_pays_the_upkeep_of_l3() {
+    let (map, mut s) = setup();
+    set_treasury(&mut s, "FRA", Fixed::ZERO);
+    s.settings.unpaid_loss_percent = 100;
+    // Savoy's caravan crosses Burgundy with France's passage rights.
+    s.kingdoms
+        .get_mut(&kc("FRA"))
+        .unwrap()
+        .passage_to
+        .insert(kc("SAV"));
+    let o = hq(vec![HqOrder::SendGold {
+        to: kc("FRA"),
+        amount: gold(4),
+    }]);
+    let (after, events) = finals_only(&map, &s, &orders(vec![("SAV", o)]));
+    assert!(
+        failures(&events, "SAV").is_empty(),
+        "{:?}",
+        failures(&events, "SAV")
+    );
+    assert_eq!(unit(&after, "FRA", a(1)).troops.len(), 4);
+}
+
+#[test]
+fn damage_rises_before_revenue_and_is_mended_after_it() {
+    let (map, mut s) = setup();
+    s.provinces.get_mut(&PAR).unwrap().pillaged = true;
+    s.provinces.get_mut(&NOR).unwrap().damage = 1;
+    let (after, events) = finals_only(&map, &s, &Orders::new());
+    // Paris at damage 1 (85 % of 40 = 34), Normandy still at damage 1 (17).
+    assert_eq!(
+        revenue_of(&events, "FRA").unwrap().0,
+        gold(34 + 17 + 10 + 6 + 5)
+    );
+    assert_eq!(after.provinces[&PAR].damage, 1);
+    assert_eq!(after.provinces[&NOR].damage, 0);
+}
+
+#[test]
+fn a_turn_is_reproducible() {
+    let (map, mut s) = setup();
+    s.kingdoms.get_mut(&kc("FRA")).unwrap().status = Status::Royalty;
+    set_treasury(&mut s, "FRA", gold(1));
+    add(&mut s, "FRA", a(1), "MIL", 20);
+    let o = orders(vec![(
+        "FRA",
+        units(vec![order(g(PAR), |u| u.hire_leader = true)]),
+    )]);
+    let one = play(&map, &s, &o).unwrap();
+    let two = play(&map, &s, &o).unwrap();
+    assert_eq!(
+        serde_json::to_string(&one.state).unwrap(),
+        serde_json::to_string(&two.state).unwrap()
+    );
+    assert_eq!(
+        serde_json::to_string(&one.events).unwrap(),
+        serde_json::to_string(&two.events).unwrap()
+    );
+}
+
+#[test]
+fn nonsense_orders_fail_and_the_turn_goes_on() {
+    let (map, s) = setup();
+    let o = KingdomOrders {
+        hq: vec![
+            HqOrder::Annex {
+                province: LocId(999),
+            },
+            HqOrder::GiveProvince {
+                province: LocId(999),
+                to: kc("BAV"),
+            },
+            HqOrder::OfferPeace { to: kc("ZZZ") },
+            HqOrder::OfferAlliance { to: kc("FRA") },
+        ],
+        units: vec![
+            order(g(LocId(999)), |u| u.recruit = vec![tc("LIN", 1)]),
+            order(a(50), |u| u.build = Some(Structure::Fortification)),
+            order(UnitId::fleet(3), |u| u.raze = Some(Structure::Harbour)),
+            order(g(BAD), |u| u.hire_leader = true),
+            order(a(1), |u| u.repair = true),
+        ],
+        proclamation: None,
+    };
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    let at_the_end: Vec<&Event> = events
+        .iter()
+        .filter(|e| matches!(e.when, When::Final(_)) && matches!(e.what, What::OrderFailed { .. }))
+        .collect();
+    assert_eq!(at_the_end.len(), 9, "{at_the_end:?}");
+    assert_eq!(after.turn, 2);
+}
+
+// ---------------------------------------------------------------------------------------
+// L1, L14 damage.
+
+#[test]
+fn g10_damage_rises_after_a_battle_a_pillage_or_a_change_of_owner() {
+    for mark in ["battle", "pillaged", "changed", "none"] {
+        let (map, mut s) = setup();
+        let p = s.provinces.get_mut(&BUR).unwrap();
+        match mark {
+            "battle" => p.battle = true,
+            "pillaged" => p.pillaged = true,
+            "changed" => p.changed = true,
+            _ => {}
+        }
+        let (after, events) = finals_only(&map, &s, &Orders::new());
+        let troubled = mark != "none";
+        assert_eq!(rose(&events, BUR), troubled, "{mark}");
+        assert_eq!(after.provinces[&BUR].damage, u8::from(troubled), "{mark}");
+    }
+}
+
+#[test]
+fn t71_a_battle_and_a_pillage_add_one_level_only_and_never_past_three() {
+    for (before, expected) in [(1u8, 2u8), (3, 3)] {
+        let (map, mut s) = setup();
+        let p = s.provinces.get_mut(&BUR).unwrap();
+        p.damage = before;
+        p.battle = true;
+        p.pillaged = true;
+        let (after, events) = finals_only(&map, &s, &Orders::new());
+        // G10: a troubled province is not mended at L14 either, even at 3.
+        assert_eq!(after.provinces[&BUR].damage, expected);
+        assert_eq!(rose(&events, BUR), before < 3);
+        assert!(finals_of(&events, 14).is_empty());
+    }
+}
+
+#[test]
+fn t72_revenue_counts_the_damage_before_it_is_repaired() {
+    let (map, mut s) = setup();
+    s.provinces.get_mut(&PAR).unwrap().damage = 2;
+    let (after, events) = run(&map, &s, &Orders::new());
+    assert_eq!(
+        revenue_of(&events, "FRA").unwrap().0,
+        gold(26 + 20 + 10 + 6 + 5)
+    );
+    assert_eq!(
+        finals_of(&events, 14),
+        vec![&What::DamageRepaired {
+            province: PAR,
+            level: 1,
+        }]
+    );
+    assert_eq!(after.provinces[&PAR].damage, 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// L12 gifts.
+
+#[test]
+fn l12_a_gift_takes_the_annexation_fort_and_harbour_and_g29_empties_the_garrison() {
+    let (map, mut s) = setup();
+    s.kingdoms.get_mut(&kc("FRA")).unwrap().status = Status::Royalty;
+    let p = s.provinces.get_mut(&NOR).unwrap();
+    p.fort_level = 1;
+    p.permissions.insert(kc("ENG"));
+    add(&mut s, "FRA", g(NOR), "LIN", 2);
+    add(&mut s, "FRA", g(NOR), "WAR", 1);
+    unit_mut(&mut s, "FRA", g(NOR))
+        .leaders
+        .push(leader("Villeneuve", gold(2)));
+    let o = hq(vec![HqOrder::GiveProvince {
+        province: NOR,
+        to: kc("BAV"),
+    }]);
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    let p = &after.provinces[&NOR];
+    assert_eq!(p.owner, kc("BAV"));
+    assert_eq!(p.annexed_to, kc("BAV"));
+    assert_eq!((p.fort_level, p.harbour), (1, true));
+    assert!(p.permissions.is_empty());
+    assert_eq!(after.kingdoms[&kc("BAV")].annexed, vec![NOR]);
+    // The soldiers and the leader in a new army, the ship in a new fleet, both French.
+    let army = unit(&after, "FRA", a(2));
+    assert_eq!((army.location, army.troops.len()), (NOR, 2));
+    assert_eq!(army.leaders[0].name, "Villeneuve");
+    let fleet = unit(&after, "FRA", UnitId::fleet(1));
+    assert_eq!((fleet.location, fleet.troops.len()), (NOR, 1));
+    assert!(after.unit(&kc("FRA"), g(NOR)).is_none());
+    assert!(unit(&after, "BAV", g(NOR)).troops.is_empty());
+    assert!(finals_of(&events, 12).contains(&&What::ProvinceGiven {
+        province: NOR,
+        from: kc("FRA"),
+        to: kc("BAV"),
+    }));
+    // The giver had Normandy's revenue this turn (L11 comes before L12).
+    assert_eq!(revenue_of(&events, "FRA").unwrap().0, gold(81));
+    assert_eq!(revenue_of(&events, "BAV").unwrap().0, gold(20));
+}
+
+#[test]
+fn g29_past_ninety_nine_armies_the_garrison_soldiers_are_disbanded() {
+    let (map, mut s) = setup();
+    for n in 2..=99 {
+        new_unit(&mut s, "FRA", a(n), PAR);
+    }
+    add(&mut s, "FRA", g(NOR), "LIN", 2);
+    let o = hq(vec![HqOrder::GiveProvince {
+        province: NOR,
+        to: kc("BAV"),
+    }]);
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    assert!(finals_of(&events, 12).contains(&&What::Disbanded {
+        unit: (kc("FRA"), g(NOR)),
+        troops: vec![tc("LIN", 2)],
+        salvage: Fixed::ZERO,
+    }));
+    assert_eq!(after.provinces[&NOR].owner, kc("BAV"));
+    assert!(after.unit(&kc("FRA"), g(NOR)).is_none());
+}
+
+#[test]
+fn l12_a_gift_needs_the_province_and_a_willing_recipient() {
+    let (map, mut s) = setup();
+    s.kingdoms
+        .get_mut(&kc("SAV"))
+        .unwrap()
+        .refuses
+        .insert(kc("FRA"));
+    let o = hq(vec![
+        HqOrder::GiveProvince {
+            province: BUR,
+            to: kc("SAV"),
+        },
+        HqOrder::GiveProvince {
+            province: BAD,
+            to: kc("SAV"),
+        },
+        HqOrder::GiveProvince {
+            province: BUR,
+            to: kc("IND"),
+        },
+        HqOrder::GiveProvince {
+            province: BUR,
+            to: kc("FRA"),
+        },
+    ]);
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    let f = failures(&events, "FRA");
+    assert_eq!(f.len(), 4, "{f:?}");
+    assert!(f[0].contains("SAV accepts nothing from FRA"));
+    assert!(f[1].contains("held by BAV"));
+    assert!(f[2].contains("independents"));
+    assert!(f[3].contains("yours already"));
+    assert_eq!(after.provinces[&BUR].owner, kc("FRA"));
+}
+
+#[test]
+fn t78_a_dethroned_rulers_gifts_are_not_carried_out() {
+    let (map, s) = setup();
+    let o = orders(vec![(
+        "FRA",
+        hq(vec![HqOrder::GiveProvince {
+            province: BUR,
+            to: kc("SAV"),
+        }]),
+    )]);
+    let mut t = Turn::new(&map, &s, &o).unwrap();
+    t.dethroned.insert(kc("FRA"));
+    finals::run(&mut t);
+    assert!(failures(&t.events, "FRA")[0].contains("palace coup"));
+    assert_eq!(t.state.provinces[&BUR].owner, kc("FRA"));
+}
+
+// ---------------------------------------------------------------------------------------
+// L15-L17 relations.
+
+fn relation(s: &GameState, a: &str, b: &str) -> Relation {
+    s.relation(&kc(a), &kc(b))
+}
+
+#[test]
+fn l15_peace_needs_both_offers_and_t75_one_alone_leaves_them_at_war() {
+    for both in [true, false] {
+        let (map, mut s) = setup();
+        s.set_relation(&kc("FRA"), &kc("BAV"), Relation::War);
+        let mut list = vec![("FRA", hq(vec![HqOrder::OfferPeace { to: kc("BAV") }]))];
+        if both {
+            list.push(("BAV", hq(vec![HqOrder::OfferPeace { to: kc("FRA") }])));
+        }
+        let (after, events) = run(&map, &s, &orders(list));
+        if both {
+            assert_eq!(relation(&after, "FRA", "BAV"), Relation::Neutral);
+            assert_eq!(
+                finals_of(&events, 15),
+                vec![&What::RelationChanged {
+                    a: kc("BAV"),
+                    b: kc("FRA"),
+                    relation: Relation::Neutral,
+                }]
+            );
+        } else {
+            assert_eq!(relation(&after, "FRA", "BAV"), Relation::War);
+            assert!(failures(&events, "FRA")[0].contains("did not offer peace"));
+        }
+    }
+}
+
+#[test]
+fn l15_peace_is_offered_only_to_an_enemy() {
+    let (map, s) = setup();
+    let o = hq(vec![
+        HqOrder::OfferPeace { to: kc("BAV") },
+        HqOrder::OfferPeace { to: kc("IND") },
+    ]);
+    let (_, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    let f = failures(&events, "FRA");
+    assert!(f[0].contains("not at war"));
+    assert!(f[1].contains("independents never change"));
+}
+
+#[test]
+fn t73_either_ally_cancels_the_alliance_alone() {
+    for both in [false, true] {
+        let (map, mut s) = setup();
+        s.set_relation(&kc("FRA"), &kc("BAV"), Relation::Ally);
+        let mut list = vec![("FRA", hq(vec![HqOrder::CancelAlliance { to: kc("BAV") }]))];
+        if both {
+            list.push(("BAV", hq(vec![HqOrder::CancelAlliance { to: kc("FRA") }])));
+        }
+        let (after, events) = run(&map, &s, &orders(list));
+        assert_eq!(relation(&after, "FRA", "BAV"), Relation::Neutral);
+        assert_eq!(finals_of(&events, 16).len(), 1);
+    }
+}
+
+#[test]
+fn l16_only_an_ally_can_be_dropped() {
+    let (map, s) = setup();
+    let o = hq(vec![HqOrder::CancelAlliance { to: kc("BAV") }]);
+    let (_, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    assert!(failures(&events, "FRA")[0].contains("not allied"));
+}
+
+#[test]
+fn l17_an_alliance_needs_both_offers() {
+    let (map, s) = setup();
+    let one = orders(vec![(
+        "FRA",
+        hq(vec![HqOrder::OfferAlliance { to: kc("BAV") }]),
+    )]);
+    let (after, events) = run(&map, &s, &one);
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::Neutral);
+    assert!(failures(&events, "FRA")[0].contains("did not offer an alliance"));
+    let both = orders(vec![
+        ("FRA", hq(vec![HqOrder::OfferAlliance { to: kc("BAV") }])),
+        ("BAV", hq(vec![HqOrder::OfferAlliance { to: kc("FRA") }])),
+    ]);
+    let (after, events) = run(&map, &s, &both);
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::Ally);
+    assert_eq!(finals_of(&events, 17).len(), 1);
+}
+
+#[test]
+fn t74_from_war_to_alliance_takes_two_turns() {
+    let (map, mut s) = setup();
+    s.set_relation(&kc("FRA"), &kc("BAV"), Relation::War);
+    let both = |list: Vec<fn(KingdomCode) -> HqOrder>| {
+        orders(vec![
+            ("FRA", hq(list.iter().map(|f| f(kc("BAV"))).collect())),
+            ("BAV", hq(list.iter().map(|f| f(kc("FRA"))).collect())),
+        ])
+    };
+    let peace: fn(KingdomCode) -> HqOrder = |to| HqOrder::OfferPeace { to };
+    let alliance: fn(KingdomCode) -> HqOrder = |to| HqOrder::OfferAlliance { to };
+    // Turn N: peace and an alliance offered together; the alliance offer is invalid.
+    let (after, events) = run(&map, &s, &both(vec![peace, alliance]));
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::Neutral);
+    assert!(failures(&events, "FRA")[0].contains("at war"));
+    // Turn N+1: allied.
+    let (after, _) = run(&map, &after, &both(vec![alliance]));
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::Ally);
+}
+
+// ---------------------------------------------------------------------------------------
+// L18 limits, L19 defeat.
+
+#[test]
+fn g28_annexations_over_the_limit_revert_latest_first() {
+    let (map, mut s) = setup();
+    disarm_france(&mut s);
+    // Annexed in this order; Lyon is the latest.
+    for at in [COR, ALS, BAD, WUR, LYO] {
+        hand_over(&mut s, at, "FRA");
+        s.provinces.get_mut(&at).unwrap().annexed_to = kc("FRA");
+        s.kingdoms.get_mut(&kc("FRA")).unwrap().annexed.push(at);
+    }
+    let (after, events) = finals_only(&map, &s, &Orders::new());
+    assert!(after.provinces[&LYO].annexed_to.is_independent());
+    for at in [COR, ALS, BAD, WUR] {
+        assert_eq!(after.provinces[&at].annexed_to, kc("FRA"));
+    }
+    assert_eq!(after.kingdoms[&kc("FRA")].annexed, vec![COR, ALS, BAD, WUR]);
+    assert_eq!(finals_of(&events, 18).len(), 1);
+    // Royalty may hold them all.
+    s.kingdoms.get_mut(&kc("FRA")).unwrap().status = Status::Royalty;
+    let (after, _) = finals_only(&map, &s, &Orders::new());
+    assert_eq!(after.provinces[&LYO].annexed_to, kc("FRA"));
+}
+
+#[test]
+fn g28_a_commoners_leaders_desert() {
+    for status in [Status::Commoner, Status::Royalty] {
+        let (map, mut s) = setup();
+        s.kingdoms.get_mut(&kc("FRA")).unwrap().status = status;
+        let a1 = unit_mut(&mut s, "FRA", a(1));
+        a1.leaders.push(leader("Ney", gold(2)));
+        a1.unit_leader = Some(0);
+        let (after, events) = run(&map, &s, &Orders::new());
+        let kept = unit(&after, "FRA", a(1)).leaders.len();
+        assert_eq!(kept, usize::from(status == Status::Royalty));
+        assert_eq!(finals_of(&events, 18).len(), 1 - kept);
+    }
+}
+
+#[test]
+fn t79_a_kingdom_without_provinces_or_troops_is_removed() {
+    let (map, mut s) = setup();
+    hand_over(&mut s, LYO, "FRA");
+    new_unit(&mut s, "SAV", a(1), BUR);
+    unit_mut(&mut s, "SAV", a(1))
+        .leaders
+        .push(leader("Eugene", gold(2)));
+    // England loses Cornwall but keeps a ship at sea; Bavaria keeps land but no troops.
+    hand_over(&mut s, COR, "FRA");
+    new_unit(&mut s, "ENG", UnitId::fleet(1), CHA);
+    add(&mut s, "ENG", UnitId::fleet(1), "TRN", 1);
+    let (after, events) = finals_only(&map, &s, &Orders::new());
+    assert_eq!(
+        finals_of(&events, 19),
+        vec![&What::KingdomDefeated { kingdom: kc("SAV") }]
+    );
+    assert!(!after.kingdoms[&kc("SAV")].alive);
+    assert!(after.units.iter().all(|u| u.owner != kc("SAV")));
+    assert!(after.kingdoms[&kc("ENG")].alive);
+    assert!(after.kingdoms[&kc("BAV")].alive);
+}
+
+#[test]
+fn a_defeated_kingdoms_orders_are_not_read_again() {
+    let (map, mut s) = setup();
+    s.kingdoms.get_mut(&kc("SAV")).unwrap().alive = false;
+    let o = hq(vec![HqOrder::SendGold {
+        to: kc("FRA"),
+        amount: gold(1),
+    }]);
+    let (after, events) = finals_only(&map, &s, &orders(vec![("SAV", o)]));
+    assert!(
+        events
+            .iter()
+            .all(|e| !matches!(&e.what, What::GoldSent { .. }))
+    );
+    // Nor does a fallen kingdom earn or decay.
+    assert_eq!(treasury(&after, "SAV"), gold(30));
+}
