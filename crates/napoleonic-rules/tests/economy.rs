@@ -1058,7 +1058,8 @@ fn t68_a_damaged_fort_is_repaired_and_raised_in_one_turn() {
                 unit: (kc("FRA"), g(PAR)),
                 province: PAR,
                 what: "fortification level 3 (Fort)".into(),
-                cost: gold(20),
+                // G3: raising the hillfort (level 2) costs its own 14.
+                cost: gold(14),
             },
         ]
     );
@@ -1089,18 +1090,19 @@ fn t69_the_hillfort_at_defence_zero_is_back_to_two_then_four() {
 #[test]
 fn g3_raising_the_hillfort_costs_fourteen_and_an_army_spends_a_move_point() {
     let (map, mut s) = setup();
-    s.provinces.get_mut(&BUR).unwrap().fort_level = 1;
+    s.provinces.get_mut(&BUR).unwrap().fort_level = 2;
     let o = units(vec![order(a(1), |u| {
         u.build = Some(Structure::Fortification)
     })]);
     let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    // The hillfort (level 2) is raised for its own price, 14, to a Fort.
     assert!(finals_of(&events, 8).contains(&&What::Built {
         unit: (kc("FRA"), a(1)),
         province: BUR,
-        what: "fortification level 2 (Hillfort)".into(),
+        what: "fortification level 3 (Fort)".into(),
         cost: gold(14),
     }));
-    assert_eq!(after.provinces[&BUR].fort_level, 2);
+    assert_eq!(after.provinces[&BUR].fort_level, 3);
     // G8: 2 MP, less 1 for the work.
     assert!(unit(&after, "FRA", a(1)).troops.iter().all(|t| t.mp == 1));
 }

@@ -396,11 +396,12 @@ fn the_panel_adds_up_every_expense_of_the_orders() {
             annexations: gold(15),
             gold_sent: gold(50),
             send_fees: gold(5),
-            garrison_expenses: gold(72),
+            garrison_expenses: gold(66),
             recruits: gold(12),
             leaders: gold(20),
-            construction: gold(40),
-            surplus: -Fixed(4760),
+            // Raising PAR's hillfort (14, G3) and BRI's harbour (20).
+            construction: gold(34),
+            surplus: -Fixed(4160),
             expected_revenue: gold(81),
         }
     );
@@ -411,8 +412,8 @@ fn the_panel_adds_up_every_expense_of_the_orders() {
             treasury: 100,
             upkeep: 5,
             hq_expenses: 70,
-            garrison_expenses: 72,
-            surplus: -47,
+            garrison_expenses: 66,
+            surplus: -41,
             expected_revenue: 81,
         }
     );

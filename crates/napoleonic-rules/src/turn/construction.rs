@@ -62,8 +62,9 @@ fn workers(state: &GameState, u: &Unit, needed: u32, what: &str) -> Result<(), S
 }
 
 /// Judges a build order and returns (gold, what is built). A fortification rises one level
-/// a turn; gold and workers come from the table row of the new level (G2, G3; the hillfort,
-/// level 2, costs 14). A harbour needs a city and a coast without a reef (2.6) and costs
+/// a turn; gold and workers come from the table row of the fortification being raised (G2,
+/// G3: "a hillfort requires 3 workers and 14 gold to raise the level by one", so raising
+/// the level-2 hillfort costs 14; with no fortification yet, the first row prices it). A harbour needs a city and a coast without a reef (2.6) and costs
 /// `harbour_cost`; the rulebook names no workers for it, so it needs none.
 pub fn build_check(
     map: &Map,
@@ -77,14 +78,15 @@ pub fn build_check(
     match structure {
         Structure::Fortification => {
             let level = p.fort_level + 1;
-            let row = state.tables.fort(level).ok_or_else(|| {
+            let new = state.tables.fort(level).ok_or_else(|| {
                 format!(
                     "the fortification of {} is at the highest level, {}",
                     place_name(map, at),
                     p.fort_level
                 )
             })?;
-            let what = format!("fortification level {level} ({})", row.name);
+            let row = state.tables.fort(p.fort_level.max(1)).unwrap_or(new);
+            let what = format!("fortification level {level} ({})", new.name);
             workers(state, u, row.workers, &what)?;
             Ok((row.gold, what))
         }
