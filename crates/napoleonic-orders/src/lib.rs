@@ -17,6 +17,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod dryrun;
 pub mod lexer;
 pub mod parse;
 pub mod sheet;
