@@ -224,6 +224,11 @@ enum Command {
         #[command(subcommand)]
         command: commands::schedule::ScheduleCommand,
     },
+    /// A game of Napoleonic Empires, the second ruleset: new, sheet, check, turn, report.
+    Napoleonic {
+        #[command(subcommand)]
+        command: commands::napoleonic::NapoleonicCommand,
+    },
     /// Turn credits and prize discounts (2.10, 11.7): payments, carries, paid games.
     Ledger {
         #[command(subcommand)]
@@ -576,6 +581,16 @@ fn main() -> ExitCode {
         Command::Ledger { command } => {
             commands::ledger::run(command).map(|r| show(&r.trim_end(), &[]))
         }
+        Command::Napoleonic { command } => match commands::napoleonic::run(command) {
+            Ok((text, errors)) => {
+                show(&text.trim_end(), &[]);
+                if errors {
+                    return ExitCode::FAILURE;
+                }
+                Ok(())
+            }
+            Err(e) => Err(e),
+        },
         Command::Host { command } => {
             commands::schedule::host(command).map(|r| show(&r.trim_end(), &[]))
         }

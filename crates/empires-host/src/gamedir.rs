@@ -277,6 +277,12 @@ impl GameDir {
             }
             Ok(_) => {}
         }
+        if crate::napoleonic::is_napoleonic(&self.root) {
+            return Err(Error::new(format!(
+                "{} is a game of Napoleonic Empires: its commands are `empires napoleonic sheet|check|turn|report`",
+                self.root.display()
+            )));
+        }
         let (map, turns) = (kind(&self.map_path())?, kind(&self.turns_dir())?);
         if map == Kind::Missing || turns == Kind::Missing {
             return Err(Error::new(format!(

@@ -18,6 +18,7 @@ pub mod files;
 pub mod gamedir;
 pub mod ledger;
 pub mod mapcache;
+pub mod napoleonic;
 pub mod render;
 pub mod schedule;
 pub mod staging;

@@ -138,6 +138,8 @@ impl DryRun {
             };
             let _ = write!(out, " {head:<5}");
         }
+        let trimmed = out.trim_end_matches(' ').len();
+        out.truncate(trimmed);
         out.push('\n');
         for u in &self.units {
             let _ = write!(out, "{:<6}", u.unit.to_string());

@@ -7,6 +7,7 @@ pub mod hosted;
 pub mod ledger;
 pub mod mail;
 pub mod map;
+pub mod napoleonic;
 pub mod new;
 pub mod report;
 pub mod schedule;
