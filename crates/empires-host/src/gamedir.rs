@@ -277,7 +277,7 @@ impl GameDir {
             }
             Ok(_) => {}
         }
-        if crate::napoleonic::is_napoleonic(&self.root) {
+        if crate::gamefiles::ruleset_of(&self.root).as_deref() == Some("napoleonic") {
             return Err(Error::new(format!(
                 "{} is a game of Napoleonic Empires: its commands are `empires napoleonic sheet|check|turn|report`",
                 self.root.display()

@@ -807,16 +807,27 @@ fn messages(o: &mut Out, r: &Report) {
 }
 
 fn turnsheet(o: &mut Out, r: &Report, actions: u32) {
+    sheet_lines(o, &r.game, r.next_turn, r.empire.code.as_str(), actions);
+}
+
+/// A blank turnsheet for `empire`'s orders of `turn`: the one printed at the end of its
+/// report, for a door that hands out a sheet by itself.
+pub fn blank_sheet(game: &str, turn: u32, empire: &str, actions: u32) -> String {
+    let mut o = Out::with_capacity(1024);
+    sheet_lines(&mut o, game, turn, empire, actions);
+    o.buf
+}
+
+fn sheet_lines(o: &mut Out, game: &str, turn: u32, empire: &str, actions: u32) {
     o.blank();
     o.rule('=', WIDTH);
     o.raw(format_args!(
-        " TURNSHEET FOR TURN {}    (one action per line: VERB WHERE WHERE-TO NUMBER)",
-        r.next_turn
+        " TURNSHEET FOR TURN {turn}    (one action per line: VERB WHERE WHERE-TO NUMBER)"
     ));
     o.rule('=', WIDTH);
-    o.raw(format_args!("GAME {}", r.game));
-    o.raw(format_args!("TURN {}", r.next_turn));
-    o.raw(format_args!("EMPIRE {}", r.empire.code));
+    o.raw(format_args!("GAME {game}"));
+    o.raw(format_args!("TURN {turn}"));
+    o.raw(format_args!("EMPIRE {empire}"));
     o.blank();
     for i in 1..=actions {
         o.buf.num(i).put(".\n");

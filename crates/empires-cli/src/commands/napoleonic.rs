@@ -3,7 +3,8 @@
 //! per-phase dry run, play the turn, and read the reports.
 
 use crate::error::{Error, Result};
-use empires_host::napoleonic::NapoleonicGame;
+use empires_host::gamefiles::GameFiles;
+use empires_host::ruleset::{self, Setup};
 use napoleonic_rules::KingdomCode;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -76,20 +77,19 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 })
                 .transpose()?;
             let name = name.unwrap_or_else(|| dir_name(&dir));
-            let game = NapoleonicGame::create(&dir, &name, map_text.as_deref(), seed, kingdoms)?;
-            let state = game.state(1)?;
-            let playing: Vec<String> = state
-                .kingdoms
-                .values()
-                .filter(|k| !k.independent)
-                .map(|k| k.code.to_string())
-                .collect();
+            let setup = Setup {
+                name: name.clone(),
+                seed,
+                map: map_text,
+                seats: kingdoms.iter().map(|k| k.to_string()).collect(),
+            };
+            let game = GameFiles::create(&dir, ruleset::by_id(RULESET)?, &setup)?;
+            let playing: Vec<String> = game.seats()?.into_iter().map(|s| s.code).collect();
             Ok((
                 format!(
-                    "created the Napoleonic Empires game \"{name}\" in {} on {}: {} kingdoms ({}); \
+                    "created the Napoleonic Empires game \"{name}\" in {}: {} kingdoms ({}); \
                      order sheets are in turns/0001/sheets/, and sheets go in orders/KINGDOM.txt",
                     dir.display(),
-                    game.map.name,
                     playing.len(),
                     playing.join(" ")
                 ),
@@ -97,39 +97,27 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             ))
         }
         NapoleonicCommand::Sheet { dir, kingdom } => {
-            let game = NapoleonicGame::open(&dir)?;
-            Ok((game.sheet(&kingdom)?, false))
+            Ok((open(&dir)?.sheet(kingdom.as_str())?, false))
         }
         NapoleonicCommand::Check {
             dir,
             kingdom,
             sheet,
         } => {
-            let game = NapoleonicGame::open(&dir)?;
+            let game = open(&dir)?;
             let text = std::fs::read_to_string(&sheet)
                 .map_err(|e| Error::new(format!("cannot read {}: {e}", sheet.display())))?;
-            let checked = game.check(&kingdom, &text)?;
-            let name = sheet.display().to_string();
-            let mut out = napoleonic_orders::render(&name, &text, &checked.diagnostics);
-            let errors = checked.diagnostics.iter().filter(|d| d.is_error()).count();
-            if checked.diagnostics.is_empty() {
-                let _ = writeln!(out, "{name}: no problems found");
-            }
-            out.push('\n');
-            out.push_str(&checked.dry_run.text(&game.map));
-            Ok((out, errors > 0))
+            let checked = game.check(kingdom.as_str(), &sheet.display().to_string(), &text)?;
+            Ok((checked.text, checked.errors > 0))
         }
         NapoleonicCommand::Turn { dir } => {
-            let game = NapoleonicGame::open(&dir)?;
+            let game = open(&dir)?;
             let p = game.play()?;
-            let list = |v: &[KingdomCode]| {
+            let list = |v: &[String]| {
                 if v.is_empty() {
                     "none".to_string()
                 } else {
-                    v.iter()
-                        .map(|k| k.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
+                    v.join(" ")
                 }
             };
             let mut out = format!(
@@ -143,7 +131,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 list(&p.no_orders),
                 p.written_to.display()
             );
-            for r in &p.refused {
+            for r in &p.notes {
                 let _ = write!(out, "\nnot used: {r}");
             }
             Ok((out, false))
@@ -154,7 +142,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             turn,
             format,
         } => {
-            let game = NapoleonicGame::open(&dir)?;
+            let game = open(&dir)?;
             let latest = game.current_turn()?.saturating_sub(1);
             if latest == 0 {
                 return Err(Error::new(
@@ -162,9 +150,15 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 ));
             }
             let turn = turn.unwrap_or(latest);
-            Ok((game.report(&kingdom, turn, &format)?, false))
+            Ok((game.report(turn, &format!("{kingdom}.{format}"))?, false))
         }
     }
+}
+
+const RULESET: &str = "napoleonic";
+
+fn open(dir: &Path) -> Result<GameFiles> {
+    GameFiles::open(dir, Some(RULESET))
 }
 
 fn dir_name(dir: &Path) -> String {

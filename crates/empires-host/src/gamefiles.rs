@@ -1,0 +1,374 @@
+//! A game of any ruleset kept in a directory of plain files, through the [`Ruleset`]
+//! interface alone: the store does not know which game it holds. Napoleonic Empires games
+//! live here; an Empires game can too (the Empires commands still use their own
+//! [`crate::gamedir`], with its turn records, crash recovery and database stores).
+//!
+//! ```text
+//! game.toml              the ruleset (`napoleonic`, `empires`) and the game's name
+//! map.toml               the map the game is played on (a copy: it never changes)
+//! orders/FRA.txt         the sheets sent for the next turn, one per seat
+//! turns/0001/            the starting position: state.json, state.sha256, sheets/
+//! turns/0002/            after turn 1: the state, events.json, the orders it took,
+//!                        every seat's reports and its next sheet
+//! ```
+//!
+//! A turn directory is named for the turn its state is ready to play. It is written into
+//! `turns/NNNN.tmp/`, flushed, and renamed: it exists whole or not at all.
+
+use crate::error::{Error, Result};
+use crate::files;
+use crate::gamedir::{sha256_hex, turn_name};
+use crate::ruleset::{self, Checked, GameText, Ruleset, Seat, Setup};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const GAME_FILE: &str = "game.toml";
+const MAP_FILE: &str = "map.toml";
+const STATE_FILE: &str = "state.json";
+const HASH_FILE: &str = "state.sha256";
+const EVENTS_FILE: &str = "events.json";
+const ORDERS_DIR: &str = "orders";
+const TURNS_DIR: &str = "turns";
+const REPORTS_DIR: &str = "reports";
+const SHEETS_DIR: &str = "sheets";
+const COMPUTER_DIR: &str = "computer";
+
+/// `game.toml`: which ruleset, and the game's name.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameFile {
+    ruleset: String,
+    name: String,
+}
+
+/// A game directory.
+pub struct GameFiles {
+    root: PathBuf,
+    pub name: String,
+    pub ruleset: &'static dyn Ruleset,
+    map: String,
+}
+
+/// What playing a turn did.
+#[derive(Debug, Clone)]
+pub struct Played {
+    pub turn: u32,
+    pub events: usize,
+    pub failed: usize,
+    /// Seats whose sheets were used, and living seats that sent none.
+    pub orders_from: Vec<String>,
+    pub no_orders: Vec<String>,
+    /// Sheets not used, and why; anything else the GM should know.
+    pub notes: Vec<String>,
+    pub written_to: PathBuf,
+}
+
+/// The ruleset a directory's `game.toml` names, if it is a game of this kind.
+pub fn ruleset_of(root: &Path) -> Option<String> {
+    fs::read_to_string(root.join(GAME_FILE))
+        .ok()
+        .and_then(|t| toml::from_str::<GameFile>(&t).ok())
+        .map(|g| g.ruleset)
+}
+
+impl GameFiles {
+    /// Creates a game of `ruleset` in `root` (missing or empty).
+    pub fn create(root: &Path, ruleset: &'static dyn Ruleset, setup: &Setup) -> Result<GameFiles> {
+        let started = ruleset.create(setup)?;
+        if root.exists() && !crate::gamedir::dir_is_empty(root)? {
+            return Err(Error::new(format!(
+                "{} exists and is not empty: a new game needs a directory of its own",
+                root.display()
+            )));
+        }
+        for d in [ORDERS_DIR, TURNS_DIR] {
+            fs::create_dir_all(root.join(d)).map_err(|e| Error::io("cannot create", root, e))?;
+        }
+        let game = GameFile {
+            ruleset: ruleset.id().to_string(),
+            name: setup.name.clone(),
+        };
+        let game_toml = toml::to_string(&game).map_err(|e| Error::new(e.to_string()))?;
+        files::write_atomic(&root.join(MAP_FILE), started.map.as_bytes())?;
+        files::write_atomic(&root.join(GAME_FILE), game_toml.as_bytes())?;
+        let g = GameFiles {
+            root: root.to_path_buf(),
+            name: setup.name.clone(),
+            ruleset,
+            map: started.map,
+        };
+        let text = g.text(&started.state);
+        let first = ruleset.next_turn(text)?;
+        let mut turn = TurnWrite::new(&g, first)?;
+        turn.state(&started.state)?;
+        let seats = ruleset.seats(text)?;
+        let sheets = seats
+            .iter()
+            .filter(|s| s.alive)
+            .map(|s| Ok((s.code.clone(), ruleset.sheet(text, &s.code)?)))
+            .collect::<Result<Vec<_>>>()?;
+        turn.files(
+            SHEETS_DIR,
+            sheets.iter().map(|(c, t)| (format!("{c}.txt"), t)),
+        )?;
+        turn.commit()?;
+        Ok(g)
+    }
+
+    /// Opens a game directory; `expect` refuses a game of another ruleset.
+    pub fn open(root: &Path, expect: Option<&str>) -> Result<GameFiles> {
+        let game_path = root.join(GAME_FILE);
+        let text = files::read_text_in_game(&game_path, files::MAX_SMALL_BYTES)?;
+        let game: GameFile = toml::from_str(&text)
+            .map_err(|e| Error::new(format!("{}: {e}", game_path.display())))?;
+        let ruleset = ruleset::by_id(&game.ruleset)?;
+        if let Some(want) = expect
+            && want != game.ruleset
+        {
+            return Err(Error::new(format!(
+                "{} is a game of {}, not of {}",
+                root.display(),
+                ruleset.title(),
+                ruleset::by_id(want).map_or(want, |r| r.title())
+            )));
+        }
+        let map = files::read_text_in_game(&root.join(MAP_FILE), files::MAX_MAP_BYTES)?;
+        Ok(GameFiles {
+            root: root.to_path_buf(),
+            name: game.name,
+            ruleset,
+            map,
+        })
+    }
+
+    fn text<'a>(&'a self, state: &'a str) -> GameText<'a> {
+        GameText {
+            name: &self.name,
+            map: &self.map,
+            state,
+        }
+    }
+
+    fn turn_dir(&self, turn: u32) -> PathBuf {
+        self.root.join(TURNS_DIR).join(turn_name(turn))
+    }
+
+    /// The latest turn directory: the turn to be played next.
+    pub fn current_turn(&self) -> Result<u32> {
+        let dir = self.root.join(TURNS_DIR);
+        let mut last = None;
+        for entry in files::read_dir_sorted(&dir)? {
+            let name = entry.file_name();
+            if let Some(n) = name.to_str().and_then(crate::gamedir::parse_turn_name) {
+                last = Some(last.map_or(n, |l: u32| l.max(n)));
+            }
+        }
+        last.ok_or_else(|| Error::new(format!("{} holds no turn", dir.display())))
+    }
+
+    /// The state ready to play `turn`, checked against its recorded hash.
+    pub fn state(&self, turn: u32) -> Result<String> {
+        let dir = self.turn_dir(turn);
+        let path = dir.join(STATE_FILE);
+        let text = files::read_text_in_game(&path, files::MAX_STATE_BYTES)?;
+        let hash = files::read_text_in_game(&dir.join(HASH_FILE), files::MAX_SMALL_BYTES)?;
+        if hash.trim() != sha256_hex(text.as_bytes()) {
+            return Err(Error::new(format!(
+                "{} does not match its {HASH_FILE}: it was changed after the turn was written",
+                path.display()
+            )));
+        }
+        Ok(text)
+    }
+
+    pub fn seats(&self) -> Result<Vec<Seat>> {
+        let state = self.state(self.current_turn()?)?;
+        self.ruleset.seats(self.text(&state))
+    }
+
+    /// A seat's sheet for the next turn.
+    pub fn sheet(&self, seat: &str) -> Result<String> {
+        let state = self.state(self.current_turn()?)?;
+        self.ruleset.sheet(self.text(&state), seat)
+    }
+
+    /// Reads and checks a seat's sheet for the next turn, named `file` in messages.
+    pub fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+        let state = self.state(self.current_turn()?)?;
+        self.ruleset.check(self.text(&state), seat, file, sheet)
+    }
+
+    /// Plays the next turn with the sheets in `orders/`, named SEAT.txt.
+    pub fn play(&self) -> Result<Played> {
+        let lock = crate::gamedir::GameDir::at(&self.root).lock()?;
+        let turn = self.current_turn()?;
+        let state = self.state(turn)?;
+        let seats = self.ruleset.seats(self.text(&state))?;
+        let mut sent: Vec<(String, String)> = Vec::new();
+        let mut taken: Vec<(PathBuf, String)> = Vec::new();
+        let mut notes = Vec::new();
+        for entry in files::read_dir_sorted(&self.root.join(ORDERS_DIR))? {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(seat) = name.strip_suffix(".txt").filter(|s| !s.is_empty()) else {
+                notes.push(format!(
+                    "{}: not named SEAT.txt, left where it is",
+                    path.display()
+                ));
+                continue;
+            };
+            match files::read_text_in_game(&path, 1 << 20) {
+                Ok(text) => {
+                    sent.push((seat.to_string(), text));
+                    taken.push((path, name));
+                }
+                Err(e) => notes.push(e.to_string()),
+            }
+        }
+        let played = self.ruleset.play(self.text(&state), &sent)?;
+        notes.extend(played.notes.iter().cloned());
+        let refused = |seat: &str| {
+            played
+                .notes
+                .iter()
+                .any(|n| n.starts_with(&format!("{seat}.txt:")))
+        };
+        let orders_from: Vec<String> = sent
+            .iter()
+            .map(|(s, _)| s.clone())
+            .filter(|s| !refused(s))
+            .collect();
+        let no_orders = seats
+            .iter()
+            .filter(|s| s.alive && !orders_from.iter().any(|o| o.eq_ignore_ascii_case(&s.code)))
+            .map(|s| s.code.clone())
+            .collect();
+        let next = self.ruleset.next_turn(self.text(&played.state))?;
+        let mut write = TurnWrite::new(self, next)?;
+        write.state(&played.state)?;
+        write.files(".", [(EVENTS_FILE.to_string(), &played.events)])?;
+        write.files(
+            REPORTS_DIR,
+            played.reports.iter().map(|(n, t)| (n.clone(), t)),
+        )?;
+        write.files(
+            SHEETS_DIR,
+            played.sheets.iter().map(|(c, t)| (format!("{c}.txt"), t)),
+        )?;
+        write.files(
+            COMPUTER_DIR,
+            played.computer_orders.iter().map(|(n, t)| (n.clone(), t)),
+        )?;
+        write.take_orders(&taken)?;
+        let written_to = write.commit()?;
+        drop(lock);
+        Ok(Played {
+            turn,
+            events: played.events_count,
+            failed: played.failed,
+            orders_from,
+            no_orders,
+            notes,
+            written_to,
+        })
+    }
+
+    /// A file of a played turn's reports (`FRA.txt`, `FRA.json`, `FRA.html`).
+    pub fn report(&self, turn: u32, file: &str) -> Result<String> {
+        let next = self.turn_dir(turn + 1);
+        let path = next.join(REPORTS_DIR).join(file);
+        if file.contains(['/', '\\']) || file.starts_with('.') {
+            return Err(Error::new(format!("{file:?} is not a report's name")));
+        }
+        files::read_text_in_game(&path, files::MAX_STATE_BYTES)
+    }
+}
+
+/// A turn directory being written: `turns/NNNN.tmp/`, renamed whole when done.
+struct TurnWrite {
+    tmp: PathBuf,
+    target: PathBuf,
+    /// The sheets copied into the turn, removed from `orders/` once it is committed.
+    taken: Vec<PathBuf>,
+}
+
+impl TurnWrite {
+    fn new(game: &GameFiles, turn: u32) -> Result<TurnWrite> {
+        let target = game.turn_dir(turn);
+        if target.exists() {
+            return Err(Error::new(format!(
+                "{} exists already: the turn was played",
+                target.display()
+            )));
+        }
+        let tmp = game
+            .root
+            .join(TURNS_DIR)
+            .join(format!("{}.tmp", turn_name(turn)));
+        if tmp.exists() {
+            // A turn interrupted before its rename: nothing of it counts, and the sheets it
+            // read are still in `orders/`.
+            fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
+        }
+        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
+        Ok(TurnWrite {
+            tmp,
+            target,
+            taken: Vec::new(),
+        })
+    }
+
+    fn state(&mut self, json: &str) -> Result<()> {
+        files::write_new_unsynced(&self.tmp.join(STATE_FILE), json.as_bytes())?;
+        let hash = format!("{}\n", sha256_hex(json.as_bytes()));
+        files::write_new_unsynced(&self.tmp.join(HASH_FILE), hash.as_bytes())
+    }
+
+    /// Writes files into a folder of the turn (`.` for the turn's own).
+    fn files<'a>(
+        &mut self,
+        folder: &str,
+        list: impl IntoIterator<Item = (String, &'a String)>,
+    ) -> Result<()> {
+        let dir = self.tmp.join(folder);
+        let mut made = dir.exists();
+        for (name, body) in list {
+            if !made {
+                fs::create_dir(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+                made = true;
+            }
+            files::write_new_unsynced(&dir.join(&name), body.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Copies the sheets the turn used into it; they leave `orders/` once it is committed.
+    fn take_orders(&mut self, taken: &[(PathBuf, String)]) -> Result<()> {
+        if taken.is_empty() {
+            return Ok(());
+        }
+        let dir = self.tmp.join(ORDERS_DIR);
+        fs::create_dir(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+        for (from, name) in taken {
+            fs::copy(from, dir.join(name)).map_err(|e| Error::io("cannot copy", from, e))?;
+        }
+        self.taken = taken.iter().map(|(p, _)| p.clone()).collect();
+        Ok(())
+    }
+
+    fn commit(self) -> Result<PathBuf> {
+        files::flush_tree(&self.tmp)?;
+        fs::rename(&self.tmp, &self.target)
+            .map_err(|e| Error::io("cannot rename", &self.tmp, e))?;
+        if let Some(parent) = self.target.parent() {
+            files::sync_dir(parent);
+        }
+        // The sheets are in the turn now; removing them from `orders/` comes after the
+        // commit, so a crash leaves them in both places rather than in neither.
+        for p in &self.taken {
+            let _ = fs::remove_file(p);
+        }
+        Ok(self.target)
+    }
+}

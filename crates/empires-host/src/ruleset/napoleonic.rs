@@ -1,0 +1,196 @@
+//! Napoleonic Empires behind the [`Ruleset`] interface: the `napoleonic-*` crates.
+
+use super::{Checked, GameText, Ruleset, Seat, Setup, Started, Turn};
+use crate::error::{Error, Result};
+use crate::gamedir::to_pretty_json;
+use napoleonic_orders::Code;
+use napoleonic_report::draw::{MapDrawer, options};
+use napoleonic_rules::event::What;
+use napoleonic_rules::setup::{NewGame, new_game};
+use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
+use std::collections::BTreeMap;
+
+pub struct Napoleonic;
+
+fn map_of(text: &str) -> Result<Map> {
+    Map::parse(text)
+        .map_err(|e| Error::new(format!("the map cannot be used:\n  {}", e.join("\n  "))))
+}
+
+fn state_of(text: &str) -> Result<GameState> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| Error::new(format!("state.json: {}: {}", e.path(), e.inner())))
+}
+
+fn kingdom(state: &GameState, seat: &str) -> Result<KingdomCode> {
+    let code = KingdomCode::new(&seat.to_ascii_uppercase()).map_err(Error::new)?;
+    match state.kingdoms.get(&code) {
+        Some(k) if k.alive && !k.independent => Ok(code),
+        Some(_) => Err(Error::new(format!("{code} is no longer in the game"))),
+        None => Err(Error::new(format!(
+            "no kingdom {code} in this game; the kingdoms are {}",
+            state
+                .kingdoms
+                .values()
+                .filter(|k| !k.independent)
+                .map(|k| k.code.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))),
+    }
+}
+
+fn sheets(name: &str, map: &Map, state: &GameState) -> Vec<(String, String)> {
+    state
+        .kingdoms
+        .values()
+        .filter(|k| k.alive && !k.independent)
+        .map(|k| {
+            let text = napoleonic_orders::sheet::order_sheet(name, map, state, &k.code);
+            (k.code.to_string(), text)
+        })
+        .collect()
+}
+
+impl Ruleset for Napoleonic {
+    fn id(&self) -> &'static str {
+        "napoleonic"
+    }
+
+    fn title(&self) -> &'static str {
+        "Napoleonic Empires"
+    }
+
+    fn create(&self, setup: &Setup) -> Result<Started> {
+        let text = setup
+            .map
+            .clone()
+            .unwrap_or_else(|| napoleonic_rules::standard::EUROPE_TOML.to_string());
+        let map = map_of(&text)?;
+        let mut options = NewGame::standard(setup.seed);
+        options.kingdoms = setup
+            .seats
+            .iter()
+            .map(|s| KingdomCode::new(&s.to_ascii_uppercase()).map_err(Error::new))
+            .collect::<Result<_>>()?;
+        let roster = napoleonic_rules::mapcheck::roster_problems(&map, &options.tables);
+        if !roster.is_empty() {
+            return Err(Error::new(format!(
+                "the map's troops are not in the roster:\n  {}",
+                roster.join("\n  ")
+            )));
+        }
+        let state = new_game(&map, &options).map_err(Error::new)?;
+        Ok(Started {
+            map: text,
+            state: to_pretty_json(&state, "state.json")?,
+        })
+    }
+
+    fn seats(&self, game: GameText) -> Result<Vec<Seat>> {
+        let state = state_of(game.state)?;
+        Ok(state
+            .kingdoms
+            .values()
+            .filter(|k| !k.independent)
+            .map(|k| Seat {
+                code: k.code.to_string(),
+                name: k.name.clone(),
+                alive: k.alive,
+            })
+            .collect())
+    }
+
+    fn next_turn(&self, game: GameText) -> Result<u32> {
+        Ok(state_of(game.state)?.turn)
+    }
+
+    fn sheet(&self, game: GameText, seat: &str) -> Result<String> {
+        let (map, state) = (map_of(game.map)?, state_of(game.state)?);
+        let k = kingdom(&state, seat)?;
+        Ok(napoleonic_orders::sheet::order_sheet(
+            game.name, &map, &state, &k,
+        ))
+    }
+
+    fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+        let (map, state) = (map_of(game.map)?, state_of(game.state)?);
+        let k = kingdom(&state, seat)?;
+        let parsed = napoleonic_orders::parse(&map, sheet);
+        let diagnostics = napoleonic_orders::check::check_sheet(&map, &state, &k, &parsed);
+        let dry_run = napoleonic_orders::dryrun::dry_run(&map, &state, &k, &parsed.orders)
+            .map_err(|e| Error::new(e.to_string()))?;
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        let mut text = napoleonic_orders::render(file, sheet, &diagnostics);
+        if diagnostics.is_empty() {
+            text.push_str(&format!("{file}: no problems found\n"));
+        }
+        text.push('\n');
+        text.push_str(&dry_run.text(&map));
+        Ok(Checked {
+            errors,
+            warnings: diagnostics.len() - errors,
+            text,
+        })
+    }
+
+    fn play(&self, game: GameText, sent: &[(String, String)]) -> Result<Turn> {
+        let (map, state) = (map_of(game.map)?, state_of(game.state)?);
+        let mut orders: BTreeMap<KingdomCode, KingdomOrders> = BTreeMap::new();
+        let mut notes = Vec::new();
+        for (seat, text) in sent {
+            let k = match kingdom(&state, seat) {
+                Ok(k) => k,
+                Err(e) => {
+                    notes.push(format!("{seat}.txt: {e}"));
+                    continue;
+                }
+            };
+            let parsed = napoleonic_orders::parse(&map, text);
+            // Only a header naming another kingdom or turn keeps a sheet out: every order
+            // that can be read is played, and one that cannot fails in the turn.
+            let wrong = napoleonic_orders::check::check_sheet(&map, &state, &k, &parsed)
+                .into_iter()
+                .find(|d| matches!(d.code, Code::WrongKingdom | Code::WrongTurn));
+            if let Some(d) = wrong {
+                notes.push(format!("{seat}.txt: {}", d.message));
+                continue;
+            }
+            orders.insert(k, parsed.orders);
+        }
+        let outcome =
+            napoleonic_rules::play(&map, &state, &orders).map_err(|e| Error::new(e.to_string()))?;
+        let drawer = MapDrawer::new(&map, &options()).map_err(Error::new)?;
+        let mut reports = Vec::new();
+        for k in outcome.state.kingdoms.values().filter(|k| !k.independent) {
+            let r = napoleonic_report::report(&map, &outcome.state, &outcome.events, &k.code, None);
+            let svg = drawer.svg(&map, &r);
+            reports.push((
+                format!("{}.json", k.code),
+                napoleonic_report::model::to_json(&r),
+            ));
+            reports.push((format!("{}.txt", k.code), napoleonic_report::text::text(&r)));
+            reports.push((
+                format!("{}.html", k.code),
+                napoleonic_report::html::html(&r, Some(&svg)),
+            ));
+        }
+        let failed = outcome
+            .events
+            .iter()
+            .filter(|e| matches!(e.what, What::OrderFailed { .. }))
+            .count();
+        Ok(Turn {
+            turn: state.turn,
+            sheets: sheets(game.name, &map, &outcome.state),
+            state: to_pretty_json(&outcome.state, "state.json")?,
+            events: to_pretty_json(&outcome.events, "events.json")?,
+            reports,
+            computer_orders: Vec::new(),
+            events_count: outcome.events.len(),
+            failed,
+            notes,
+        })
+    }
+}
