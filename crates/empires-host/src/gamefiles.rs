@@ -33,6 +33,8 @@ const TURNS_DIR: &str = "turns";
 const REPORTS_DIR: &str = "reports";
 const SHEETS_DIR: &str = "sheets";
 const COMPUTER_DIR: &str = "computer";
+/// What the ruleset keeps with the game (the map's drawing): made again if lost.
+const KEPT_FILE: &str = "kept.json";
 
 /// `game.toml`: which ruleset, and the game's name.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -48,6 +50,7 @@ pub struct GameFiles {
     pub name: String,
     pub ruleset: &'static dyn Ruleset,
     map: String,
+    kept: Option<String>,
 }
 
 /// What playing a turn did.
@@ -92,11 +95,15 @@ impl GameFiles {
         let game_toml = toml::to_string(&game).map_err(|e| Error::new(e.to_string()))?;
         files::write_atomic(&root.join(MAP_FILE), started.map.as_bytes())?;
         files::write_atomic(&root.join(GAME_FILE), game_toml.as_bytes())?;
+        if let Some(k) = &started.kept {
+            files::write_unsynced(&root.join(KEPT_FILE), k.as_bytes())?;
+        }
         let g = GameFiles {
             root: root.to_path_buf(),
             name: setup.name.clone(),
             ruleset,
             map: started.map,
+            kept: started.kept,
         };
         let text = g.text(&started.state);
         let first = ruleset.next_turn(text)?;
@@ -134,11 +141,14 @@ impl GameFiles {
             )));
         }
         let map = files::read_text_in_game(&root.join(MAP_FILE), files::MAX_MAP_BYTES)?;
+        // Kept data that cannot be read is made again by the ruleset.
+        let kept = files::read_text_in_game(&root.join(KEPT_FILE), files::MAX_SCRIPT_BYTES).ok();
         Ok(GameFiles {
             root: root.to_path_buf(),
             name: game.name,
             ruleset,
             map,
+            kept,
         })
     }
 
@@ -147,6 +157,7 @@ impl GameFiles {
             name: &self.name,
             map: &self.map,
             state,
+            kept: self.kept.as_deref(),
         }
     }
 
@@ -262,6 +273,9 @@ impl GameFiles {
         )?;
         write.take_orders(&taken)?;
         let written_to = write.commit()?;
+        if let Some(k) = &played.kept {
+            files::write_unsynced(&self.root.join(KEPT_FILE), k.as_bytes())?;
+        }
         drop(lock);
         Ok(Played {
             turn,

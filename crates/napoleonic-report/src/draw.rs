@@ -229,6 +229,24 @@ impl MapDrawer {
     pub fn new(map: &Map, opts: &DrawOptions) -> Result<MapDrawer, String> {
         let proxy = proxy(map)?;
         let base = Base::new(&proxy, opts)?;
+        Ok(MapDrawer {
+            notes: base.notes,
+            borders: base.borders,
+            ..MapDrawer::with_layers(map, base.layers)?
+        })
+    }
+
+    /// A drawer on a layer worked out before for this map (kept with a game): the quick
+    /// way, with no geometry to work out. Refuses a layer drawn for another number of
+    /// locations.
+    pub fn with_layers(map: &Map, layers: Layers) -> Result<MapDrawer, String> {
+        if layers.layout.areas != map.locations.len() {
+            return Err(format!(
+                "the kept drawing has {} locations and the map {}",
+                layers.layout.areas,
+                map.locations.len()
+            ));
+        }
         let codes = proxy_codes(map);
         let index: BTreeMap<LocId, usize> = map
             .locations
@@ -255,9 +273,9 @@ impl MapDrawer {
             index,
             barriers,
             colours: kingdom_colours(map),
-            layers: base.layers.clone(),
-            notes: base.notes,
-            borders: base.borders,
+            layers,
+            notes: Vec::new(),
+            borders: Vec::new(),
         })
     }
 

@@ -66,6 +66,7 @@ impl Ruleset for Empires {
         Ok(Started {
             map: text,
             state: to_pretty_json(&state, "state.json")?,
+            kept: None,
         })
     }
 
@@ -146,6 +147,7 @@ impl Ruleset for Empires {
             events_count: played.report.events,
             failed: played.report.failed,
             notes,
+            kept: None,
         })
     }
 }

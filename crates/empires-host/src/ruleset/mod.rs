@@ -13,12 +13,15 @@ pub mod napoleonic;
 
 use crate::error::{Error, Result};
 
-/// A game as the host keeps it: its name, map file and state, as text.
+/// A game as the host keeps it: its name, map file and state, as text, and what the
+/// ruleset asked it to keep (the map's drawing, worked out once).
 #[derive(Debug, Clone, Copy)]
 pub struct GameText<'a> {
     pub name: &'a str,
     pub map: &'a str,
     pub state: &'a str,
+    /// What the ruleset returned to keep; `None` if nothing is kept or it was lost.
+    pub kept: Option<&'a str>,
 }
 
 /// A place at the table: an empire, a kingdom.
@@ -46,6 +49,9 @@ pub struct Setup {
 pub struct Started {
     pub map: String,
     pub state: String,
+    /// Derived data to keep with the game and hand back in [`GameText::kept`]: it can
+    /// always be made again, so losing it costs time, never a turn.
+    pub kept: Option<String>,
 }
 
 /// A sheet read and checked: the counts, and the text a player reads (every mistake with
@@ -74,6 +80,8 @@ pub struct Turn {
     pub failed: usize,
     /// Things the GM should know (sheets not used, and why).
     pub notes: Vec<String>,
+    /// New derived data to keep, when what was kept was missing or stale.
+    pub kept: Option<String>,
 }
 
 /// A game family the host can run.

@@ -2,7 +2,7 @@
 
 use super::{Checked, GameText, Ruleset, Seat, Setup, Started, Turn};
 use crate::error::{Error, Result};
-use crate::gamedir::to_pretty_json;
+use crate::gamedir::{sha256_hex, to_pretty_json};
 use napoleonic_orders::Code;
 use napoleonic_report::draw::{MapDrawer, options};
 use napoleonic_rules::event::What;
@@ -11,6 +11,41 @@ use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
 use std::collections::BTreeMap;
 
 pub struct Napoleonic;
+
+/// The map's drawing as kept with a game: the layer, and the hash of the map it was drawn
+/// from, so a drawing of another map is never used.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct KeptDrawing {
+    map: String,
+    layers: empires_maps::draw::Layers,
+}
+
+fn kept_drawing(map_text: &str, drawer: &MapDrawer) -> Result<String> {
+    let kept = KeptDrawing {
+        map: sha256_hex(map_text.as_bytes()),
+        layers: drawer.layers.clone(),
+    };
+    serde_json::to_string(&kept).map_err(|e| Error::new(e.to_string()))
+}
+
+/// The map's drawer from the kept layer, or worked out again (and returned to keep) when
+/// it is missing, damaged or of another map.
+fn drawer(game: GameText, map: &Map) -> Result<(MapDrawer, Option<String>)> {
+    let hash = sha256_hex(game.map.as_bytes());
+    let from_kept = game
+        .kept
+        .and_then(|k| serde_json::from_str::<KeptDrawing>(k).ok())
+        .filter(|k| k.map == hash)
+        .and_then(|k| MapDrawer::with_layers(map, k.layers).ok());
+    match from_kept {
+        Some(d) => Ok((d, None)),
+        None => {
+            let d = MapDrawer::new(map, &options()).map_err(Error::new)?;
+            let kept = kept_drawing(game.map, &d)?;
+            Ok((d, Some(kept)))
+        }
+    }
+}
 
 fn map_of(text: &str) -> Result<Map> {
     Map::parse(text)
@@ -68,21 +103,23 @@ impl Ruleset for Napoleonic {
             .clone()
             .unwrap_or_else(|| napoleonic_rules::standard::EUROPE_TOML.to_string());
         let map = map_of(&text)?;
-        let mut options = NewGame::standard(setup.seed);
-        options.kingdoms = setup
+        let mut new = NewGame::standard(setup.seed);
+        new.kingdoms = setup
             .seats
             .iter()
             .map(|s| KingdomCode::new(&s.to_ascii_uppercase()).map_err(Error::new))
             .collect::<Result<_>>()?;
-        let roster = napoleonic_rules::mapcheck::roster_problems(&map, &options.tables);
+        let roster = napoleonic_rules::mapcheck::roster_problems(&map, &new.tables);
         if !roster.is_empty() {
             return Err(Error::new(format!(
                 "the map's troops are not in the roster:\n  {}",
                 roster.join("\n  ")
             )));
         }
-        let state = new_game(&map, &options).map_err(Error::new)?;
+        let state = new_game(&map, &new).map_err(Error::new)?;
+        let drawer = MapDrawer::new(&map, &options()).map_err(Error::new)?;
         Ok(Started {
+            kept: Some(kept_drawing(&text, &drawer)?),
             map: text,
             state: to_pretty_json(&state, "state.json")?,
         })
@@ -161,7 +198,7 @@ impl Ruleset for Napoleonic {
         }
         let outcome =
             napoleonic_rules::play(&map, &state, &orders).map_err(|e| Error::new(e.to_string()))?;
-        let drawer = MapDrawer::new(&map, &options()).map_err(Error::new)?;
+        let (drawer, kept) = drawer(game, &map)?;
         let mut reports = Vec::new();
         for k in outcome.state.kingdoms.values().filter(|k| !k.independent) {
             let r = napoleonic_report::report(&map, &outcome.state, &outcome.events, &k.code, None);
@@ -191,6 +228,7 @@ impl Ruleset for Napoleonic {
             events_count: outcome.events.len(),
             failed,
             notes,
+            kept,
         })
     }
 }
