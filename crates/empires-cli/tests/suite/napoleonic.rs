@@ -1,0 +1,179 @@
+//! `empires napoleonic ...` as a GM uses it: a game of the second ruleset created, sheets
+//! printed, checked with their dry run, played and reported, in a directory of its own.
+
+use crate::common;
+
+use common::{empires, ok, stderr, stdout};
+use std::fs;
+
+fn new_game(dir: &std::path::Path) {
+    ok(&[
+        "napoleonic",
+        "new",
+        dir.to_str().unwrap(),
+        "--name",
+        "Europe 1805",
+        "--kingdom",
+        "FRA",
+        "--kingdom",
+        "PRU",
+    ]);
+}
+
+#[test]
+fn a_game_is_created_checked_played_and_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    new_game(&dir);
+    assert!(dir.join("turns/0001/state.json").is_file());
+    assert!(dir.join("turns/0001/sheets/FRA.txt").is_file());
+    assert!(
+        !dir.join("turns/0001/sheets/AUS.txt").exists(),
+        "AUS is not in play"
+    );
+
+    // The printed sheet is a valid sheet with nothing on it.
+    let sheet = stdout(&ok(&["napoleonic", "sheet", d, "FRA"]));
+    assert!(
+        sheet.starts_with("GAME \"Europe 1805\"  KINGDOM FRA  TURN 1"),
+        "{sheet}"
+    );
+    let blank = tmp.path().join("blank.txt");
+    fs::write(&blank, &sheet).unwrap();
+    let checked = stdout(&ok(&[
+        "napoleonic",
+        "check",
+        d,
+        "FRA",
+        blank.to_str().unwrap(),
+    ]));
+    assert!(checked.contains("no problems found"), "{checked}");
+
+    // A mistake names its line and column, and the check fails.
+    let bad = tmp.path().join("bad.txt");
+    fs::write(
+        &bad,
+        "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: MOVE CHA\n  2: MOVE BUR\nG8\n  RECRUIT 2 XYZ\n",
+    )
+    .unwrap();
+    let out = empires(&["napoleonic", "check", d, "FRA", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let text = stdout(&out);
+    assert!(text.contains("bad.txt:6:13: error[E106]"), "{text}");
+    // The dry run: A1 reaches Champagne in phase 1 and is stopped in phase 2 (T29).
+    assert!(text.contains("A1     PAR   CHA   CHA"), "{text}");
+    assert!(text.contains("phase 2, A1:"), "{text}");
+
+    // Orders in, turn played, sheets moved into the turn.
+    fs::write(
+        dir.join("orders/FRA.txt"),
+        "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nHQ\n  DECLARE WAR ON PRU\nA1\n  1: MOVE CHA\nG8\n  RECRUIT 2 LIN\n",
+    )
+    .unwrap();
+    // A sheet filed under another kingdom's name is not used.
+    fs::write(
+        dir.join("orders/PRU.txt"),
+        "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: HOLD\n",
+    )
+    .unwrap();
+    let played = stdout(&ok(&["napoleonic", "turn", d]));
+    assert!(
+        played.contains("turn 1 of \"Europe 1805\" played"),
+        "{played}"
+    );
+    assert!(
+        played.contains("orders from: FRA; no orders from: PRU"),
+        "{played}"
+    );
+    assert!(
+        played.contains("not used:") && played.contains("PRU.txt"),
+        "{played}"
+    );
+    assert!(dir.join("turns/0002/orders/FRA.txt").is_file());
+    assert!(!dir.join("orders/FRA.txt").exists());
+
+    // The reports: France's text shows the war, the recruits and where A1 went; Prussia's
+    // JSON holds nothing of France's treasury.
+    let report = stdout(&ok(&["napoleonic", "report", d, "FRA"]));
+    assert!(report.contains("HEADQUARTERS"), "{report}");
+    assert!(
+        report.contains("PRU Prussia") && report.contains("war"),
+        "{report}"
+    );
+    assert!(
+        report.contains("A1 France A1 - in Champagne (CHA)"),
+        "{report}"
+    );
+    assert!(report.contains("2 LIN"), "{report}");
+    let fra: serde_json::Value = serde_json::from_str(&stdout(&ok(&[
+        "napoleonic",
+        "report",
+        d,
+        "FRA",
+        "--format",
+        "json",
+    ])))
+    .unwrap();
+    let pru = stdout(&ok(&["napoleonic", "report", d, "PRU", "--format", "json"]));
+    let treasury = fra["headquarters"]["treasury"]["exact"].to_string();
+    assert!(treasury.len() > 2, "{fra}");
+    assert!(
+        !pru.contains("France A1"),
+        "Prussia sees no French unit's name"
+    );
+    let html = stdout(&ok(&["napoleonic", "report", d, "FRA", "--format", "html"]));
+    assert!(html.contains("<svg") && html.contains("</html>"));
+}
+
+#[test]
+fn a_changed_state_is_refused_and_nothing_is_played() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    new_game(&dir);
+    let state = dir.join("turns/0001/state.json");
+    let text = fs::read_to_string(&state).unwrap();
+    fs::write(
+        &state,
+        text.replacen("\"treasury\": ", "\"treasury\": 9", 1),
+    )
+    .unwrap();
+    let out = empires(&["napoleonic", "turn", d]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("does not match its state.sha256"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.join("turns/0002").exists());
+}
+
+#[test]
+fn a_new_game_refuses_an_unknown_kingdom_and_a_directory_in_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    let out = empires(&["napoleonic", "new", d, "--kingdom", "XYZ"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("no kingdom XYZ"), "{}", stderr(&out));
+    new_game(&dir);
+    let again = empires(&["napoleonic", "new", d]);
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("not empty"), "{}", stderr(&again));
+    // Before the first turn there is no report, and the GM is told where the sheets are.
+    let report = empires(&["napoleonic", "report", d, "FRA"]);
+    assert!(
+        stderr(&report).contains("no turn has been played yet"),
+        "{}",
+        stderr(&report)
+    );
+    // An Empires command on this game says which game it is.
+    let turn = empires(&["turn", d, "--yes"]);
+    assert!(!turn.status.success());
+    assert!(
+        stderr(&turn).contains("is a game of Napoleonic Empires"),
+        "{}",
+        stderr(&turn)
+    );
+}

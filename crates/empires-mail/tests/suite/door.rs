@@ -1,0 +1,416 @@
+//! The door's rules that no single corpus message shows: a message delivered twice is
+//! answered once; a message too large or with too many parts is refused at the address on
+//! record; late orders are played only when nothing newer came (2.4, decision 22); a
+//! forged sender makes the host write to no one; random and mutated messages never panic.
+
+use crate::common;
+
+use common::*;
+use empires_host::store::Store;
+use empires_host::turn::TurnOptions;
+use empires_mail::Receiver;
+use empires_mail::inbound::message::{Incoming, MAX_MESSAGE_BYTES};
+use proptest::prelude::*;
+
+fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
+    format!("From: {from}\r\nTo: empires@localhost\r\nSubject: orders\r\nMessage-ID: <{id}@x.org>\r\n\r\n{body}")
+        .into_bytes()
+}
+
+const SHEET: &str = "GAME alpha\r\nEMPIRE EN\r\nPASSWORD tst2-mail-pass\r\n1. TAX\r\n";
+
+#[tokio::test]
+async fn a_message_delivered_twice_is_answered_once() {
+    let w = world().await;
+    let raw = mail("alice@example.org", "dup", SHEET);
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    assert_eq!(
+        r.receive(&raw, raw.len(), START).await.unwrap().word(),
+        "accepted"
+    );
+    assert_eq!(
+        r.receive(&raw, raw.len(), START + 5).await.unwrap().word(),
+        "duplicate"
+    );
+    assert_eq!(outbox(&w.store).await.len(), 1);
+    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 1);
+}
+
+#[tokio::test]
+async fn a_fifty_megabyte_message_is_refused_by_mail() {
+    let w = world().await;
+    let mut raw = mail("alice@example.org", "big", SHEET);
+    let size = 50_000_000;
+    raw.resize(MAX_MESSAGE_BYTES + 1, b'x');
+    let got = Receiver::new(&w.store, &w.cfg)
+        .receive(&raw, size, START)
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "refused");
+    let out = outbox(&w.store).await;
+    assert_eq!(out.len(), 1);
+    assert!(out[0].text().contains("50.0 MB"), "{}", out[0].text());
+    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 0);
+}
+
+#[tokio::test]
+async fn a_message_with_a_thousand_attachments_is_refused_by_mail() {
+    let w = world().await;
+    let mut body = String::from(
+        "Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n",
+    );
+    body.push_str(SHEET);
+    for i in 0..1000 {
+        body.push_str(&format!("\r\n--b\r\nContent-Type: text/plain; name=\"a{i}.txt\"\r\nContent-Disposition: attachment; filename=\"a{i}.txt\"\r\n\r\nx"));
+    }
+    body.push_str("\r\n--b--\r\n");
+    let raw =
+        format!("From: alice@example.org\r\nMessage-ID: <many@x>\r\nMIME-Version: 1.0\r\n{body}")
+            .into_bytes();
+    let got = Receiver::new(&w.store, &w.cfg)
+        .receive(&raw, raw.len(), START)
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "refused", "{got:?}");
+    assert!(outbox(&w.store).await[0].text().contains("parts"));
+}
+
+#[tokio::test]
+async fn a_forged_sender_makes_the_host_write_to_no_one() {
+    let w = world().await;
+    // Mallory knows Alice's game and empire but not her address or password.
+    let raw = mail("mallory@evil.example", "forged", SHEET);
+    let got = Receiver::new(&w.store, &w.cfg)
+        .receive(&raw, raw.len(), START)
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "ignored");
+    assert!(outbox(&w.store).await.is_empty());
+    // Logged for alpha's GM, who can see someone tried.
+    let log = w.store.mail_log(Some("alpha"), 5).await.unwrap();
+    assert_eq!(log[0].address, "mallory@evil.example");
+    // Mallory forging Alice's address without her password is refused, and the refusal
+    // goes to Alice, not to Mallory.
+    let raw = mail(
+        "alice@example.org",
+        "forged2",
+        &SHEET.replace("tst2-mail-pass", "guess"),
+    );
+    let got = Receiver::new(&w.store, &w.cfg)
+        .receive(&raw, raw.len(), START)
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "refused");
+    assert_eq!(outbox(&w.store).await[0].to, "alice@example.org");
+    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 0);
+}
+
+/// The turnsheet the turn played for EN, as the turn kept it.
+async fn played_sheet(w: &World, turn: u32) -> String {
+    let bytes = w
+        .store
+        .turn_file("alpha", turn, "orders/EN.txt", None)
+        .await
+        .unwrap();
+    String::from_utf8(bytes).unwrap()
+}
+
+async fn play(w: &World, at: i64) {
+    w.store
+        .play_turn(
+            "alpha",
+            TurnOptions {
+                yes: true,
+                ..TurnOptions::default()
+            },
+            at,
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test]
+async fn late_orders_are_played_only_when_nothing_newer_came() {
+    let w = world().await;
+    play(&w, START).await; // turn 1 played; turn 2 is next
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    // A sheet written for turn 1, arriving after it was played: late orders for turn 2.
+    let late = "GAME alpha\r\nTURN 1\r\nPASSWORD tst2-mail-pass\r\n1. TAX\r\n2. TAX\r\n";
+    let got = r
+        .receive(&mail("alice@example.org", "l1", late), 100, START + 10)
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "late");
+    play(&w, START + 20).await;
+    assert!(
+        played_sheet(&w, 2).await.contains("TURN 1"),
+        "nothing newer came: the late orders are played"
+    );
+
+    // Now on-time orders for turn 3 and then a late sheet for turn 2: the on-time ones win,
+    // whichever came last, and the two are never played together.
+    let on_time = "GAME alpha\r\nTURN 3\r\nPASSWORD tst2-mail-pass\r\n1. GROW LON\r\n";
+    r.receive(&mail("alice@example.org", "o3", on_time), 100, START + 30)
+        .await
+        .unwrap();
+    let late2 = "GAME alpha\r\nTURN 2\r\nPASSWORD tst2-mail-pass\r\n1. TAX\r\n";
+    assert_eq!(
+        r.receive(&mail("alice@example.org", "l2", late2), 100, START + 40)
+            .await
+            .unwrap()
+            .word(),
+        "late"
+    );
+    play(&w, START + 50).await;
+    let played = played_sheet(&w, 3).await;
+    assert!(
+        played.contains("GROW LON") && !played.contains("TURN 2"),
+        "{played}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..4000)) {
+        let inc = Incoming::read(&raw, raw.len());
+        for c in &inc.candidates {
+            let _ = empires_mail::inbound::sheet::find(&c.text);
+        }
+    }
+
+    #[test]
+    fn mutated_corpus_messages_never_panic(pick in 0usize..1000, cuts in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..20)) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "eml")).collect();
+        files.sort();
+        let mut raw = std::fs::read(&files[pick % files.len()]).unwrap();
+        for (at, byte) in cuts {
+            if raw.is_empty() { break; }
+            let i = at % raw.len();
+            match byte % 3 {
+                0 => raw[i] = byte,
+                1 => { raw.remove(i); }
+                _ => raw.insert(i, byte),
+            }
+        }
+        let inc = Incoming::read(&raw, raw.len());
+        for c in &inc.candidates {
+            let _ = empires_mail::inbound::sheet::find(&c.text);
+        }
+    }
+}
+
+#[tokio::test]
+async fn mutated_messages_go_through_the_whole_door_without_panic() {
+    let w = world().await;
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    let base = mail("alice@example.org", "m", SHEET);
+    let mut seed = 7u64;
+    for n in 0..300 {
+        let mut raw = base.clone();
+        for _ in 0..(n % 12 + 1) {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (seed >> 33) as usize % raw.len();
+            raw[i] = (seed >> 13) as u8;
+        }
+        let _ = r.receive(&raw, raw.len(), START + n as i64).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn reminders_go_once_to_players_who_have_sent_nothing() {
+    let w = world().await;
+    let raw = mail("alice@example.org", "r1", SHEET);
+    Receiver::new(&w.store, &w.cfg)
+        .receive(&raw, raw.len(), START)
+        .await
+        .unwrap();
+    let before = outbox(&w.store).await.len();
+    let deadline = START + 24 * 3_600_000;
+    let n =
+        empires_mail::reports::queue_reminders(&w.store, &w.cfg, "alpha", deadline, "24h", START)
+            .await
+            .unwrap();
+    assert_eq!(n, 1, "Bob alone has sent nothing");
+    let out = outbox(&w.store).await;
+    assert_eq!(out.len(), before + 1);
+    let last = out.last().unwrap();
+    assert_eq!(last.to, "bob@example.net");
+    assert!(
+        last.text().contains("turn 1") && last.text().contains("2026-11-19 11:06:40 UTC"),
+        "{}",
+        last.text()
+    );
+    let again = empires_mail::reports::queue_reminders(
+        &w.store,
+        &w.cfg,
+        "alpha",
+        deadline,
+        "24h",
+        START + 5,
+    )
+    .await
+    .unwrap();
+    assert_eq!(again, 0, "each reminder once");
+    let later = empires_mail::reports::queue_reminders(
+        &w.store,
+        &w.cfg,
+        "alpha",
+        deadline,
+        "2h",
+        START + 9,
+    )
+    .await
+    .unwrap();
+    assert_eq!(later, 1, "a second reminder has its own label");
+}
+
+#[tokio::test]
+async fn the_schedule_sends_its_reminders_and_its_deadline_opens_the_report_mail() {
+    let w = world().await;
+    let schedule = empires_host::schedule::Schedule::parse("daily 17:00 Europe/London").unwrap();
+    let s = w
+        .store
+        .set_schedule(
+            "alpha",
+            &schedule,
+            empires_host::store::sql::CatchUp::Each,
+            &[24 * 3_600_000, 2 * 3_600_000],
+            START,
+        )
+        .await
+        .unwrap();
+    let deadline = s.deadline.unwrap();
+    let before = outbox(&w.store).await.len();
+    // Two hours before the deadline: the 2h reminder, to both players, once.
+    let at = deadline - 2 * 3_600_000;
+    let n = empires_mail::reports::queue_reminders_due(&w.store, &w.cfg, at)
+        .await
+        .unwrap();
+    assert_eq!(n, 2);
+    assert_eq!(
+        empires_mail::reports::queue_reminders_due(&w.store, &w.cfg, at + 1000)
+            .await
+            .unwrap(),
+        0,
+        "once"
+    );
+    let out = outbox(&w.store).await;
+    assert_eq!(out.len(), before + 2);
+    let text = out.last().unwrap().text();
+    assert!(
+        text.contains(&schedule.describe(deadline)),
+        "the deadline in the schedule's own time: {text}"
+    );
+    // The turn runs at its deadline; the report mail names the next one.
+    let ran = empires_host::clock::run_due(&w.store, deadline)
+        .await
+        .unwrap();
+    assert_eq!(ran.len(), 1);
+    empires_mail::reports::queue_all(&w.store, &w.cfg, deadline + 1000)
+        .await
+        .unwrap();
+    let report = outbox(&w.store)
+        .await
+        .into_iter()
+        .rev()
+        .find(|m| m.text().contains("game \"alpha\", turn 1."))
+        .expect("a report of turn 1");
+    let next = w.store.schedule_of("alpha").await.unwrap().unwrap();
+    let want = format!(
+        "Orders for turn 2 are due by {}.",
+        schedule.describe(next.deadline.unwrap())
+    );
+    assert!(report.text().contains(&want), "{want}\n{}", report.text());
+    assert!(
+        report.text().contains("The GM set the schedule"),
+        "the change was announced with the turn"
+    );
+}
+
+#[tokio::test]
+async fn a_report_not_paid_for_is_not_mailed_and_its_player_is_told_why() {
+    // 2.10: unpaid turns are not mailed.
+    let w = world().await;
+    w.store.set_paid_turns("alpha", true, START).await.unwrap();
+    let alice = w.store.account_by_name("alice").await.unwrap().unwrap().id;
+    w.store
+        .enter(
+            alice,
+            &empires_host::ledger::Entry::Bought {
+                game: "alpha".into(),
+                turns: 5,
+            },
+            START,
+        )
+        .await
+        .unwrap();
+    play(&w, START).await;
+    let before = outbox(&w.store).await.len();
+    empires_mail::reports::queue_all(&w.store, &w.cfg, START + 1000)
+        .await
+        .unwrap();
+    let out = outbox(&w.store).await;
+    let new: Vec<_> = out[before..].iter().collect();
+    assert_eq!(new.len(), 2);
+    let to_alice = new.iter().find(|m| m.to == "alice@example.org").unwrap();
+    let to_bob = new.iter().find(|m| m.to == "bob@example.net").unwrap();
+    assert!(
+        to_alice.text().contains("game \"alpha\", turn 1."),
+        "Alice's report"
+    );
+    let notice = to_bob.text();
+    assert!(notice.contains("waits for payment"), "{notice}");
+    assert!(
+        !notice.contains("AREAS OWNED") && !notice.contains("ECONOMY"),
+        "nothing of the report itself: {notice}"
+    );
+    // Nothing more while it is unpaid.
+    assert_eq!(
+        empires_mail::reports::queue_all(&w.store, &w.cfg, START + 2000)
+            .await
+            .unwrap(),
+        0
+    );
+    // Bob pays: his report of turn 1 is mailed to him then, once.
+    let bob = w.store.account_by_name("bob").await.unwrap().unwrap().id;
+    w.store
+        .enter(
+            bob,
+            &empires_host::ledger::Entry::Bought {
+                game: "alpha".into(),
+                turns: 2,
+            },
+            START + 3000,
+        )
+        .await
+        .unwrap();
+    let n = empires_mail::reports::queue_all(&w.store, &w.cfg, START + 4000)
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+    let last = outbox(&w.store).await.pop().unwrap();
+    assert_eq!(last.to, "bob@example.net");
+    assert!(
+        last.text().contains("game \"alpha\", turn 1."),
+        "{}",
+        last.text()
+    );
+    assert!(
+        last.text().contains("Turn credits: 1 in hand"),
+        "{}",
+        last.text()
+    );
+    assert_eq!(
+        empires_mail::reports::queue_all(&w.store, &w.cfg, START + 5000)
+            .await
+            .unwrap(),
+        0,
+        "once"
+    );
+}

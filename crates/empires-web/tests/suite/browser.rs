@@ -1,0 +1,318 @@
+//! The site in a real browser: headless Chromium driven through WebDriver (Debian's
+//! `chromium` and `chromium-driver`, which `.ci/run` installs). A player logs in, types a
+//! turnsheet with a mistake, sees the message appear at its line as they type, fixes it,
+//! sends it and reads the receipt; the GM plays the turn from the console; the player reads
+//! the new report and is refused another empire's.
+//!
+//! Without the browser the test says it was skipped; with `EMPIRES_REQUIRE_BROWSER=1` (as
+//! `.ci/run` sets) a missing browser fails it. With `EMPIRES_SCREENSHOTS=<dir>` it saves
+//! screenshots of the order page, the console and the game page at desktop and phone widths
+//! there.
+
+use crate::common;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The driver process, stopped when the test ends however it ends.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+async fn start_driver() -> Option<(Driver, String)> {
+    let required = std::env::var("EMPIRES_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
+    if !std::path::Path::new(CHROMEDRIVER).exists() || !std::path::Path::new(CHROMIUM).exists() {
+        assert!(
+            !required,
+            "EMPIRES_REQUIRE_BROWSER=1 but {CHROMIUM} or {CHROMEDRIVER} is missing"
+        );
+        eprintln!(
+            "skipped: the browser test needs {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)"
+        );
+        return None;
+    }
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starting chromedriver");
+    let driver = Driver(child);
+    // The driver is ready when it takes connections.
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return Some((driver, format!("http://127.0.0.1:{port}")));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("chromedriver did not start on port {port}");
+}
+
+async fn browser(driver: &str) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": CHROMIUM,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000"]
+        }),
+    );
+    ClientBuilder::new(HttpConnector::new())
+        .capabilities(caps)
+        .connect(driver)
+        .await
+        .expect("connecting to chromedriver")
+}
+
+fn shots() -> Option<PathBuf> {
+    std::env::var_os("EMPIRES_SCREENSHOTS").map(PathBuf::from)
+}
+
+/// Screenshots at desktop and phone widths; on the phone, scrolled to `phone_at` if given.
+async fn shoot(c: &Client, name: &str, phone_at: Option<&str>) {
+    if let Some(dir) = shots() {
+        std::fs::create_dir_all(&dir).unwrap();
+        for (width, height, suffix) in [(1280, 1000, "desktop"), (390, 844, "phone")] {
+            c.set_window_size(width, height).await.unwrap();
+            if let (Some(id), "phone") = (phone_at, suffix) {
+                let script = format!("document.getElementById('{id}').scrollIntoView()");
+                c.execute(&script, vec![]).await.unwrap();
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let png = c.screenshot().await.unwrap();
+            std::fs::write(dir.join(format!("{name}-{suffix}.png")), png).unwrap();
+        }
+        c.set_window_size(1280, 1000).await.unwrap();
+    }
+}
+
+async fn log_in(c: &Client, base: &str, name: &str) {
+    c.goto(&format!("{base}/login")).await.unwrap();
+    c.find(Locator::Id("name"))
+        .await
+        .unwrap()
+        .send_keys(name)
+        .await
+        .unwrap();
+    c.find(Locator::Id("password"))
+        .await
+        .unwrap()
+        .send_keys(&format!("{name}-password"))
+        .await
+        .unwrap();
+    c.find(Locator::Css("main form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_url(&url::Url::parse(&format!("{base}/games")).unwrap())
+        .await
+        .unwrap();
+}
+
+async fn log_out(c: &Client) {
+    c.find(Locator::Css("header form button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// The text of the element `css` once it contains `want`, within ten seconds.
+async fn wait_text(c: &Client, css: &str, want: &str) -> String {
+    let mut last = String::new();
+    for _ in 0..100 {
+        if let Ok(e) = c.find(Locator::Css(css)).await {
+            last = e.text().await.unwrap_or_default();
+            if last.contains(want) {
+                return last;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{css} never showed {want:?}; it showed {last:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
+    let Some((_driver, driver_url)) = start_driver().await else {
+        return;
+    };
+    let w = common::world().await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(empires_web::serve::run(listener, w.host.clone(), async {
+        let _ = stopped.await;
+    }));
+    let c = browser(&driver_url).await;
+
+    log_in(&c, &base, "alice").await;
+    c.goto(&format!("{base}/games/alpha/orders")).await.unwrap();
+    let sheet = c.find(Locator::Id("sheet")).await.unwrap();
+    sheet.clear().await.unwrap();
+    sheet
+        .send_keys("GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n2. LEVY LOM\n")
+        .await
+        .unwrap();
+    // Checked as it is typed: the message appears in the list and at line 6 of the listing.
+    let listed = wait_text(&c, "#diagnostics", "line 6").await;
+    assert!(listed.contains("Did you mean LON"), "{listed}");
+    let at_line = wait_text(&c, "#listing .marked", "LEVY LOM").await;
+    assert!(at_line.contains("E0") || at_line.contains("W"), "{at_line}");
+    shoot(&c, "orders", Some("check")).await;
+
+    // Fixed, sent: the receipt.
+    sheet.clear().await.unwrap();
+    sheet
+        .send_keys("GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n2. LEVY LON\n")
+        .await
+        .unwrap();
+    wait_text(&c, "#check-summary", "No mistakes found").await;
+    c.find(Locator::Css("#sheet-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let receipt = wait_text(&c, "#receipt", "SHA-256").await;
+    assert!(receipt.contains("turn 1"), "{receipt}");
+
+    // She asks for her reports by mail and takes a mail password, shown once.
+    c.goto(&format!("{base}/account/mail")).await.unwrap();
+    let email = c.find(Locator::Id("email")).await.unwrap();
+    email.clear().await.unwrap();
+    email.send_keys("alice@example.org").await.unwrap();
+    c.find(Locator::Css("input[name=reports]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Css("form[action='/account/mail'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "Saved").await;
+    c.find(Locator::Css("form[action='/account/mail-password'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "shown only now").await;
+    let shown = c
+        .find(Locator::Css("input.copy"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert_eq!(shown.len(), 14, "a password in three groups: {shown:?}");
+    shoot(&c, "mail-settings", None).await;
+    c.goto(&format!("{base}/account/mail")).await.unwrap();
+    wait_text(&c, "main", "You have a mail password").await;
+    assert!(
+        !c.source().await.unwrap().contains(&shown),
+        "the password is not shown again"
+    );
+    log_out(&c).await;
+
+    // The GM sees the sheet arrived and plays the turn.
+    log_in(&c, &base, "gm1").await;
+    c.goto(&format!("{base}/games/alpha/console"))
+        .await
+        .unwrap();
+    wait_text(&c, "main", "1 of 4 empires have sent").await;
+    shoot(&c, "console", None).await;
+    c.find(Locator::Css("#play + form button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "The turn was played").await;
+    // The GM puts the game on a weekly deadline in Paris time.
+    let spec = c.find(Locator::Id("spec")).await.unwrap();
+    spec.clear().await.unwrap();
+    spec.send_keys("fridays 18:00 Europe/Paris early")
+        .await
+        .unwrap();
+    c.find(Locator::Id("remind"))
+        .await
+        .unwrap()
+        .send_keys("24h,2h")
+        .await
+        .unwrap();
+    c.find(Locator::Css("form[action$='/console/schedule'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "The schedule was set").await;
+    let deadlines = wait_text(&c, "#deadlines + p", "Friday").await;
+    assert!(deadlines.contains("18:00 CET"), "{deadlines}");
+    c.execute(
+        "document.getElementById('deadlines').scrollIntoView()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    shoot(&c, "console-deadlines", Some("deadlines")).await;
+    // The GM's mail page: mail passwords by seat, the outbox and the mail log.
+    c.goto(&format!("{base}/games/alpha/console/mail"))
+        .await
+        .unwrap();
+    wait_text(&c, "main", "Mail passwords").await;
+    shoot(&c, "console-mail", None).await;
+    log_out(&c).await;
+
+    // The player reads the new report, and is refused another empire's.
+    log_in(&c, &base, "alice").await;
+    c.goto(&format!("{base}/games/alpha")).await.unwrap();
+    wait_text(&c, "main", "Turn 1 has been played").await;
+    shoot(&c, "game", Some("report")).await;
+    c.goto(&format!("{base}/games/alpha/turns/1/reports/EN.html"))
+        .await
+        .unwrap();
+    wait_text(&c, "body", "England").await;
+    c.goto(&format!("{base}/games/alpha/turns/1/reports/SC.html"))
+        .await
+        .unwrap();
+    wait_text(&c, "main", "404").await;
+
+    c.close().await.unwrap();
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}

@@ -1,0 +1,180 @@
+//! Play by email on the web: a player's mail settings and mail password, and the GM's mail
+//! page (log, outbox, a player's new mail password), each for its own account only.
+
+use crate::common;
+
+use axum::http::StatusCode;
+use common::world;
+use empires_host::store::sql::{Direction, OutMail};
+
+/// The value of the read-only input a secret shown once is put in.
+fn shown_secret(body: &str) -> String {
+    let i = body
+        .find("class=\"copy\" readonly value=\"")
+        .expect("a secret shown")
+        + 29;
+    body[i..].split('"').next().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_player_sets_their_address_reports_and_mail_password() {
+    let w = world().await;
+    let alice = w.session("alice").await;
+    let id = w
+        .host
+        .store
+        .account_by_name("alice")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let a = w.get("/account/mail", Some(&alice)).await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.body.contains("no mail password yet"));
+    let a = w
+        .post_form(
+            "/account/mail",
+            Some(&alice),
+            &[("email", "alice@example.org"), ("reports", "on")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert_eq!(
+        w.host.store.mail_settings(id).await.unwrap(),
+        (Some("alice@example.org".into()), true)
+    );
+    // Not an address; reports without an address.
+    let a = w
+        .post_form(
+            "/account/mail",
+            Some(&alice),
+            &[("email", "not an address")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    let a = w
+        .post_form(
+            "/account/mail",
+            Some(&alice),
+            &[("email", ""), ("reports", "on")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    // Without the form's token nothing changes.
+    let a = w
+        .post_form(
+            "/account/mail",
+            Some(&alice),
+            &[("email", "x@evil.example")],
+            false,
+        )
+        .await;
+    assert_ne!(a.status, StatusCode::OK);
+    assert_eq!(
+        w.host.store.mail_settings(id).await.unwrap().0.as_deref(),
+        Some("alice@example.org")
+    );
+
+    let a = w
+        .post_form("/account/mail-password", Some(&alice), &[], true)
+        .await;
+    let p = shown_secret(&a.body);
+    let kept = w.host.store.mail_password_hash(id).await.unwrap().unwrap();
+    assert!(empires_mail::password::verify(&p, &kept));
+    assert!(!kept.contains(&p), "kept only as a hash");
+    // Shown once: the page does not show it again.
+    let a = w.get("/account/mail", Some(&alice)).await;
+    assert!(!a.body.contains(&p));
+    assert!(a.body.contains("You have a mail password"));
+}
+
+#[tokio::test]
+async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let store = &w.host.store;
+    store
+        .log_mail(
+            Some("alpha"),
+            None,
+            common::START,
+            Direction::In,
+            "<script>x</script>@evil",
+            "ignored",
+            "a stranger",
+        )
+        .await
+        .unwrap();
+    let out = OutMail {
+        game: Some("alpha".into()),
+        account: None,
+        kind: "receipt".into(),
+        dedupe: None,
+        recipient: "alice@example.org".into(),
+        subject: "Turnsheet received".into(),
+        message: b"Subject: x\r\n\r\nx".to_vec(),
+    };
+    let id = store
+        .queue_mail(&out, common::START)
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .mail_not_sent(id, "550 no such user", None, common::START)
+        .await
+        .unwrap();
+    let a = w.get("/games/alpha/console/mail", Some(&gm)).await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(
+        a.body.contains("script&#62;x") && !a.body.contains("<script>x"),
+        "escaped"
+    );
+    assert!(a.body.contains("550 no such user") && a.body.contains("Send again"));
+    let a = w
+        .post_form(
+            &format!("/games/alpha/console/mail/{id}/retry"),
+            Some(&gm),
+            &[],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(store.outbox("alpha", 5).await.unwrap()[0].state, "waiting");
+    // Another game's GM cannot send this game's mail again.
+    let gm2 = w.session("gm2").await;
+    let a = w
+        .post_form(
+            &format!("/games/beta/console/mail/{id}/retry"),
+            Some(&gm2),
+            &[],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+
+    let a = w
+        .post_form(
+            "/games/alpha/console/mail/password/EN",
+            Some(&gm),
+            &[],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    let i = a.body.find("shown only now: ").unwrap() + 16;
+    let p: String = a.body[i..].chars().take(14).collect();
+    let alice = store.account_by_name("alice").await.unwrap().unwrap().id;
+    assert!(empires_mail::password::verify(
+        &p,
+        &store.mail_password_hash(alice).await.unwrap().unwrap()
+    ));
+    let audit = store.audit_entries("alpha").await.unwrap();
+    assert!(
+        audit
+            .iter()
+            .any(|(_, _, action, d)| action == "new mail password" && !d.contains(&p))
+    );
+}
