@@ -3,8 +3,8 @@
 //! in for `cargo run ... --` and for an installed `empires`.
 //!
 //! Not run: `cargo install` and `cargo test`, the build and the tests themselves. The
-//! tutorial script runs as written, with cargo, into a directory of its own. `empires serve`
-//! runs until stopped: it is started on a free port, asked for its log-in page, and stopped.
+//! tutorial script runs as written into a directory of its own, with these tests' `empires`
+//! (`EMPIRES_BIN`) in place of its `cargo run`. `empires serve` runs until stopped: it is started on a free port, asked for its log-in page, and stopped.
 
 use crate::common;
 
@@ -70,9 +70,11 @@ fn every_readme_command_works_as_written() {
             continue;
         }
         if c.starts_with("scripts/") {
-            // Run from the repository with its own cargo; told where to play.
+            // Run from the repository, told where to play, with the `empires` these tests
+            // built (cargo building the one package again would rebuild for minutes).
             let o = Command::new(repo().join(c))
                 .arg(tmp.path().join("tutorial"))
+                .env("EMPIRES_BIN", env!("CARGO_BIN_EXE_empires"))
                 .env("PATH", format!("{}:{path}", cargo_dir()))
                 .output()
                 .unwrap();
