@@ -63,6 +63,7 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 .unitcard p{margin:.2em 0}
 ul.evs{margin:.2em 0 .6em;padding-left:1.2em}
 ul.evs li{margin:.15em 0}
+ul.evs li.sub{list-style:none;margin-left:1.2em}
 ul.evs li.s-own::marker{color:var(--own)}
 ul.evs li.s-nearby::marker{color:var(--foreign)}
 .tag{display:inline-block;font-size:.75em;color:var(--muted);border:1px solid var(--line);border-radius:3px;padding:0 .3em;margin-left:.3em}
@@ -506,19 +507,31 @@ fn battles(r: &Report, o: &mut String) {
     }
     o.push_str("<section class=\"battles\">\n<h2>Battle reports</h2>\n");
     for b in &r.battles {
-        let k: Vec<&str> = b.kingdoms.iter().map(|k| k.as_str()).collect();
+        let (head, rest) = match b.lines.split_first() {
+            Some((h, rest)) => (h.as_str(), rest),
+            None => ("A battle", &b.lines[..]),
+        };
         let _ = writeln!(
             o,
-            "<h3>A battle at {} {} <span class=\"tag\">{}</span></h3>\n<p>{}</p>",
-            b.at.id,
-            esc(&b.at.name),
+            "<h3>{} <span class=\"tag\">{}</span> <span class=\"tag\">{}</span></h3>",
+            esc(head),
             esc(&step_name(b.when)),
-            esc(&k.join(", "))
+            if b.took_part {
+                "you fought"
+            } else {
+                "seen from nearby"
+            }
         );
-        if !b.lines.is_empty() {
+        if !rest.is_empty() {
             o.push_str("<ul class=\"evs\">\n");
-            for l in &b.lines {
-                let _ = writeln!(o, "<li>{}</li>", esc(l));
+            for l in rest {
+                let sub = l.starts_with(' ');
+                let _ = writeln!(
+                    o,
+                    "<li{}>{}</li>",
+                    if sub { " class=\"sub\"" } else { "" },
+                    esc(l.trim_start())
+                );
             }
             o.push_str("</ul>\n");
         }

@@ -12,6 +12,7 @@
 //! events it took part in or that happened in or next to its places; never another
 //! kingdom's treasury, orders, failed orders or transfers.
 
+pub mod battle;
 pub mod draw;
 pub mod html;
 pub mod model;

@@ -7,6 +7,8 @@
 //! changes anywhere; everyone's proclamations. Never another kingdom's treasury, orders,
 //! failed orders, transfers or plans.
 
+use crate::battle::Words;
+use napoleonic_rules::battle::BattleKind;
 use napoleonic_rules::event::{Event, MoveStep, UnitRef, What, When};
 use napoleonic_rules::hq::money_panel;
 use napoleonic_rules::map::Map;
@@ -317,12 +319,23 @@ pub struct SeenEvent {
     pub detail: Option<What>,
 }
 
-/// A battle the kingdom fought or saw nearby (4.8). The rounds come with the battle engine.
+/// A battle the kingdom fought or saw nearby (4.8, G34).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleReport {
     pub when: When,
+    /// On land, across a border, at sea, or across a border at sea.
+    pub kind: BattleKind,
+    /// The province or sea; for a border battle, one side of the border.
     pub at: LocRef,
+    /// A border battle: the other side.
+    pub across: Option<LocRef>,
     pub kingdoms: Vec<KingdomCode>,
+    /// The kingdoms of the winning sides (none: broken off, or nobody left).
+    pub winners: Vec<KingdomCode>,
+    /// The kingdom fought in it, and its lines are the whole report; otherwise it watched
+    /// from next door and learns who fought and who won.
+    pub took_part: bool,
+    /// The report in words, line by line (`battle::Words`).
     pub lines: Vec<String>,
 }
 
@@ -830,6 +843,10 @@ impl<'a> Cx<'a> {
                 What::BattleJoined { at, kingdoms } if kingdoms.contains(self.me) => {
                     mine.insert(*at);
                 }
+                What::Battle(b) if b.kingdoms().contains(self.me) => {
+                    mine.insert(b.at);
+                    mine.extend(b.across);
+                }
                 What::OwnershipChanged { province, from, .. }
                 | What::ProvinceGiven { province, from, .. }
                     if self.mine(from) =>
@@ -863,19 +880,27 @@ impl<'a> Cx<'a> {
             let Some((why, text, open)) = self.see(&e.what, &close) else {
                 continue;
             };
-            match &e.what {
-                What::BattleJoined { at, kingdoms }
-                | What::BorderBattleJoined {
-                    between: (at, _),
-                    kingdoms,
-                    ..
-                } => battles.push(BattleReport {
+            if let What::Battle(b) = &e.what {
+                let took_part = b.kingdoms().contains(self.me);
+                let words = Words {
+                    map: self.map,
+                    state: self.state,
+                    me: self.me,
+                };
+                battles.push(BattleReport {
                     when: e.when,
-                    at: self.loc(*at),
-                    kingdoms: kingdoms.clone(),
-                    lines: Vec::new(),
-                }),
-                _ => {}
+                    kind: b.kind,
+                    at: self.loc(b.at),
+                    across: b.across.map(|x| self.loc(x)),
+                    kingdoms: b.kingdoms(),
+                    winners: b.winning_kingdoms(),
+                    took_part,
+                    lines: if took_part {
+                        words.full(b)
+                    } else {
+                        words.summary(b)
+                    },
+                });
             }
             if let What::Proclamation {
                 kingdom,
@@ -1165,6 +1190,24 @@ impl<'a> Cx<'a> {
                     own(text)
                 } else if close(at) {
                     nearby(text, true)
+                } else {
+                    None
+                }
+            }
+            // A battle fought: its outcome in a line. The engine's record names every
+            // unit and leader in it, so it is never passed on as it is (G34); the battle
+            // reports say what the kingdom may know.
+            What::Battle(b) => {
+                let words = Words {
+                    map: self.map,
+                    state: self.state,
+                    me: self.me,
+                };
+                let text = words.summary(b).join(" ");
+                if b.kingdoms().contains(self.me) {
+                    Some((Seen::Own, text, false))
+                } else if close(&b.at) || b.across.as_ref().is_some_and(close) {
+                    nearby(text, false)
                 } else {
                     None
                 }

@@ -556,20 +556,22 @@ fn battles(r: &Report, o: &mut Out) {
     }
     o.section("Battle reports");
     for b in &r.battles {
-        let who: Vec<String> = b.kingdoms.iter().map(|k| k.to_string()).collect();
+        let how = if b.took_part {
+            "you fought"
+        } else {
+            "seen from nearby"
+        };
+        o.blank();
         o.wrap(
             "  ",
             "    ",
-            &format!(
-                "A battle at {} {} ({}): {}",
-                b.at.id,
-                b.at.name,
-                crate::model::step_name(b.when),
-                who.join(", ")
-            ),
+            &format!("{} ({how}):", crate::model::step_name(b.when)),
         );
         for l in &b.lines {
-            o.wrap("    ", "      ", l);
+            let sub = l.len() - l.trim_start().len();
+            let first = format!("    {}", " ".repeat(sub));
+            let rest = format!("      {}", " ".repeat(sub));
+            o.wrap(&first, &rest, l.trim_start());
         }
     }
 }

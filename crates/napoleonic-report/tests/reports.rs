@@ -472,3 +472,310 @@ fn places_a_kingdoms_units_passed_through_during_the_turn_count_as_its_places() 
     );
     assert!(sees(&events));
 }
+
+// ---------------------------------------------------------------------------------------
+// Battle reports (4.8, G34).
+
+mod battles {
+    use super::*;
+    use napoleonic_report::battle::percent;
+    use napoleonic_rules::battle::engine::{Battle, Setup};
+    use napoleonic_rules::battle::{BattleKind, Draw, Scripted};
+    use napoleonic_rules::event::{Event, MoveStep, When};
+    use napoleonic_rules::state::{GameState, Leader, Troop};
+    use napoleonic_rules::tables::Tables;
+
+    /// The rulebook's fantasy troops of the example, added to the roster.
+    const EXAMPLE_TROOPS: &str = r#"
+[[troop]]
+code = "ELE"
+name = "Elephant Rider"
+class = "mounted"
+combat = 50
+attacks = 2
+hp = "4"
+mp = 3
+cost = "20"
+upkeep = "1"
+fighting_room = 4
+
+[[troop]]
+code = "DWM"
+name = "Dwarf Militia"
+class = "foot"
+combat = 40
+attacks = 1
+hp = "2"
+mp = 2
+cost = "5"
+upkeep = "1"
+fighting_room = 2
+"#;
+
+    fn with_example_troops(state: &mut GameState) {
+        let mut t = Tables::parse(&format!(
+            "{}\n{EXAMPLE_TROOPS}",
+            include_str!("../../napoleonic-rules/data/tables.toml")
+        ))
+        .unwrap();
+        t.fortifications[0].foot_hp = Fixed::ZERO;
+        state.tables = t;
+    }
+
+    fn troops(list: &[(&str, u32)]) -> Vec<Troop> {
+        list.iter()
+            .flat_map(|(c, n)| {
+                (0..*n).map(|_| Troop {
+                    code: TroopCode(c.to_string()),
+                    rank: 1,
+                    mp: 2,
+                    damage: Fixed::ZERO,
+                })
+            })
+            .collect()
+    }
+
+    fn battle_event(rep: napoleonic_rules::battle::BattleReport) -> Event {
+        Event {
+            when: When::Phase(1, MoveStep::LandBattles),
+            what: What::Battle(Box::new(rep)),
+        }
+    }
+
+    /// T35 fought in Flanders: France's Patrol Force 2 against Independent Army #20 in
+    /// the fortification, with the rulebook's hits.
+    fn t35(state: &GameState) -> Event {
+        let mut patrol = Unit::new(k("FRA"), UnitId::army(2), "Patrol Force 2".into(), LocId(3));
+        patrol.troops = troops(&[("ELE", 1)]);
+        patrol.leaders.push(Leader {
+            name: "Hannibal".into(),
+            hp: Fixed::whole(2),
+            combat: 50,
+            attacks: 2,
+            infantry: 0,
+            cavalry: 0,
+            siege: 0,
+            naval: 0,
+            upkeep: Fixed::whole(1),
+            damage: Fixed::ZERO,
+        });
+        patrol.unit_leader = Some(0);
+        let mut ind = Unit::new(k("IND"), UnitId::army(20), "Local levies".into(), LocId(3));
+        ind.troops = troops(&[("DWM", 2)]);
+        let mut b = Battle::new(BattleKind::Land, LocId(3), None);
+        b.add_side(vec![k("FRA")]);
+        b.add_side(vec![k("IND")]);
+        b.set_enemies(&k("FRA"), &k("IND"));
+        b.set_fort(1, 0, &state.tables);
+        b.add_unit(0, &patrol, &state.tables, Setup::default());
+        let defend = Setup {
+            wants_to_defend: true,
+            ..Setup::default()
+        };
+        b.add_unit(1, &ind, &state.tables, defend);
+        let mut d = Scripted::new(35)
+            .chances(Draw::Hit, [true, true, false, false, true, true])
+            .chances(Draw::Hit, [true, true, false, false, true, false])
+            .chances(Draw::Wounded, [true]);
+        battle_event(b.fight(&mut d))
+    }
+
+    #[test]
+    fn t35_a_battle_report_reads_as_the_rulebooks_example() {
+        let (map, mut after, mut events) = played();
+        with_example_troops(&mut after);
+        events.push(t35(&after));
+        let fra = report(&map, &after, &events, &k("FRA"), None);
+        let b = fra
+            .battles
+            .iter()
+            .find(|b| b.lines.iter().any(|l| l.starts_with("Patrol Force 2")))
+            .expect("France fought it");
+        assert!(b.took_part);
+        assert_eq!(b.winners, vec![k("FRA")]);
+        let expected = [
+            "A land battle occurred at: 3 Flanders",
+            "The following units were involved:",
+            "Patrol Force 2 (Our Army #2), led by Hannibal (Total Combat: 200, Total Hit Points: 6): 1 Elephant Rider, Hannibal",
+            "Independent Army #20, defending the fortifications (with the fortification modifier) (Total Combat: 80, Total Hit Points: 4)",
+            "The events for Round #1:",
+            "Patrol Force 2 (Our Army #2) (Retreat Level 5):",
+            "   1 Elephant Rider Caused 2 Damage",
+            "   Hannibal Caused 0 Damage",
+            "Independent Army #20:",
+            "   2 Dwarf Militia Caused 2 Damage",
+            "Unit Status for the End of this Round: #1:",
+            "Patrol Force 2 (Our Army #2) suffered 2 damage (Total Hit Points: 6, Total Damage Taken: 2)",
+            "Independent Army #20 suffered 2 damage (Total Hit Points: 4, Total Damage Taken: 2)",
+            "Casualties: None (this is not a casualty round)",
+            "The events for Round #2:",
+            "   2 Dwarf Militia Caused 1 Damage",
+            "Patrol Force 2 (Our Army #2) suffered 1 damage (Total Hit Points: 6, Total Damage Taken: 3)",
+            "Independent Army #20 suffered 2 damage (Total Hit Points: 4, Total Damage Taken: 4)",
+            "Casualties for Round #2:",
+            "Patrol Force 2 (Our Army #2) suffered 3 damage, with no losses, 3 more Damage remains",
+            "Independent Army #20 suffered 4 damage, with these losses:",
+            "   2 Dwarf Militia (Hit Points: 2) are killed, 0 more Damage remains",
+            "The battle has ended.",
+            "Wounded: 1 Elephant Rider of Patrol Force 2 (Our Army #2) (3 damage of 4 hit points, a 75% chance of destruction) was destroyed",
+            "You won after 2 rounds.",
+        ];
+        let mut at = 0;
+        for line in expected {
+            let found = b.lines[at..].iter().position(|l| l == line);
+            assert!(
+                found.is_some(),
+                "{line:?} after line {at} in {:#?}",
+                b.lines
+            );
+            at += found.unwrap() + 1;
+        }
+        // The same in the printed text (80 columns) and on the page.
+        let t = text::text(&fra);
+        assert!(t.contains("BATTLE REPORTS"));
+        assert!(t.contains("A land battle occurred at: 3 Flanders"));
+        assert!(t.contains("2 Dwarf Militia Caused 2 Damage"));
+        assert!(t.lines().all(|l| l.chars().count() <= 80));
+        let h = html::html(&fra, None);
+        assert!(h.contains("<h3>A land battle occurred at: 3 Flanders"));
+        assert!(h.contains("<li class=\"sub\">2 Dwarf Militia (Hit Points: 2) are killed, 0 more Damage remains</li>"));
+        assert!(balanced(&h).is_ok());
+        // Prussia's army went to the Rhineland, next to Flanders: Prussia sees who fought
+        // there and who won, nothing more.
+        let pru = report(&map, &after, &events, &k("PRU"), None);
+        let seen: Vec<_> = pru.battles.iter().filter(|b| b.at.id == LocId(3)).collect();
+        assert!(!seen.is_empty());
+        assert!(seen.iter().all(|b| !b.took_part && b.lines.len() == 3));
+        let pj = to_json(&pru);
+        for secret in [
+            "Patrol Force",
+            "Hannibal",
+            "Elephant Rider",
+            "Dwarf Militia",
+        ] {
+            assert!(!pj.contains(secret), "Prussia's report shows {secret:?}");
+        }
+    }
+
+    /// Prussia's secret army and leader fighting the independents in a place.
+    fn prussian_battle(state: &GameState, at: u16) -> Event {
+        // Its leader as the turn began (a Commoner's leaders leave at L18).
+        let mut a1 = start(&map())
+            .unit(&k("PRU"), UnitId::army(1))
+            .unwrap()
+            .clone();
+        a1.location = LocId(at);
+        let mut ind = Unit::new(
+            k("IND"),
+            UnitId::garrison(LocId(at)),
+            "Garrison".into(),
+            LocId(at),
+        );
+        ind.troops = troops(&[("MIL", 2)]);
+        let mut b = Battle::new(BattleKind::Land, LocId(at), None);
+        b.add_side(vec![k("IND")]);
+        b.add_side(vec![k("PRU")]);
+        b.set_enemies(&k("PRU"), &k("IND"));
+        b.add_unit(0, &ind, &state.tables, Setup::default());
+        b.add_unit(1, &a1, &state.tables, Setup::default());
+        battle_event(b.fight(&mut Scripted::new(at.into())))
+    }
+
+    #[test]
+    fn g34_a_battle_far_away_is_not_in_the_report_and_one_next_door_only_in_outline() {
+        let (map, after, mut events) = played();
+        // Saxony is far from anything of France's; the Rhineland borders Paris.
+        events.push(prussian_battle(&after, 7));
+        events.push(prussian_battle(&after, 4));
+        let fra = report(&map, &after, &events, &k("FRA"), None);
+        let pru = report(&map, &after, &events, &k("PRU"), None);
+        let fj = to_json(&fra);
+        assert!(
+            !fra.battles.iter().any(|b| b.at.id == LocId(7)),
+            "Saxony is out of sight"
+        );
+        assert!(!fra.events.iter().any(|e| e.text.contains("Saxony")));
+        let near = fra
+            .battles
+            .iter()
+            .find(|b| b.at.id == LocId(4))
+            .expect("the Rhineland is next to Paris");
+        assert!(!near.took_part);
+        assert_eq!(near.lines.len(), 3, "{:#?}", near.lines);
+        assert_eq!(near.lines[1], "Between Independent and Prussia.");
+        for secret in ["Secret Guard of Berlin", "General Hiddenmarck"] {
+            assert!(!fj.contains(secret), "France's report shows {secret:?}");
+        }
+        let outline = near.lines.join(" ");
+        assert!(!outline.contains("Total Combat") && !outline.contains("Caused"));
+        let seen = fra
+            .events
+            .iter()
+            .find(|e| e.text.starts_with("A land battle occurred at: 4 Rhineland"))
+            .expect("the outcome among the events");
+        assert_eq!(seen.seen, Seen::Nearby);
+        assert!(
+            seen.detail.is_none(),
+            "the engine's record is never passed on"
+        );
+        // Prussia fought both and reads both in full, under its own names.
+        let mine: Vec<&napoleonic_report::model::BattleReport> =
+            pru.battles.iter().filter(|b| b.took_part).collect();
+        assert!(mine.len() >= 2);
+        let pj = to_json(&pru);
+        assert!(pj.contains("Secret Guard of Berlin (Our Army #1)"));
+        assert!(pj.contains("General Hiddenmarck"));
+        assert!(pj.contains("Retreat Level"));
+    }
+
+    #[test]
+    fn g34_an_enemy_in_battle_is_known_by_kingdom_and_number_only() {
+        let (map, after, mut events) = played();
+        let fra_a1 = after.unit(&k("FRA"), UnitId::army(1)).cloned();
+        let pru_a1 = start(&map)
+            .unit(&k("PRU"), UnitId::army(1))
+            .unwrap()
+            .clone();
+        let mut b = Battle::new(BattleKind::Border, LocId(1), Some(LocId(4)));
+        b.add_side(vec![k("FRA")]);
+        b.add_side(vec![k("PRU")]);
+        b.set_enemies(&k("FRA"), &k("PRU"));
+        let fra_unit = fra_a1.unwrap_or_else(|| {
+            let mut u = Unit::new(k("FRA"), UnitId::army(1), "Grande Armee".into(), LocId(1));
+            u.troops = troops(&[("LIN", 3)]);
+            u
+        });
+        b.add_unit(0, &fra_unit, &after.tables, Setup::default());
+        b.add_unit(1, &pru_a1, &after.tables, Setup::default());
+        events.push(Event {
+            when: When::Phase(2, MoveStep::BorderBattles),
+            what: What::Battle(Box::new(b.fight(&mut Scripted::new(9)))),
+        });
+        let fra = report(&map, &after, &events, &k("FRA"), None);
+        let fought = fra
+            .battles
+            .iter()
+            .find(|b| b.kind == BattleKind::Border)
+            .expect("France fought on the border");
+        assert!(fought.took_part);
+        assert!(
+            fought.lines[0]
+                .starts_with("A battle occurred across the border of 1 Paris and 4 Rhineland")
+        );
+        let all = fought.lines.join("\n");
+        assert!(all.contains("Prussia Army #1"));
+        assert!(all.contains("(Our Army #1)"));
+        assert!(all.contains("a leader"), "{all}");
+        let fj = to_json(&fra);
+        assert!(!fj.contains("Secret Guard of Berlin") && !fj.contains("General Hiddenmarck"));
+        assert!(!all.contains("Prussia Army #1 (Retreat Level"));
+    }
+
+    #[test]
+    fn chances_are_written_as_percentages() {
+        assert_eq!(percent(7_500), "75%");
+        assert_eq!(percent(3_630), "36.3%");
+        assert_eq!(percent(6_666), "66.66%");
+        assert_eq!(percent(5), "0.05%");
+    }
+}

@@ -149,8 +149,8 @@ pub enum What {
         at: LocId,
         chance: u32,
     },
-    /// Enemies meet where a battle will be fought (the fight itself belongs to the battle
-    /// engine). Armies that meet stop there.
+    /// Enemies meet in a province (M12) or a sea (M6): the battle fought there follows as
+    /// a `Battle` event.
     BattleJoined {
         at: LocId,
         kingdoms: Vec<KingdomCode>,
@@ -256,7 +256,8 @@ pub enum What {
         kingdom: KingdomCode,
     },
     /// Armies (M11) or fleets (M6) of kingdoms at war crossed one border in opposite
-    /// directions: a border battle. Until it is fought, each side stays at its origin.
+    /// directions: a border battle, which follows as a `Battle` event. Each side waits at
+    /// its origin; the winners then cross (4.4).
     BorderBattleJoined {
         between: (LocId, LocId),
         kingdoms: Vec<KingdomCode>,
@@ -278,6 +279,11 @@ pub enum What {
         scuttled: Vec<TroopCount>,
         leaders_to: Option<UnitRef>,
     },
+    /// A battle fought on land (M12), across a border (M11) or at sea (M6), with everything
+    /// its report needs: sides, units, siege rolls, each round's damage and casualties,
+    /// retreats, the aftermath and the winners. It names every unit and leader in it: a
+    /// report shows each kingdom only what it may know of it (G34).
+    Battle(Box<crate::battle::report::BattleReport>),
     /// A leader left his unit: unpaid at L3, or deserting a Commoner at L18 (G28), or with
     /// nowhere to go when a gifted province's garrison was emptied (G29).
     LeaderLost {

@@ -7,6 +7,7 @@
 //! Final Events), the digest's sections (2.9 permission, 3.3 move points) and the decisions
 //! that fill the rulebook's gaps (G1-G48).
 
+pub mod battle;
 pub mod event;
 pub mod fixed;
 pub mod hq;
@@ -19,6 +20,7 @@ pub mod standard;
 pub mod state;
 pub mod tables;
 pub mod turn;
+pub mod victory;
 
 pub use fixed::{Fixed, Gold};
 pub use ids::{KingdomCode, LocId, TroopCode, UnitId, UnitKind};

@@ -5,6 +5,7 @@
 mod moves_support;
 
 use moves_support::*;
+use napoleonic_rules::battle::BattleKind;
 use napoleonic_rules::event::{MoveStep, What, When};
 use napoleonic_rules::ids::LocId;
 use napoleonic_rules::orders::{Admin, HqOrder, Step};
@@ -100,7 +101,8 @@ fn t22_t31_a_province_taken_in_phase_one_costs_two_for_everyone_afterwards() {
 fn t23_a_hold_and_a_longer_road_arrive_together_for_one_battle() {
     let (map, mut s) = world();
     set_war(&mut s, "FRA", "AUS");
-    place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
+    // One militia against four troops: France wins the battle the two armies fight together.
+    place(&mut s, "AUS", "A1", BRA, &[("MIL", 1)]);
     place(&mut s, "FRA", "A1", PIC, &[("LIN", 2)]);
     place(&mut s, "FRA", "A2", PAR, &[("LCV", 2)]);
     let mut o = Orders::new();
@@ -123,16 +125,25 @@ fn t23_a_hold_and_a_longer_road_arrive_together_for_one_battle() {
     );
     let battles = out.battles();
     assert_eq!(
-        battles[0],
-        (2, BRA, vec!["AUS".to_string(), "FRA".to_string()])
+        battles,
+        vec![(2, BRA, vec!["AUS".to_string(), "FRA".to_string()])],
+        "one battle, in phase 2"
     );
-    assert!(battles.iter().all(|b| b.0 >= 2), "nobody fought in phase 1");
-    assert!(out.state.provinces[&LocId(BRA)].battle);
+    let fought = out.fought();
+    assert_eq!(fought.len(), 1);
+    let units: Vec<_> = fought[0].1.units.iter().map(|x| x.unit.clone()).collect();
     assert_eq!(
-        out.owner(BRA),
-        "AUS",
-        "a pending battle settles no ownership"
+        units,
+        vec![
+            (k("AUS"), u("A1")),
+            (k("FRA"), u("A1")),
+            (k("FRA"), u("A2"))
+        ],
+        "both armies fight the one battle"
     );
+    assert!(out.state.provinces[&LocId(BRA)].battle);
+    assert_eq!(out.owner(BRA), "FRA", "taken at M13 of phase 2");
+    assert_eq!((out.mp("FRA", "A1"), out.mp("FRA", "A2")), (0, 0));
 }
 
 #[test]
@@ -165,14 +176,22 @@ fn t25_going_back_into_a_province_taken_behind_you_costs_two() {
     set_war(&mut s, "FRA", "AUS");
     // Austria plays the Prussians of the example: X is Brabant, Y is Flanders.
     place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
-    place(&mut s, "AUS", "A2", BRA, &[("LCV", 2)]);
+    place(&mut s, "AUS", "A2", BRA, &[("CUI", 4)]);
     place(&mut s, "FRA", "A1", PIC, &[("LIN", 2)]);
     let mut o = Orders::new();
     o.route("AUS", "A1", &[FLA, BRA]);
     o.route("AUS", "A2", &[FLA, BRA]);
     o.route("FRA", "A1", &[BRA]);
     let out = play(&map, &s, &o);
-    assert_eq!(out.owner(BRA), "FRA", "taken in phase 1 while Austria left");
+    assert!(
+        out.events_at(phase(1, MoveStep::Ownership))
+            .contains(&&What::OwnershipChanged {
+                province: LocId(BRA),
+                from: k("AUS"),
+                to: k("FRA"),
+            }),
+        "taken in phase 1 while Austria left"
+    );
     assert!(out.failed_with(&["AUS A1", "one move point is not enough to enter enemy land"]));
     assert_eq!(out.at("AUS", "A1"), FLA);
     // Cavalry has 2 left after the first move: enough.
@@ -180,8 +199,12 @@ fn t25_going_back_into_a_province_taken_behind_you_costs_two() {
         out.moved("AUS", "A2"),
         vec![(BRA, FLA, 1, 1), (FLA, BRA, 2, 2)]
     );
-    assert_eq!(out.battles()[0], (2, BRA, vec!["AUS".into(), "FRA".into()]));
-    assert_eq!(out.mp("AUS", "A2"), 0);
+    assert_eq!(
+        out.battles(),
+        vec![(2, BRA, vec!["AUS".into(), "FRA".into()])]
+    );
+    assert_eq!(out.mp("AUS", "A2"), 0, "a battle in what was enemy land");
+    assert_eq!(out.owner(BRA), "AUS", "the cavalry won it back");
 }
 
 #[test]
@@ -194,7 +217,10 @@ fn t26b_t56_holding_then_entering_a_province_the_enemy_just_took() {
         .unwrap()
         .permissions
         .insert(k("GBR"));
-    place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
+    // Austria's infantry stands in rank 2 with retreat level 1: it fights one round and
+    // goes back where it came from (T42).
+    place(&mut s, "AUS", "A1", BRA, &[("LIN", 6)]);
+    set_ranks(&mut s, "AUS", "A1", 2, 1);
     place(&mut s, "FRA", "A1", PIC, &[("LIN", 2)]);
     let mut o = Orders::new();
     o.route("AUS", "A1", &[0, FLA]);
@@ -202,6 +228,18 @@ fn t26b_t56_holding_then_entering_a_province_the_enemy_just_took() {
     let out = play(&map, &s, &o);
     out.no_failures();
     // T56: the undefended fortified city falls, its fortification untouched and now French.
+    assert!(
+        out.events_at(phase(1, MoveStep::Ownership))
+            .contains(&&What::OwnershipChanged {
+                province: LocId(FLA),
+                from: k("AUS"),
+                to: k("FRA"),
+            })
+    );
+    assert!(
+        out.battles().iter().all(|b| b.0 == 2),
+        "no battle in phase 1"
+    );
     let fla = &out.state.provinces[&LocId(FLA)];
     assert_eq!(fla.owner.as_str(), "FRA");
     assert_eq!((fla.fort_level, fla.fort_damage), (2, 0));
@@ -216,31 +254,57 @@ fn t26b_t56_holding_then_entering_a_province_the_enemy_just_took() {
     );
     assert!(fla.harbour);
     assert!(out.has("FRA", "G4") && !out.has("AUS", "G4"));
-    // T26 (b): Austria's hold is free, the way back in costs 2, and a battle follows.
+    // T26 (b): Austria's hold is free, the way back in costs 2, and a battle follows, in
+    // which the new owner defends the fortification.
     assert_eq!(out.moved("AUS", "A1"), vec![(BRA, FLA, 2, 2)]);
-    assert_eq!(out.battles()[0], (2, FLA, vec!["AUS".into(), "FRA".into()]));
-    assert_eq!(out.mp("AUS", "A1"), 0);
+    assert_eq!(
+        out.battles(),
+        vec![(2, FLA, vec!["AUS".into(), "FRA".into()])]
+    );
+    let (_, b) = out.fought()[0];
+    let fra = b.unit(&(k("FRA"), u("A1"))).unwrap();
+    assert!(fra.defends, "France owns the fortification now");
+    assert!(!b.unit(&(k("AUS"), u("A1"))).unwrap().defends);
+    assert_eq!(b.rounds[0].retreats[0].to, LocId(BRA));
+    assert_eq!((out.at("AUS", "A1"), out.mp("AUS", "A1")), (BRA, 0));
 }
 
 #[test]
 fn t26c_t28_a_battle_in_your_own_province_costs_you_nothing() {
     let (map, mut s) = world();
     set_war(&mut s, "FRA", "AUS");
-    place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
+    // The invader, in rank 2 with retreat level 1, fights one round and leaves: the
+    // defender, in its own province, keeps its move points.
+    place(&mut s, "AUS", "A1", BRA, &[("LIN", 6)]);
     place(&mut s, "FRA", "A1", PIC, &[("LCV", 2)]);
+    set_ranks(&mut s, "FRA", "A1", 2, 1);
     let mut o = Orders::new();
     o.route("AUS", "A1", &[0]);
     o.route("FRA", "A1", &[BRA]);
     let out = play(&map, &s, &o);
-    assert_eq!(out.battles()[0], (1, BRA, vec!["AUS".into(), "FRA".into()]));
+    assert_eq!(
+        out.battles(),
+        vec![(1, BRA, vec!["AUS".into(), "FRA".into()])]
+    );
     assert_eq!(
         out.mp("AUS", "A1"),
         2,
         "own territory: the defender keeps its MP"
     );
+    // The invader that beats a lone militia stays in enemy land with no MP left.
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "AUS");
+    place(&mut s, "AUS", "A1", BRA, &[("MIL", 1)]);
+    place(&mut s, "FRA", "A1", PIC, &[("LCV", 2)]);
+    let out = play(&map, &s, &o);
     assert_eq!(
-        out.mp("FRA", "A1"),
-        0,
+        out.battles(),
+        vec![(1, BRA, vec!["AUS".into(), "FRA".into()])]
+    );
+    assert!(!out.has("AUS", "A1"));
+    assert_eq!(
+        (out.at("FRA", "A1"), out.mp("FRA", "A1")),
+        (BRA, 0),
         "enemy territory: the invader stops (3 - 2 → 0)"
     );
 }
@@ -371,11 +435,11 @@ fn t77_passage_rights_granted_this_turn_work_in_phase_one() {
 }
 
 #[test]
-fn t32_armies_at_war_crossing_one_border_both_stay_and_others_pass() {
+fn t32_armies_at_war_crossing_one_border_fight_there_and_the_winner_goes_on() {
     let (map, mut s) = world();
     set_war(&mut s, "FRA", "AUS");
     place(&mut s, "FRA", "A1", PIC, &[("LIN", 2)]);
-    place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
+    place(&mut s, "AUS", "A1", BRA, &[("CUI", 4)]);
     place(&mut s, "FRA", "A2", NOR, &[("LIN", 2)]);
     let mut o = Orders::new();
     o.route("FRA", "A1", &[BRA]);
@@ -383,26 +447,57 @@ fn t32_armies_at_war_crossing_one_border_both_stay_and_others_pass() {
     o.route("FRA", "A2", &[PIC]);
     let out = play(&map, &s, &o);
     out.no_failures();
+    let border = out.events_at(phase(1, MoveStep::BorderBattles));
     assert_eq!(
-        out.events_at(phase(1, MoveStep::BorderBattles)),
-        vec![&What::BorderBattleJoined {
+        border[0],
+        &What::BorderBattleJoined {
             between: (LocId(PIC), LocId(BRA)),
             kingdoms: vec![k("AUS"), k("FRA")],
             units: vec![(k("AUS"), u("A1")), (k("FRA"), u("A1"))],
-        }]
+        }
     );
-    assert_eq!((out.at("FRA", "A1"), out.mp("FRA", "A1")), (PIC, 2));
-    assert_eq!((out.at("AUS", "A1"), out.mp("AUS", "A1")), (BRA, 2));
+    let fought = out.fought();
+    let (p, b) = fought[0];
+    assert_eq!((p, b.kind), (1, BattleKind::Border));
+    let units: Vec<_> = b.units.iter().map(|x| x.unit.clone()).collect();
+    assert_eq!(
+        units,
+        vec![(k("AUS"), u("A1")), (k("FRA"), u("A1"))],
+        "C→A is not in it"
+    );
+    assert!(b.fortification.is_none() && b.siege.is_empty());
+    assert_eq!(b.winning_kingdoms(), vec![k("AUS")]);
+    // The winner carries on into Picardy and joins the battle there with the army that
+    // came from Normandy; France never crossed into Brabant.
+    assert_eq!(out.moved("AUS", "A1"), vec![(BRA, PIC, 2, 1)]);
     assert_eq!(
         out.moved("FRA", "A2"),
         vec![(NOR, PIC, 1, 1)],
-        "C→A is not in it"
+        "C→A marched at M9"
     );
-    assert!(out.battles().is_empty());
+    assert!(!out.has("FRA", "A1"));
     assert_eq!(
-        (out.owner(PIC), out.owner(BRA)),
-        ("FRA".into(), "AUS".into())
+        out.battles(),
+        vec![(1, PIC, vec!["AUS".into(), "FRA".into()])]
     );
+    let (_, land) = fought[1];
+    assert_eq!(land.kind, BattleKind::Land);
+    assert!(land.unit(&(k("FRA"), u("A2"))).is_some());
+    assert!(land.unit(&(k("AUS"), u("A1"))).is_some());
+    assert_eq!(out.owner(BRA), "AUS");
+
+    // Alone, the winner keeps the move points it had: the border battle costs nothing.
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "AUS");
+    place(&mut s, "FRA", "A1", PIC, &[("MIL", 1)]);
+    place(&mut s, "AUS", "A1", BRA, &[("CUI", 6)]);
+    let mut o = Orders::new();
+    o.route("FRA", "A1", &[BRA]);
+    o.route("AUS", "A1", &[PIC]);
+    let out = play(&map, &s, &o);
+    assert_eq!(out.fought().len(), 1);
+    assert_eq!((out.at("AUS", "A1"), out.mp("AUS", "A1")), (PIC, 1));
+    assert_eq!(out.owner(PIC), "AUS", "empty when the winner arrived");
 }
 
 #[test]
@@ -531,7 +626,7 @@ fn independents_fight_intruders_but_not_those_with_special_permission() {
         .unwrap()
         .permissions
         .insert(k("AUS"));
-    place(&mut s, "FRA", "A1", FLA, &[("LIN", 2)]);
+    place(&mut s, "FRA", "A1", FLA, &[("CUI", 4)]);
     place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
     s.kingdoms
         .get_mut(&k("AUS"))
@@ -543,13 +638,21 @@ fn independents_fight_intruders_but_not_those_with_special_permission() {
     o.route("AUS", "A1", &[LAK]);
     let out = play(&map, &s, &o);
     out.no_failures();
-    assert_eq!(out.battles()[0], (1, HOL, vec!["FRA".into(), "IND".into()]));
-    assert!(out.battles().iter().all(|b| b.1 == HOL));
+    assert_eq!(
+        out.battles(),
+        vec![(1, HOL, vec!["FRA".into(), "IND".into()])]
+    );
     assert_eq!(out.mp("FRA", "A1"), 0);
     assert_eq!(out.moved("AUS", "A1"), vec![(BRA, LAK, 1, 1)]);
     assert_eq!(
+        out.unit("IND", "G9").troops.len(),
+        2,
+        "no fight in Lakeland"
+    );
+    assert_eq!(
         (out.owner(HOL), out.owner(LAK)),
-        ("IND".into(), "IND".into())
+        ("FRA".into(), "IND".into()),
+        "Holland falls to the winner; Lakeland's guest takes nothing"
     );
 }
 

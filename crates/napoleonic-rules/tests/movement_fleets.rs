@@ -5,6 +5,7 @@
 mod moves_support;
 
 use moves_support::*;
+use napoleonic_rules::battle::BattleKind;
 use napoleonic_rules::event::{MoveStep, What};
 use napoleonic_rules::ids::LocId;
 use napoleonic_rules::orders::{Admin, HqOrder, Step};
@@ -364,42 +365,54 @@ fn t57_ships_that_cannot_flee_a_conquest_are_captured_or_scuttled() {
 }
 
 #[test]
-fn m6_fleets_at_war_in_one_sea_meet_and_stay() {
+fn m6_fleets_at_war_in_one_sea_fight_and_g16_decides_the_move_points() {
     let (map, mut s) = world();
     set_war(&mut s, "FRA", "GBR");
-    place(&mut s, "FRA", "F1", CHA, &[("WAR", 1)]);
-    place(&mut s, "GBR", "F1", NSE, &[("WAR", 1)]);
+    // Three warships against one transport: Britain wins.
+    place(&mut s, "FRA", "F1", CHA, &[("TRN", 1)]);
+    place(&mut s, "GBR", "F1", NSE, &[("WAR", 3)]);
     let mut o = Orders::new();
     o.route("GBR", "F1", &[CHA]);
     let out = play(&map, &s, &o);
     assert_eq!(out.battles()[0], (1, CHA, vec!["FRA".into(), "GBR".into()]));
+    let (p, b) = out.fought()[0];
+    assert_eq!((p, b.kind, b.at), (1, BattleKind::Sea, LocId(CHA)));
+    assert_eq!(b.winning_kingdoms(), vec![k("GBR")]);
+    assert!(!out.has("FRA", "F1"), "a fleet without ships is gone");
     assert_eq!(out.mp("GBR", "F1"), 2, "G16: no move cost by default");
-    assert_eq!(out.mp("FRA", "F1"), 3);
     s.settings.sea_battle_stops_fleet = true;
     let out = play(&map, &s, &o);
-    assert_eq!((out.mp("GBR", "F1"), out.mp("FRA", "F1")), (0, 0));
+    assert_eq!(
+        out.mp("GBR", "F1"),
+        0,
+        "G16: the FAQ's reading stops the fleet"
+    );
 }
 
 #[test]
-fn fleets_at_war_swapping_seas_meet_on_the_border_and_stay() {
+fn fleets_at_war_swapping_seas_fight_on_the_border_and_the_winner_sails_on() {
     let (map, mut s) = world();
     set_war(&mut s, "FRA", "GBR");
-    place(&mut s, "FRA", "F1", CHA, &[("WAR", 1)]);
-    place(&mut s, "GBR", "F1", NSE, &[("WAR", 1)]);
+    place(&mut s, "FRA", "F1", CHA, &[("TRN", 1)]);
+    place(&mut s, "GBR", "F1", NSE, &[("WAR", 3)]);
     let mut o = Orders::new();
     o.route("FRA", "F1", &[NSE]);
     o.route("GBR", "F1", &[CHA]);
     let out = play(&map, &s, &o);
+    let m6 = out.events_at(phase(1, MoveStep::SeaBattles));
     assert_eq!(
-        out.events_at(phase(1, MoveStep::SeaBattles)),
-        vec![&What::BorderBattleJoined {
+        m6[0],
+        &What::BorderBattleJoined {
             between: (LocId(CHA), LocId(NSE)),
             kingdoms: vec![k("FRA"), k("GBR")],
             units: vec![(k("FRA"), u("F1")), (k("GBR"), u("F1"))],
-        }]
+        }
     );
-    assert_eq!((out.at("FRA", "F1"), out.at("GBR", "F1")), (CHA, NSE));
-    assert_eq!((out.mp("FRA", "F1"), out.mp("GBR", "F1")), (3, 3));
+    let (_, b) = out.fought()[0];
+    assert_eq!(b.kind, BattleKind::SeaBorder);
+    assert_eq!(out.moved("GBR", "F1"), vec![(NSE, CHA, 1, 1)]);
+    assert_eq!((out.at("GBR", "F1"), out.mp("GBR", "F1")), (CHA, 2));
+    assert!(!out.has("FRA", "F1"));
 }
 
 #[test]
@@ -543,13 +556,22 @@ fn g12_a_fleet_loads_again_after_the_march_and_sails_on() {
 fn armies_aboard_a_docked_fleet_defend_its_province() {
     let (map, mut s) = world();
     set_war(&mut s, "FRA", "AUS");
-    place(&mut s, "FRA", "F1", PAR, &[("WAR", 1)]);
-    place(&mut s, "FRA", "A1", PAR, &[("LIN", 2)]);
+    place(&mut s, "FRA", "F1", PAR, &[("WAR", 3)]);
+    place(&mut s, "FRA", "A1", PAR, &[("LIN", 6)]);
     board(&mut s, "FRA", "A1", "FRA", "F1");
     place(&mut s, "AUS", "A1", PIC, &[("LIN", 2)]);
     let mut o = Orders::new();
     o.route("AUS", "A1", &[PAR]);
     let out = play(&map, &s, &o);
     assert_eq!(out.battles()[0], (1, PAR, vec!["AUS".into(), "FRA".into()]));
+    let (_, b) = out.fought()[0];
+    assert!(
+        b.unit(&(k("FRA"), u("A1"))).is_some(),
+        "the army aboard fights"
+    );
+    assert!(
+        b.unit(&(k("FRA"), u("F1"))).is_none(),
+        "fleets never fight on land"
+    );
     assert_eq!(out.owner(PAR), "FRA");
 }

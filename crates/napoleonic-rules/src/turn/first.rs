@@ -12,6 +12,7 @@ use crate::fixed::Gold;
 use crate::ids::{KingdomCode, UnitId, UnitKind};
 use crate::orders::{Admin, HqOrder, TroopCount};
 use crate::state::{Relation, Unit};
+use crate::tables::TroopClass;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub fn run(turn: &mut Turn) {
@@ -453,6 +454,52 @@ fn admin(turn: &mut Turn) {
                 }
             }
         }
+    }
+    leaders_named(turn);
+}
+
+/// G44, 4.7: a unit whose leader fell in battle last turn, and whose orders named no new
+/// one, is led by the leader with the highest skill for its troops: naval for a fleet;
+/// infantry, or cavalry where mounted soldiers outnumber foot, for an army or a garrison.
+/// The first in its list wins a tie.
+pub(crate) fn leaders_named(turn: &mut Turn) {
+    let when = When::First(8);
+    let tables = turn.state.tables.clone();
+    let mut named = Vec::new();
+    for u in &mut turn.state.units {
+        if u.unit_leader.is_some() || u.leaders.is_empty() {
+            continue;
+        }
+        let count = |class: TroopClass| {
+            u.troops
+                .iter()
+                .filter(|t| tables.troop(&t.code).is_some_and(|x| x.class == class))
+                .count()
+        };
+        let skill: fn(&crate::state::Leader) -> u32 = if u.kind() == UnitKind::Fleet {
+            |l| l.naval
+        } else if count(TroopClass::Mounted) > count(TroopClass::Foot) {
+            |l| l.cavalry
+        } else {
+            |l| l.infantry
+        };
+        let mut best = 0;
+        for (i, l) in u.leaders.iter().enumerate() {
+            if skill(l) > skill(&u.leaders[best]) {
+                best = i;
+            }
+        }
+        u.unit_leader = Some(best);
+        named.push(((u.owner.clone(), u.id), u.leaders[best].name.clone()));
+    }
+    for (r, leader) in named {
+        turn.emit(
+            when,
+            What::AdminChanged {
+                unit: r,
+                what: format!("led by {leader}"),
+            },
+        );
     }
 }
 

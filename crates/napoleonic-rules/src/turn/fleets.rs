@@ -1,6 +1,7 @@
 //! The fleet steps of a phase (digest 3.2): loading (M3, and again after the march, M9b,
-//! G12), sailing (M4, G7), homeless fleets (M5, G31), where sea battles would be (M6), the
-//! storage check (M7, G19) and unloading with amphibious landings (M8, G33).
+//! G12), sailing (M4, G7), homeless fleets (M5, G31), sea battles (M6, fought in
+//! `battle::sea`), the storage check (M7, G19) and unloading with amphibious landings (M8,
+//! G33).
 
 use super::Turn;
 use super::march::{Crossing, clashes, follow, hold};
@@ -12,7 +13,7 @@ use super::units::{
 use crate::event::{MoveStep, UnitRef, What, When};
 use crate::ids::{KingdomCode, LocId, UnitId, UnitKind};
 use crate::orders::Step;
-use crate::state::{Relation, Troop, Unit};
+use crate::state::{Troop, Unit};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn resolve(owner: &KingdomCode, k: &Option<KingdomCode>, id: UnitId) -> UnitRef {
@@ -263,7 +264,7 @@ fn judge_sail(turn: &Turn, u: &Unit, to: LocId) -> Result<(), (bool, String)> {
 
 /// M4: fleets set sail, carrying the armies aboard. A fleet that fled its port this turn
 /// sails no more (M5). Enemy fleets swapping across one border stay where they are until
-/// sea battles are fought (4.4, the sea version).
+/// their border battle at M6 lets the winners cross (4.4, the sea version).
 pub(crate) fn sail(turn: &mut Turn, mv: &Moves, ph: &mut Phase) {
     let p = ph.number;
     let when = When::Phase(p, MoveStep::Sail);
@@ -453,68 +454,10 @@ pub(crate) fn lose_fleet(turn: &mut Turn, when: When, r: &UnitRef, captor: Optio
     );
 }
 
-/// M6: sea battles are not fought yet. Where fleets of kingdoms at war share a sea, or
-/// crossed one border against each other at M4, the meeting is reported and the fleets
-/// stay where they are; with `sea_battle_stops_fleet` (G16, the FAQ's reading) they also
-/// lose their remaining MP.
+/// M6: sea battles, fought by the battle engine (`battle::sea`): fleets that crossed one
+/// border at sea against each other, then fleets of kingdoms at war sharing a sea.
 pub(crate) fn sea_battles(turn: &mut Turn, ph: &Phase) {
-    let when = When::Phase(ph.number, MoveStep::SeaBattles);
-    let stop = turn.state.settings.sea_battle_stops_fleet;
-    for c in &ph.sea_clashes {
-        turn.emit(
-            when,
-            What::BorderBattleJoined {
-                between: c.between,
-                kingdoms: c.kingdoms.clone(),
-                units: c.units.clone(),
-            },
-        );
-        if stop {
-            for r in &c.units {
-                if let Some(u) = turn.state.unit_mut(&r.0, r.1) {
-                    u.stop();
-                }
-            }
-        }
-    }
-    let mut by_sea: BTreeMap<LocId, Vec<UnitRef>> = BTreeMap::new();
-    for u in &turn.state.units {
-        if u.kind() == UnitKind::Fleet && turn.map.get(u.location).is_some_and(|l| l.is_sea()) {
-            by_sea
-                .entry(u.location)
-                .or_default()
-                .push((u.owner.clone(), u.id));
-        }
-    }
-    for (at, fleets) in by_sea {
-        let kingdoms: BTreeSet<KingdomCode> = fleets.iter().map(|f| f.0.clone()).collect();
-        let fighting: Vec<KingdomCode> = kingdoms
-            .iter()
-            .filter(|a| {
-                kingdoms
-                    .iter()
-                    .any(|b| turn.state.relation(a, b) == Relation::War)
-            })
-            .cloned()
-            .collect();
-        if fighting.is_empty() {
-            continue;
-        }
-        turn.emit(
-            when,
-            What::BattleJoined {
-                at,
-                kingdoms: fighting.clone(),
-            },
-        );
-        if stop {
-            for f in fleets.iter().filter(|f| fighting.contains(&f.0)) {
-                if let Some(u) = turn.state.unit_mut(&f.0, f.1) {
-                    u.stop();
-                }
-            }
-        }
-    }
+    crate::battle::sea::sea_battles(turn, ph);
 }
 
 /// M7: a fleet carrying more than its storage throws soldiers overboard, chosen at random

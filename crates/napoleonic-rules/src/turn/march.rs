@@ -125,8 +125,8 @@ pub(crate) fn hold(turn: &mut Turn, when: When, r: &UnitRef) {
 }
 
 /// Moves across one border in opposite directions by kingdoms at war (4.4). Those units do
-/// not cross: each stays at its origin until the battle is fought (the battle engine will
-/// let the winner carry on). Moves of kingdoms not at war pass each other (G38).
+/// not cross here: each stays at its origin until the border battle is fought (M11), which
+/// lets the winners carry on. Moves of kingdoms not at war pass each other (G38).
 pub(crate) fn clashes(turn: &Turn, moves: &[Crossing]) -> (BTreeSet<UnitRef>, Vec<Clash>) {
     let mut held = BTreeSet::new();
     for c in moves {
@@ -139,22 +139,25 @@ pub(crate) fn clashes(turn: &Turn, moves: &[Crossing]) -> (BTreeSet<UnitRef>, Ve
             held.insert(c.unit.clone());
         }
     }
-    let mut borders: BTreeMap<(LocId, LocId), (BTreeSet<KingdomCode>, Vec<UnitRef>)> =
-        BTreeMap::new();
+    type Border = (BTreeSet<KingdomCode>, Vec<UnitRef>, Vec<Crossing>);
+    let mut borders: BTreeMap<(LocId, LocId), Border> = BTreeMap::new();
     for c in moves.iter().filter(|c| held.contains(&c.unit)) {
         let key = (c.from.min(c.to), c.from.max(c.to));
         let e = borders.entry(key).or_default();
         e.0.insert(c.unit.0.clone());
         e.1.push(c.unit.clone());
+        e.2.push(c.clone());
     }
     let list = borders
         .into_iter()
-        .map(|(between, (kingdoms, mut units))| {
+        .map(|(between, (kingdoms, mut units, mut crossings))| {
             units.sort();
+            crossings.sort_by(|a, b| a.unit.cmp(&b.unit));
             Clash {
                 between,
                 kingdoms: kingdoms.into_iter().collect(),
                 units,
+                crossings,
             }
         })
         .collect();

@@ -3,9 +3,8 @@
 //! homeless fleets (G37), never more than `settings.max_phases`. Each phase runs the steps
 //! M1 to M15 for all kingdoms at once, units in (kingdom, unit id) order.
 //!
-//! Battles are not fought here: where one would be fought (M6, M11, M12) the step reports
-//! the meeting and leaves the forces where they stand. Fleet steps live in `fleets`,
-//! marching in `march`, battles' places and ownership in `ownership`.
+//! Land and border battles (M11, M12) are fought by the battle engine (`crate::battle`);
+//! fleet steps live in `fleets`, marching in `march`, ownership in `ownership`.
 
 use super::Turn;
 use super::units::{all_refs, entries, name, place, uref};
@@ -23,16 +22,20 @@ pub(crate) struct Moves {
     pub vanished: BTreeSet<UnitRef>,
     /// Homeless fleets that fled (M5): their remaining sailing orders are cancelled.
     pub fled: BTreeSet<UnitRef>,
+    /// Leaders who learned siegecraft this turn (2.5: at most once a turn).
+    pub learned: crate::battle::land::Learned,
 }
 
 /// Armies or fleets of kingdoms at war that crossed one border in opposite directions in
-/// the same phase (M11, 4.4; the sea version at M6). Until battles are fought, neither side
-/// crosses: each stays where it started.
+/// the same phase (M11, 4.4; the sea version at M6). Neither side has crossed yet: each
+/// stays where it started until the border battle is fought.
 #[derive(Debug, Clone)]
 pub(crate) struct Clash {
     pub between: (LocId, LocId),
     pub kingdoms: Vec<KingdomCode>,
     pub units: Vec<UnitRef>,
+    /// The moves held back, in unit order: the winners make theirs after the battle.
+    pub crossings: Vec<super::march::Crossing>,
 }
 
 /// One phase's work space.
@@ -127,8 +130,8 @@ fn phase(turn: &mut Turn, mv: &mut Moves, p: u8) {
     march::run(turn, &mut ph); // M9
     fleets::load(turn, p, true); // M9b (G12)
     defend(turn, p); // M10
-    ownership::border_battles(turn, &ph); // M11
-    ownership::land_battles(turn, p); // M12
+    ownership::border_battles(turn, mv, &ph); // M11
+    ownership::land_battles(turn, mv, p); // M12
     ownership::conquest(turn, p); // M13
     pillage(turn, p); // M14
 }

@@ -1,11 +1,10 @@
-//! Where land battles would be fought (M11, M12; digest 4.1, 4.4) and who owns a province
-//! afterwards (M13, G14). The battles themselves belong to a battle engine not yet written:
-//! here the meeting is reported, the province marked, and the forces left where they are.
+//! The land battles of a phase (M11, M12; digest 4.1, 4.4), fought by the battle engine
+//! (`crate::battle`), and who owns a province afterwards (M13, G14).
 
 use super::Turn;
 use super::fleets::lose_fleet;
-use super::movement::Phase;
-use super::units::{enemy_land, form_reported, hostile_in, uref};
+use super::movement::{Moves, Phase};
+use super::units::{form_reported, hostile_in, uref};
 use crate::event::{MoveStep, UnitRef, What, When};
 use crate::ids::{KingdomCode, LocId, UnitId, UnitKind};
 use crate::state::{Troop, Unit};
@@ -13,26 +12,16 @@ use crate::tables::Tables;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// M11: armies of kingdoms at war that crossed one border against each other (found at
-/// M9). Neither side has crossed; the border battle is reported. It costs no MP (4.4).
-pub(crate) fn border_battles(turn: &mut Turn, ph: &Phase) {
-    let when = When::Phase(ph.number, MoveStep::BorderBattles);
-    for c in &ph.land_clashes {
-        turn.emit(
-            when,
-            What::BorderBattleJoined {
-                between: c.between,
-                kingdoms: c.kingdoms.clone(),
-                units: c.units.clone(),
-            },
-        );
-    }
+/// M9) fight there; the winners carry on (4.4, `battle::land`).
+pub(crate) fn border_battles(turn: &mut Turn, mv: &mut Moves, ph: &Phase) {
+    crate::battle::land::border_battles(turn, &mut mv.learned, ph);
 }
 
 /// Whether a unit stands in a province as a land force: an army ashore, or aboard a fleet
 /// docked there ("armies fight normally whether they are loaded onto fleets or not", 4.1);
 /// a garrison only if it holds soldiers or leaders (an empty one, or one holding ships
 /// alone, defends nothing). Fleets never fight on land.
-fn land_force(u: &Unit, tables: &Tables) -> bool {
+pub(crate) fn land_force(u: &Unit, tables: &Tables) -> bool {
     match u.kind() {
         UnitKind::Fleet => false,
         UnitKind::Army => !u.troops.is_empty() || !u.leaders.is_empty(),
@@ -56,6 +45,16 @@ fn presence(turn: &Turn) -> BTreeMap<LocId, (BTreeSet<KingdomCode>, BTreeSet<Kin
     out
 }
 
+/// Kingdoms with land forces in one province.
+pub(crate) fn present_at(turn: &Turn, at: LocId) -> BTreeSet<KingdomCode> {
+    turn.state
+        .units
+        .iter()
+        .filter(|u| u.location == at && land_force(u, &turn.state.tables))
+        .map(|u| u.owner.clone())
+        .collect()
+}
+
 /// The kingdoms present in a province that have an enemy there (4.1, G38): only kingdoms
 /// at war fight; the independents fight every intruder without special permission.
 fn fighting(turn: &Turn, at: LocId, present: &BTreeSet<KingdomCode>) -> Vec<KingdomCode> {
@@ -66,43 +65,14 @@ fn fighting(turn: &Turn, at: LocId, present: &BTreeSet<KingdomCode>) -> Vec<King
         .collect()
 }
 
-/// M12: a province holding land forces of kingdoms at war (or intruders and independents)
-/// is where a land battle would be fought. It is reported once a phase with the kingdoms
-/// taking part and the province is marked (`battle`, for L1). Armies of those kingdoms in
-/// enemy territory there lose their remaining MP (3.3: a battle uses MP only in enemy
-/// land, T27, T28).
-pub(crate) fn land_battles(turn: &mut Turn, p: u8) {
-    let when = When::Phase(p, MoveStep::LandBattles);
-    for (at, (present, _)) in presence(turn) {
-        let kingdoms = fighting(turn, at, &present);
-        if kingdoms.is_empty() {
-            continue;
-        }
-        if let Some(pr) = turn.state.provinces.get_mut(&at) {
-            pr.battle = true;
-        }
-        let stopped: Vec<UnitRef> = turn
-            .state
-            .units
-            .iter()
-            .filter(|u| {
-                u.location == at
-                    && u.kind() == UnitKind::Army
-                    && kingdoms.contains(&u.owner)
-                    && enemy_land(&turn.state, &u.owner, at)
-            })
-            .map(uref)
-            .collect();
-        for r in stopped {
-            if let Some(u) = turn.state.unit_mut(&r.0, r.1) {
-                u.stop();
-            }
-        }
-        turn.emit(when, What::BattleJoined { at, kingdoms });
-    }
+/// M12: a land battle in every province holding land forces of kingdoms that fight each
+/// other (4.1), fought to the end by the battle engine (`battle::land`).
+pub(crate) fn land_battles(turn: &mut Turn, mv: &mut Moves, p: u8) {
+    crate::battle::land::land_battles(turn, &mut mv.learned, p);
 }
 
-/// M13 (G14): a province whose owner has no land forces there, where no battle is pending,
+/// M13 (G14): a province whose owner has no land forces there, where no battle is pending
+/// (one stopped undecided at the round limit leaves enemies facing each other),
 /// and where invaders stand (kingdoms at war with the owner, or anyone on independent land
 /// without special permission) passes to the invader with the most troops and leaders
 /// ashore there; a tie goes to the higher total combat, then by lot. It changes hands only
@@ -111,7 +81,7 @@ pub(crate) fn land_battles(turn: &mut Turn, p: u8) {
 pub(crate) fn conquest(turn: &mut Turn, p: u8) {
     let when = When::Phase(p, MoveStep::Ownership);
     for (at, (present, ashore)) in presence(turn) {
-        // A battle still to be fought (enemies together) settles nothing yet.
+        // Enemies still facing each other (a battle stopped undecided) settle nothing.
         if !fighting(turn, at, &present).is_empty() {
             continue;
         }

@@ -3,6 +3,7 @@
 //! (the Final Events are left out so that these tests see movement alone).
 #![allow(dead_code)]
 
+use napoleonic_rules::battle::BattleReport;
 use napoleonic_rules::event::{Event, MoveStep, What, When};
 use napoleonic_rules::ids::{KingdomCode, LocId, TroopCode, UnitId};
 use napoleonic_rules::map::Map;
@@ -265,6 +266,15 @@ pub fn add_leader(state: &mut GameState, owner: &str, id: &str, name: &str) {
     }
 }
 
+/// Puts every troop of a unit in one rank and sets its retreat level (F10, 4.2).
+pub fn set_ranks(state: &mut GameState, owner: &str, id: &str, rank: u8, retreat_level: u8) {
+    let unit = state.unit_mut(&k(owner), u(id)).unwrap();
+    for t in &mut unit.troops {
+        t.rank = rank;
+    }
+    unit.retreat_level = retreat_level;
+}
+
 /// Puts an army aboard a fleet (both must exist), where the fleet is.
 pub fn board(state: &mut GameState, owner: &str, army: &str, fleet_owner: &str, fleet: &str) {
     let at = state.unit(&k(fleet_owner), u(fleet)).unwrap().location;
@@ -457,6 +467,17 @@ impl Played {
                 (When::Phase(p, _), What::BattleJoined { at, kingdoms }) => {
                     Some((*p, at.0, kingdoms.iter().map(|k| k.to_string()).collect()))
                 }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The battles fought (M6, M11, M12), with their phase, in the order fought.
+    pub fn fought(&self) -> Vec<(u8, &BattleReport)> {
+        self.events
+            .iter()
+            .filter_map(|e| match (&e.when, &e.what) {
+                (When::Phase(p, _), What::Battle(b)) => Some((*p, &**b)),
                 _ => None,
             })
             .collect()

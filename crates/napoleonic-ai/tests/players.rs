@@ -1,0 +1,590 @@
+//! The computer players of kingdoms (the caretaker and the conqueror), the GM's stand-ins,
+//! the order checker over whole games, and simulated games with their victory (G5).
+
+use napoleonic_ai::{
+    Simulation, Style, Styles, computer_orders, draft_orders, independents_orders,
+    orders_with_stand_ins, play_on, play_with_independents, simulate,
+};
+use napoleonic_orders::check;
+use napoleonic_orders::spans::Spans;
+use napoleonic_rules::event::What;
+use napoleonic_rules::fixed::Gold;
+use napoleonic_rules::hq::money_panel;
+use napoleonic_rules::ids::{KingdomCode, LocId, UnitId, UnitKind};
+use napoleonic_rules::map::Map;
+use napoleonic_rules::orders::{HqOrder, KingdomOrders, Step};
+use napoleonic_rules::setup::{NewGame, new_game};
+use napoleonic_rules::standard::europe;
+use napoleonic_rules::state::{GameState, Relation, Troop, Unit};
+use napoleonic_rules::victory::How;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn code(s: &str) -> KingdomCode {
+    KingdomCode::new(s).expect("a kingdom code")
+}
+
+fn game(seed: u64) -> (Map, GameState) {
+    let map = europe();
+    let state = new_game(&map, &NewGame::standard(seed)).expect("a new game on the standard map");
+    (map, state)
+}
+
+fn open_land_neighbours(map: &Map, at: LocId) -> Vec<LocId> {
+    map.get(at)
+        .map(|l| {
+            l.edges
+                .iter()
+                .filter(|e| !e.barrier && map.get(e.to).is_some_and(|x| !x.is_sea()))
+                .map(|e| e.to)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Kingdoms owning a province across an open border from one of `k`'s.
+fn kingdom_neighbours(map: &Map, state: &GameState, k: &KingdomCode) -> BTreeSet<KingdomCode> {
+    state
+        .owned_by(k)
+        .flat_map(|p| open_land_neighbours(map, p))
+        .map(|n| state.provinces[&n].owner.clone())
+        .filter(|o| o != k && !o.is_independent())
+        .collect()
+}
+
+/// Each kingdom's style: caretakers and conquerors in turn, by code order.
+fn mixed(state: &GameState, caretaker_first: bool) -> BTreeMap<KingdomCode, Style> {
+    state
+        .kingdoms
+        .values()
+        .filter(|k| !k.independent)
+        .enumerate()
+        .map(|(i, k)| {
+            let style = if (i % 2 == 0) == caretaker_first {
+                Style::Caretaker
+            } else {
+                Style::Conqueror
+            };
+            (k.code.clone(), style)
+        })
+        .collect()
+}
+
+/// Every march in a kingdom's orders: (unit, phase, destination).
+fn marches(o: &KingdomOrders) -> Vec<(UnitId, u8, LocId)> {
+    o.units
+        .iter()
+        .flat_map(|u| {
+            u.plan.iter().filter_map(move |p| match p.step {
+                Some(Step::Move(to)) => Some((u.unit, p.phase, to)),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+/// Plays the drafts of every kingdom in its style, turn after turn, handing each turn's
+/// state and drafts to `look` first.
+fn play_games(
+    seeds: &[u64],
+    turns: u32,
+    mut look: impl FnMut(&Map, &GameState, &BTreeMap<KingdomCode, (Style, KingdomOrders)>),
+) {
+    for (i, &seed) in seeds.iter().enumerate() {
+        let (map, mut state) = game(seed);
+        let styles = mixed(&state, i % 2 == 0);
+        for _ in 0..turns {
+            let drafts: BTreeMap<KingdomCode, (Style, KingdomOrders)> = state
+                .kingdoms
+                .values()
+                .filter(|k| k.alive && !k.independent)
+                .map(|k| {
+                    let style = styles[&k.code];
+                    (
+                        k.code.clone(),
+                        (style, draft_orders(&map, &state, &k.code, style)),
+                    )
+                })
+                .collect();
+            look(&map, &state, &drafts);
+            let orders = drafts.into_iter().map(|(k, (_, o))| (k, o)).collect();
+            state = play_with_independents(&map, &state, &orders)
+                .expect("a turn")
+                .state;
+        }
+    }
+}
+
+#[test]
+fn every_computer_sheet_passes_the_order_checker_over_many_turns() {
+    let mut sheets = 0;
+    play_games(&[21, 22, 23], 25, |map, state, drafts| {
+        let ind = KingdomCode::independents();
+        let theirs = draft_orders(map, state, &ind, Style::Conqueror);
+        let all = drafts
+            .iter()
+            .map(|(k, (_, o))| (k, o))
+            .chain(std::iter::once((&ind, &theirs)));
+        for (k, o) in all {
+            let errors: Vec<String> = check(map, state, k, o, &Spans::default())
+                .into_iter()
+                .filter(|d| d.is_error())
+                .map(|d| format!("{:?}: {}", d.code, d.message))
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "turn {}, {k}: {errors:?}\n{o:?}",
+                state.turn
+            );
+            sheets += 1;
+        }
+        // What the safety net hands out is the draft itself.
+        for (k, (style, o)) in drafts {
+            assert_eq!(&computer_orders(map, state, k, *style), o);
+        }
+    });
+    assert!(sheets > 1500, "only {sheets} sheets checked");
+}
+
+#[test]
+fn the_caretaker_never_declares_war_nor_attacks_and_keeps_a_surplus() {
+    let (mut at_war, mut spending) = (0, 0);
+    play_games(&[31, 32], 25, |map, state, drafts| {
+        for (k, (style, o)) in drafts {
+            if *style != Style::Caretaker {
+                continue;
+            }
+            // No relation changes (1.1: the GM's stand-in keeps the ruler's policy).
+            for h in &o.hq {
+                assert!(matches!(h, HqOrder::Annex { .. }), "{k} ordered {h:?}");
+            }
+            if state
+                .kingdoms
+                .keys()
+                .any(|x| x != k && !x.is_independent() && state.relation(k, x) == Relation::War)
+            {
+                at_war += 1;
+            }
+            // Marches only through its own land or land it may pass, never an enemy's nor
+            // the independents' (3.3: that is an invasion).
+            for u in &o.units {
+                let mut at = state.unit(k, u.unit).map(|x| x.location);
+                for p in &u.plan {
+                    assert!(!p.pillage, "{k} pillages");
+                    let Some(Step::Move(to)) = p.step else {
+                        continue;
+                    };
+                    let from = at.expect("a march from where the unit stands");
+                    assert!(open_land_neighbours(map, from).contains(&to));
+                    let owner = &state.provinces[&to].owner;
+                    let passable = owner == k
+                        || (state.relation(k, owner) != Relation::War
+                            && state.has_permission(k, to));
+                    assert!(passable, "turn {}: {k} {} invades {to}", state.turn, u.unit);
+                    at = Some(to);
+                }
+            }
+            // Within its gold, with 2 gold and a tenth of its upkeep to spare (5.4).
+            let panel = money_panel(map, state, k, o);
+            if panel.hq_expenses + panel.garrison_expenses > Gold::ZERO {
+                spending += 1;
+                let reserve = Gold::whole(2) + panel.upkeep.percent(10);
+                assert!(
+                    panel.surplus >= reserve,
+                    "turn {}: {k} leaves {} with a reserve of {reserve}",
+                    state.turn,
+                    panel.surplus
+                );
+            }
+        }
+    });
+    assert!(
+        at_war > 0,
+        "no caretaker was ever at war: the test proves nothing"
+    );
+    assert!(spending > 0, "no caretaker ever spent a coin");
+}
+
+#[test]
+fn the_caretaker_calls_its_armies_home() {
+    let (map, mut state) = game(33);
+    let fra = code("FRA");
+    // A French army stands in independent land next to France.
+    let outside = state
+        .owned_by(&fra)
+        .flat_map(|p| open_land_neighbours(&map, p))
+        .find(|n| state.provinces[n].owner.is_independent())
+        .expect("France borders the independents");
+    let army = state
+        .units
+        .iter()
+        .find(|u| u.owner == fra && u.kind() == UnitKind::Army)
+        .map(|u| u.id)
+        .expect("a French army");
+    state.unit_mut(&fra, army).expect("the army").location = outside;
+    let o = computer_orders(&map, &state, &fra, Style::Caretaker);
+    let step = marches(&o)
+        .into_iter()
+        .find(|m| m.0 == army && m.1 == 1)
+        .expect("the army marches at phase 1");
+    assert_eq!(state.provinces[&step.2].owner, fra);
+}
+
+#[test]
+fn the_conqueror_declares_war_on_a_weaker_neighbour_and_marches() {
+    let (map, mut state) = game(41);
+    // K and N share a border; N loses its armies and is the weakest of K's neighbours.
+    let (k, n) = state
+        .kingdoms
+        .keys()
+        .filter(|k| !k.is_independent())
+        .find_map(|k| {
+            kingdom_neighbours(&map, &state, k)
+                .into_iter()
+                .next()
+                .map(|n| (k.clone(), n))
+        })
+        .expect("two kingdoms of the map share a border");
+    let strong = state.clone();
+    state
+        .units
+        .retain(|u| !(u.owner == n && u.kind() == UnitKind::Army));
+    let o = computer_orders(&map, &state, &k, Style::Conqueror);
+    assert_eq!(
+        o.hq.first(),
+        Some(&HqOrder::DeclareWar { to: n.clone() }),
+        "{o:?}"
+    );
+    assert!(
+        !o.hq
+            .iter()
+            .any(|h| matches!(h, HqOrder::DeclareWar { to } if to != &n)),
+        "one war at a time"
+    );
+    let into_n: Vec<LocId> = marches(&o)
+        .into_iter()
+        .map(|m| m.2)
+        .filter(|to| state.provinces[to].owner == n)
+        .collect();
+    assert!(!into_n.is_empty(), "nobody marches on {n}: {o:?}");
+    // Played (F1 before movement, 2.9), the war is declared and a province is taken.
+    let out =
+        play_with_independents(&map, &state, &BTreeMap::from([(k.clone(), o)])).expect("a turn");
+    assert_eq!(out.state.relation(&k, &n), Relation::War);
+    assert!(
+        out.events.iter().any(|e| matches!(&e.what,
+            What::OwnershipChanged { from, to, .. } if from == &n && to == &k)),
+        "{k} took nothing from {n}"
+    );
+
+    // Nobody weaker next door, or an ally: no war.
+    let mut weak_k = strong.clone();
+    weak_k
+        .units
+        .retain(|u| !(u.owner == k && u.kind() == UnitKind::Army));
+    let o = computer_orders(&map, &weak_k, &k, Style::Conqueror);
+    assert!(
+        !o.hq.iter().any(|h| matches!(h, HqOrder::DeclareWar { .. })),
+        "{o:?}"
+    );
+    let mut allied = state.clone();
+    allied.set_relation(&k, &n, Relation::Ally);
+    let o = computer_orders(&map, &allied, &k, Style::Conqueror);
+    assert!(!o.hq.contains(&HqOrder::DeclareWar { to: n.clone() }));
+    // A caretaker never declares it, however weak the neighbour.
+    let o = computer_orders(&map, &state, &k, Style::Caretaker);
+    assert!(!o.hq.iter().any(|h| matches!(h, HqOrder::DeclareWar { .. })));
+}
+
+#[test]
+fn the_conqueror_offers_peace_to_an_enemy_it_no_longer_touches() {
+    let (map, mut state) = game(42);
+    let k = code("FRA");
+    let far = state
+        .kingdoms
+        .keys()
+        .filter(|x| !x.is_independent() && **x != k)
+        .find(|x| !kingdom_neighbours(&map, &state, &k).contains(*x))
+        .cloned()
+        .expect("a kingdom far from France");
+    state.set_relation(&k, &far, Relation::War);
+    let o = computer_orders(&map, &state, &k, Style::Conqueror);
+    assert!(o.hq.contains(&HqOrder::OfferPeace { to: far }), "{o:?}");
+}
+
+#[test]
+fn a_landless_kingdom_never_disbands_its_last_troop() {
+    // T78: disbanding everything with no province left is a palace coup.
+    let (map, mut state) = game(43);
+    let k = code("PRU");
+    let ind = KingdomCode::independents();
+    for p in state.provinces.values_mut().filter(|p| p.owner == k) {
+        p.owner = ind.clone();
+        p.annexed_to = ind.clone();
+    }
+    state
+        .units
+        .retain(|u| u.owner != k || u.kind() == UnitKind::Army);
+    let army = state
+        .units
+        .iter()
+        .position(|u| u.owner == k)
+        .expect("a Prussian army");
+    state.units[army].troops.truncate(2);
+    let kept = state.units[army].id;
+    state.units.retain(|u| u.owner != k || u.id == kept);
+    state.kingdoms.get_mut(&k).expect("Prussia").treasury = Gold::ZERO;
+    for style in [Style::Caretaker, Style::Conqueror] {
+        let o = computer_orders(&map, &state, &k, style);
+        let gone: u32 = o
+            .units
+            .iter()
+            .flat_map(|u| u.disband.iter().chain(&u.salvage))
+            .map(|t| t.count)
+            .sum();
+        assert_eq!(gone, 1, "{style:?}: the last troop must stay: {o:?}");
+        let out = play_with_independents(&map, &state, &BTreeMap::from([(k.clone(), o)]))
+            .expect("a turn");
+        assert!(
+            !out.events
+                .iter()
+                .any(|e| matches!(e.what, What::PalaceCoup { .. })),
+            "{style:?}: dethroned"
+        );
+    }
+}
+
+#[test]
+fn stand_ins_write_only_for_kingdoms_that_gave_no_orders() {
+    let (map, mut state) = game(51);
+    let (fra, gbr, pru) = (code("FRA"), code("GBR"), code("PRU"));
+    state.kingdoms.get_mut(&pru).expect("Prussia").alive = false;
+    let mut mine = KingdomOrders::default();
+    mine.hq.push(HqOrder::OfferPeace { to: gbr.clone() });
+    // FRA gave orders, GBR gave empty ones: both are kept as they are.
+    let given = BTreeMap::from([
+        (fra.clone(), mine.clone()),
+        (gbr.clone(), KingdomOrders::default()),
+    ]);
+    for style in [Style::Caretaker, Style::Conqueror] {
+        let all = orders_with_stand_ins(&map, &state, &given, style);
+        assert_eq!(all[&fra], mine);
+        assert_eq!(all[&gbr], KingdomOrders::default());
+        assert!(!all.contains_key(&pru), "a defeated kingdom gets no orders");
+        assert_eq!(
+            all[&KingdomCode::independents()],
+            independents_orders(&map, &state)
+        );
+        for k in state
+            .kingdoms
+            .values()
+            .filter(|k| k.alive && !k.independent)
+        {
+            if k.code == fra || k.code == gbr {
+                continue;
+            }
+            assert_eq!(
+                all[&k.code],
+                computer_orders(&map, &state, &k.code, style),
+                "{}",
+                k.code
+            );
+        }
+        assert_eq!(
+            all.len(),
+            state.kingdoms.values().filter(|k| k.alive).count()
+        );
+    }
+}
+
+#[test]
+fn computer_players_draw_only_from_their_own_generator() {
+    let (map, mut state) = game(61);
+    let before: Vec<KingdomOrders> = state
+        .kingdoms
+        .keys()
+        .map(|k| computer_orders(&map, &state, k, Style::Conqueror))
+        .collect();
+    // The game's generator further along its stream: the same orders.
+    state.rng.word_pos += 1234;
+    let after: Vec<KingdomOrders> = state
+        .kingdoms
+        .keys()
+        .map(|k| computer_orders(&map, &state, k, Style::Conqueror))
+        .collect();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn computer_players_never_panic_on_odd_states() {
+    let (map, state) = game(71);
+    let fra = code("FRA");
+    let mut odd = Vec::new();
+    // A kingdom with nothing, deep in debt.
+    let mut s = state.clone();
+    s.units.retain(|u| u.owner != fra);
+    for p in s.provinces.values_mut().filter(|p| p.owner == fra) {
+        p.owner = KingdomCode::independents();
+    }
+    s.kingdoms.get_mut(&fra).expect("France").treasury = Gold::whole(-500);
+    odd.push(s);
+    // Units at sea and nowhere, troops of unknown types, a garrison outside its province.
+    let mut s = state.clone();
+    let sea = map.seas().next().expect("a sea").id;
+    for (i, u) in s.units.iter_mut().enumerate() {
+        match i % 4 {
+            0 => u.location = sea,
+            1 => u.location = LocId(9999),
+            2 => u.troops.push(Troop {
+                code: napoleonic_rules::TroopCode("XYZ".to_string()),
+                rank: 1,
+                mp: 9,
+                damage: Gold::ZERO,
+            }),
+            _ => {}
+        }
+    }
+    s.units.push(Unit::new(
+        fra.clone(),
+        UnitId::garrison(LocId(140)),
+        "x".into(),
+        LocId(1),
+    ));
+    odd.push(s);
+    // Everyone at war with everyone, rich independents, no provinces left to them.
+    let mut s = state.clone();
+    let codes: Vec<KingdomCode> = s.kingdoms.keys().cloned().collect();
+    for a in &codes {
+        for b in &codes {
+            s.set_relation(a, b, Relation::War);
+        }
+    }
+    for p in s.provinces.values_mut() {
+        if p.owner.is_independent() {
+            p.owner = fra.clone();
+        }
+    }
+    s.kingdoms
+        .get_mut(&KingdomCode::independents())
+        .expect("independents")
+        .treasury = Gold::whole(1_000_000_000);
+    odd.push(s);
+    // No independents at all.
+    let mut s = state.clone();
+    s.kingdoms.remove(&KingdomCode::independents());
+    odd.push(s);
+    for s in &odd {
+        for k in s.kingdoms.keys().chain(std::iter::once(&code("XXX"))) {
+            for style in [Style::Caretaker, Style::Conqueror] {
+                let _ = computer_orders(&map, s, k, style);
+            }
+        }
+        let _ = independents_orders(&map, s);
+        let _ = orders_with_stand_ins(&map, s, &BTreeMap::new(), Style::Conqueror);
+    }
+}
+
+#[test]
+fn simulate_is_deterministic_and_runs_to_a_victory_or_the_turn_limit() {
+    let map = europe();
+    let a = simulate(&map, &Simulation::new(5, 30));
+    let b = simulate(&map, &Simulation::new(5, 30));
+    assert_eq!(a.summary(), b.summary());
+    assert_eq!(
+        serde_json::to_vec(&a).expect("json"),
+        serde_json::to_vec(&b).expect("json")
+    );
+    let c = simulate(&map, &Simulation::new(6, 30));
+    assert_ne!(a.summary(), c.summary());
+    for r in [&a, &c] {
+        assert_eq!(r.stopped, None);
+        assert!(
+            r.winner.is_some() || r.turns == 30,
+            "stopped at turn {}",
+            r.turns
+        );
+        assert_eq!(r.history.len() as u32, r.turns + 1);
+        assert_eq!(r.styles.len(), 22);
+        assert!(r.styles.values().all(|s| *s == Style::Conqueror));
+        // Battles are fought and provinces change hands.
+        let battles: u32 = r.history.iter().map(|t| t.battles + t.unfought).sum();
+        let conquests: u32 = r.history.iter().map(|t| t.conquests).sum();
+        assert!(battles > 0 && conquests > 0, "{}", r.summary());
+    }
+    assert!(
+        a.summary()
+            .contains("Napoleonic Europe, seed 5: 30 turns played (limit 30)")
+    );
+}
+
+#[test]
+fn styles_are_played_as_given() {
+    let map = europe();
+    let mut setup = Simulation::new(8, 6);
+    setup.styles = Styles::all(Style::Caretaker);
+    setup.styles.kingdoms.insert(code("FRA"), Style::Conqueror);
+    let r = simulate(&map, &setup);
+    assert_eq!(r.styles[&code("FRA")], Style::Conqueror);
+    assert_eq!(r.styles[&code("GBR")], Style::Caretaker);
+    // Caretakers declare no war: only France may have.
+    let wars: u32 = r.history.iter().map(|t| t.wars).sum();
+    assert!(wars <= 1, "{}", r.summary());
+    assert!(r.summary().contains("caretaker"));
+}
+
+#[test]
+fn g5_victory_is_found_through_simulate() {
+    let map = europe();
+    // 6 % of 146 provinces: 9 of them (8.76 rounded up).
+    let mut setup = Simulation::new(9, 60);
+    setup.game.settings.victory_province_percent = 6;
+    let r = simulate(&map, &setup);
+    let v = r.winner.clone().expect("a conqueror reaches 9 provinces");
+    assert_eq!(v.how, How::Provinces { percent: 6 });
+    assert_eq!(v.turn, r.turns, "the game stops on the turn it is won");
+    assert!(r.turns < 60);
+    assert_eq!(v.kingdoms.len(), 1, "conquerors make no alliances");
+    assert!(v.provinces >= 9 && v.of == 146);
+    let last = &r.history[r.turns as usize];
+    assert_eq!(last.kingdoms[&v.kingdoms[0]].provinces, v.provinces);
+    // No kingdom held as many before.
+    for t in &r.history[..r.turns as usize] {
+        assert!(
+            t.kingdoms
+                .iter()
+                .all(|(k, x)| k.is_independent() || x.provinces < 9),
+            "turn {} already won",
+            t.turn
+        );
+    }
+    assert!(
+        r.summary()
+            .contains(&format!("won after turn {} by {}", v.turn, v.kingdoms[0]))
+    );
+
+    // An alliance holding enough at the start wins before a turn is played.
+    let (map, mut state) = game(10);
+    let (fra, spa) = (code("FRA"), code("SPA"));
+    state.set_relation(&fra, &spa, Relation::Ally);
+    let held = state
+        .provinces
+        .values()
+        .filter(|p| p.owner == fra || p.owner == spa)
+        .count() as u32;
+    state.settings.victory_province_percent = held * 100 / 146;
+    let r = play_on(&map, state, 10, &Styles::default());
+    let v = r.winner.expect("France and Spain win together");
+    assert_eq!((r.turns, v.turn), (0, 0));
+    assert_eq!(v.kingdoms, vec![fra, spa]);
+    assert_eq!(v.provinces, held);
+}
+
+#[test]
+fn simulate_reports_a_setup_that_cannot_start() {
+    let map = europe();
+    let mut setup = Simulation::new(1, 5);
+    setup.game.kingdoms = vec![code("XXX")];
+    let r = simulate(&map, &setup);
+    assert_eq!(r.turns, 0);
+    assert!(r.stopped.as_deref().is_some_and(|s| s.contains("XXX")));
+    assert!(r.summary().contains("stopped:"));
+}
