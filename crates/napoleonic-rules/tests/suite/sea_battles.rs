@@ -3,7 +3,7 @@
 //! fleets retreating and taking their armies along, the battle lasting while ships do,
 //! captures, sunk fleets, sea border battles, and a fleet that flees into enemy waters.
 
-mod moves_support;
+use crate::moves_support;
 
 use moves_support::*;
 use napoleonic_rules::Fixed;

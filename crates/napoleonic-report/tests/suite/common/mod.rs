@@ -128,7 +128,7 @@ pub fn map() -> Map {
 
 /// The larger test map of Europe (not the standard map).
 pub fn europe_test_map() -> Map {
-    Map::parse(include_str!("../data/europe.toml")).unwrap_or_else(|e| panic!("{e:?}"))
+    Map::parse(include_str!("../../data/europe.toml")).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 pub fn start(map: &Map) -> GameState {

@@ -1,7 +1,7 @@
 //! What each kingdom's report holds and what it must never hold (G34), the money panel
 //! (G41, G42), and the text and HTML renderings.
 
-mod common;
+use crate::common;
 
 use common::*;
 use napoleonic_report::model::{Seen, to_json};
@@ -515,7 +515,7 @@ fighting_room = 2
     fn with_example_troops(state: &mut GameState) {
         let mut t = Tables::parse(&format!(
             "{}\n{EXAMPLE_TROOPS}",
-            include_str!("../../napoleonic-rules/data/tables.toml")
+            include_str!("../../../napoleonic-rules/data/tables.toml")
         ))
         .unwrap();
         t.fortifications[0].foot_hp = Fixed::ZERO;

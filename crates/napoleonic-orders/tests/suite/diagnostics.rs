@@ -1,6 +1,6 @@
 //! Every mistake in reading a sheet gives a diagnostic at the right line and column, with
 //! a message saying what was found and what was expected, and the rest is still read.
-mod common;
+use crate::common;
 use common::*;
 use napoleonic_orders::diag::MAX_DIAGNOSTICS;
 use napoleonic_orders::parse::{MAX_LINE_CHARS, MAX_SHEET_BYTES};

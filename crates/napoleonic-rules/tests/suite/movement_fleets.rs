@@ -2,7 +2,7 @@
 //! sailing and docking, homeless fleets, where sea battles would be, the storage check,
 //! unloading and amphibious landings, and ships taken at a conquest (T52, T57).
 
-mod moves_support;
+use crate::moves_support;
 
 use moves_support::*;
 use napoleonic_rules::battle::BattleKind;

@@ -2,7 +2,7 @@
 //! units, F8 administration, F9 transfers, F10 ranks, F11 disbanding and salvage, and the
 //! palace coup.
 
-mod moves_support;
+use crate::moves_support;
 
 use moves_support::*;
 use napoleonic_rules::event::{What, When};

@@ -1,6 +1,6 @@
 //! The printed order sheet of every kingdom reads back with no errors, stays within 80
 //! columns, and says what a player needs to fill it in.
-mod common;
+use crate::common;
 use common::*;
 use napoleonic_orders::sheet::WIDTH;
 use napoleonic_orders::{check_sheet, order_sheet, parse};

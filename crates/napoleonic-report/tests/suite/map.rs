@@ -2,7 +2,7 @@
 //! province in its owner's colour, the miniatures, the barriers, and the same bytes for
 //! the same inputs.
 
-mod common;
+use crate::common;
 
 use common::*;
 use empires_maps::draw::DrawOptions;

@@ -3,7 +3,7 @@
 //! that every hit, siege roll and wound is known; the rest play the turn's steps on the
 //! small test map, muster a battle from the state as M12 does, or play whole turns.
 
-mod moves_support;
+use crate::moves_support;
 
 use moves_support::*;
 use napoleonic_rules::Fixed;
@@ -100,7 +100,7 @@ fighting_room = 2
 "#;
 
 fn tables() -> Tables {
-    Tables::parse(&format!("{}\n{EXTRA}", include_str!("../data/tables.toml"))).unwrap()
+    Tables::parse(&format!("{}\n{EXTRA}", include_str!("../../data/tables.toml"))).unwrap()
 }
 
 /// A unit with troops given as (type, count, rank).

@@ -2,7 +2,7 @@
 //! keep armies aboard with their fleets, never give a troop more move points than its type
 //! has, and replay to the same bytes.
 
-mod moves_support;
+use crate::moves_support;
 
 use moves_support::*;
 use napoleonic_rules::ids::LocId;

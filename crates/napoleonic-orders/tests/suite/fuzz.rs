@@ -1,6 +1,6 @@
 //! Reading, checking and rendering never panic, whatever the text: random text, and text
 //! made of the language's own words in random order.
-mod common;
+use crate::common;
 use common::*;
 use napoleonic_orders::{check_sheet, parse, render};
 use proptest::prelude::*;

@@ -1,5 +1,5 @@
 //! Every order form reads into exactly the structure the engine takes, with its place.
-mod common;
+use crate::common;
 use common::*;
 use napoleonic_orders::Span;
 use napoleonic_rules::fixed::Fixed;

@@ -5,7 +5,7 @@
 //! The game (tests/common): France holds Paris (A1: 4 LIN, 2 CUI, 1 ART and a general;
 //! G1), Burgundy (A2: 2 LIN), Picardy and Brest (F1: 1 WAR, 2 TRN; G7). It is at war with
 //! Prussia, allied with Bavaria and neutral with Britain.
-mod common;
+use crate::common;
 use common::*;
 use napoleonic_orders::{Code, Spans, check, check_sheet, parse};
 use napoleonic_rules::ids::{LocId, UnitId};

@@ -2,7 +2,7 @@
 //! follow, transfers in a phase, where battles would be, ownership, pillage, the phase loop,
 //! the dry run, determinism and nonsense orders. Fleets are in `movement_fleets.rs`.
 
-mod moves_support;
+use crate::moves_support;
 
 use moves_support::*;
 use napoleonic_rules::battle::BattleKind;
