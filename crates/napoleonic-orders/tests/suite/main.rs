@@ -1,8 +1,8 @@
 //! The crate's integration tests, built as one test binary (one link instead of one per
 //! file): each module is what was once a file of its own under `tests/`.
 
-mod common;
 mod check;
+mod common;
 mod diagnostics;
 mod dryrun;
 mod fuzz;

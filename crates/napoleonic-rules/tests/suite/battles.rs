@@ -100,7 +100,11 @@ fighting_room = 2
 "#;
 
 fn tables() -> Tables {
-    Tables::parse(&format!("{}\n{EXTRA}", include_str!("../../data/tables.toml"))).unwrap()
+    Tables::parse(&format!(
+        "{}\n{EXTRA}",
+        include_str!("../../data/tables.toml")
+    ))
+    .unwrap()
 }
 
 /// A unit with troops given as (type, count, rank).

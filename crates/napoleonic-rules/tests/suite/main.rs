@@ -1,7 +1,6 @@
 //! The crate's integration tests, built as one test binary (one link instead of one per
 //! file): each module is what was once a file of its own under `tests/`.
 
-mod moves_support;
 mod battles;
 mod economy;
 mod finals;
@@ -11,4 +10,5 @@ mod map;
 mod movement;
 mod movement_fleets;
 mod movement_properties;
+mod moves_support;
 mod sea_battles;
