@@ -1,11 +1,14 @@
 //! `empires napoleonic ...`: a game of Napoleonic Empires in a directory, run by a GM from
 //! the command line: create it, print each kingdom's order sheet, check a sheet with its
-//! per-phase dry run, play the turn, and read the reports.
+//! per-phase dry run, play the turn, and read the reports; and whole games played by
+//! computer players (`simulate`).
 
 use crate::error::{Error, Result};
 use empires_host::gamefiles::GameFiles;
 use empires_host::ruleset::{self, Setup};
-use napoleonic_rules::KingdomCode;
+use napoleonic_ai::Style;
+use napoleonic_ai::sim::{Simulation, simulate};
+use napoleonic_rules::{KingdomCode, Map};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -53,6 +56,50 @@ pub enum NapoleonicCommand {
         #[arg(long, default_value = "txt", value_parser = ["txt", "json", "html"])]
         format: String,
     },
+    /// Play a whole game with computer players, every kingdom a conqueror unless told
+    /// otherwise, until a victory or the turn limit, and print how it went.
+    Simulate {
+        /// Seed of the game's random generator.
+        #[arg(long, default_value_t = 1805)]
+        seed: u64,
+        /// The most turns to play.
+        #[arg(long, default_value_t = 100)]
+        turns: u32,
+        /// The share of the map's provinces that wins, in percent (G5); 0 leaves victory to
+        /// the GM. Default: the game's setting.
+        #[arg(long)]
+        victory: Option<u32>,
+        /// A kingdom played in another style, as KINGDOM=caretaker or KINGDOM=conqueror;
+        /// repeat for each.
+        #[arg(long = "style", value_parser = parse_style)]
+        styles: Vec<(KingdomCode, Style)>,
+        /// A kingdom in play; repeat for each. Default: every kingdom of the map.
+        #[arg(long = "kingdom", value_parser = parse_kingdom)]
+        kingdoms: Vec<KingdomCode>,
+        /// A map file (TOML, `docs/napoleonic/maps.md`) instead of the standard map.
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// Print the whole result as JSON (every turn's figures) rather than the summary.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn parse_style(s: &str) -> std::result::Result<(KingdomCode, Style), String> {
+    let (k, style) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: expected KINGDOM=caretaker or KINGDOM=conqueror"))?;
+    let style = match style.trim().to_ascii_lowercase().as_str() {
+        "caretaker" => Style::Caretaker,
+        "conqueror" => Style::Conqueror,
+        other => return Err(format!("{other:?}: the styles are caretaker and conqueror")),
+    };
+    Ok((parse_kingdom(k.trim())?, style))
+}
+
+fn read_map(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))
 }
 
 fn parse_kingdom(s: &str) -> std::result::Result<KingdomCode, String> {
@@ -69,13 +116,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             kingdoms,
             map,
         } => {
-            let map_text = map
-                .as_deref()
-                .map(|p| {
-                    std::fs::read_to_string(p)
-                        .map_err(|e| Error::new(format!("cannot read {}: {e}", p.display())))
-                })
-                .transpose()?;
+            let map_text = map.as_deref().map(read_map).transpose()?;
             let name = name.unwrap_or_else(|| dir_name(&dir));
             let setup = Setup {
                 name: name.clone(),
@@ -132,7 +173,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 p.written_to.display()
             );
             for r in &p.notes {
-                let _ = write!(out, "\nnot used: {r}");
+                let _ = write!(out, "\nnote: {r}");
             }
             Ok((out, false))
         }
@@ -151,6 +192,44 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             }
             let turn = turn.unwrap_or(latest);
             Ok((game.report(turn, &format!("{kingdom}.{format}"))?, false))
+        }
+        NapoleonicCommand::Simulate {
+            seed,
+            turns,
+            victory,
+            styles,
+            kingdoms,
+            map,
+            json,
+        } => {
+            let map = match map {
+                Some(path) => Map::parse(&read_map(&path)?).map_err(|e| {
+                    Error::new(format!(
+                        "{} cannot be used:\n  {}",
+                        path.display(),
+                        e.join("\n  ")
+                    ))
+                })?,
+                None => napoleonic_rules::standard::europe(),
+            };
+            let mut setup = Simulation::new(seed, turns);
+            setup.game.kingdoms = kingdoms;
+            if let Some(percent) = victory {
+                setup.game.settings.victory_province_percent = percent;
+            }
+            setup.styles.kingdoms.extend(styles);
+            let result = simulate(&map, &setup);
+            if result.turns == 0
+                && let Some(why) = &result.stopped
+            {
+                return Err(Error::new(why.clone()));
+            }
+            let text = if json {
+                serde_json::to_string_pretty(&result).map_err(|e| Error::new(e.to_string()))?
+            } else {
+                result.summary()
+            };
+            Ok((text, false))
         }
     }
 }

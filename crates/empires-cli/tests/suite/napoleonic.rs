@@ -86,10 +86,13 @@ fn a_game_is_created_checked_played_and_reported() {
         played.contains("orders from: FRA; no orders from: PRU"),
         "{played}"
     );
+    assert!(played.contains("note: PRU.txt:"), "{played}");
+    // A kingdom that sent nothing is kept by the caretaker, whose orders the GM can read.
     assert!(
-        played.contains("not used:") && played.contains("PRU.txt"),
+        played.contains("note: PRU sent no sheet: the caretaker wrote its orders"),
         "{played}"
     );
+    assert!(dir.join("turns/0002/computer/PRU.json").is_file());
     assert!(dir.join("turns/0002/orders/FRA.txt").is_file());
     assert!(!dir.join("orders/FRA.txt").exists());
 
@@ -176,4 +179,74 @@ fn a_new_game_refuses_an_unknown_kingdom_and_a_directory_in_use() {
         "{}",
         stderr(&turn)
     );
+}
+
+#[test]
+fn a_simulated_game_is_the_same_for_the_same_seed() {
+    let args = [
+        "napoleonic",
+        "simulate",
+        "--seed",
+        "3",
+        "--turns",
+        "3",
+        "--style",
+        "gbr=caretaker",
+    ];
+    let first = stdout(&ok(&args));
+    assert!(
+        first.contains("seed 3: 3 turns played (limit 3)"),
+        "{first}"
+    );
+    // Great Britain is kept by the caretaker, everyone else conquers.
+    let gbr = first
+        .lines()
+        .find(|l| l.starts_with("GBR "))
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(gbr.contains("caretaker"), "{gbr}");
+    assert!(
+        first
+            .lines()
+            .any(|l| l.starts_with("FRA ") && l.contains("conqueror")),
+        "{first}"
+    );
+    assert_eq!(
+        stdout(&ok(&args)),
+        first,
+        "the same seed plays the same game"
+    );
+    let other = stdout(&ok(&[
+        "napoleonic",
+        "simulate",
+        "--seed",
+        "4",
+        "--turns",
+        "3",
+    ]));
+    assert_ne!(other, first);
+
+    // The whole result as JSON: every turn's figures.
+    let json = stdout(&ok(&[
+        "napoleonic",
+        "simulate",
+        "--seed",
+        "3",
+        "--turns",
+        "2",
+        "--json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["turns"], 2);
+    assert_eq!(v["history"].as_array().map(Vec::len), Some(3));
+
+    // Mistakes are said plainly: a style the command line refuses, a kingdom not on the map.
+    let o = empires(&["napoleonic", "simulate", "--style", "FRA=pacifist"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("\"pacifist\": the styles are caretaker and conqueror"),
+        "{}",
+        stderr(&o)
+    );
+    let bad = common::fails(&["napoleonic", "simulate", "--kingdom", "XXX"]);
+    assert!(bad.contains("XXX"), "{bad}");
 }

@@ -3,6 +3,7 @@
 use super::{Checked, GameText, Ruleset, Seat, Setup, Started, Turn};
 use crate::error::{Error, Result};
 use crate::gamedir::{sha256_hex, to_pretty_json};
+use napoleonic_ai::Style;
 use napoleonic_orders::Code;
 use napoleonic_report::draw::{MapDrawer, options};
 use napoleonic_rules::event::What;
@@ -196,8 +197,32 @@ impl Ruleset for Napoleonic {
             }
             orders.insert(k, parsed.orders);
         }
+        // The independents always follow their own routine (G36), and a kingdom that sent
+        // no sheet is kept by the caretaker, the GM's stand-in for a missed turn: it
+        // defends, recruits within its means and keeps a surplus, but never changes a
+        // relation nor attacks (docs/napoleonic/computer.md).
+        let all = napoleonic_ai::orders_with_stand_ins(&map, &state, &orders, Style::Caretaker);
+        let mut computer_orders = Vec::new();
+        for (k, o) in &all {
+            if !orders.contains_key(k) {
+                computer_orders.push((format!("{k}.json"), to_pretty_json(o, "computer orders")?));
+                if !k.is_independent() {
+                    notes.push(format!("{k} sent no sheet: the caretaker wrote its orders"));
+                }
+            }
+        }
         let outcome =
-            napoleonic_rules::play(&map, &state, &orders).map_err(|e| Error::new(e.to_string()))?;
+            napoleonic_rules::play(&map, &state, &all).map_err(|e| Error::new(e.to_string()))?;
+        // G5: the engine only says whether the game is won; ending it is the GM's call.
+        if let Some(v) = napoleonic_rules::victory::victory(&map, &outcome.state) {
+            let names: Vec<&str> = v.kingdoms.iter().map(|k| k.as_str()).collect();
+            notes.push(format!(
+                "the game is won by {}, holding {} of the {} provinces: the GM may end it",
+                names.join(" + "),
+                v.provinces,
+                v.of
+            ));
+        }
         let (drawer, kept) = drawer(game, &map)?;
         let mut reports = Vec::new();
         for k in outcome.state.kingdoms.values().filter(|k| !k.independent) {
@@ -224,7 +249,7 @@ impl Ruleset for Napoleonic {
             state: to_pretty_json(&outcome.state, "state.json")?,
             events: to_pretty_json(&outcome.events, "events.json")?,
             reports,
-            computer_orders: Vec::new(),
+            computer_orders,
             events_count: outcome.events.len(),
             failed,
             notes,
