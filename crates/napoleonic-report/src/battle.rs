@@ -115,11 +115,16 @@ impl Words<'_> {
         if u.amphibious {
             m.push("landed from the sea (with the amphibious modifier)".into());
         }
-        if let Some(f) = &u.aboard {
-            m.push(format!(
+        match &u.aboard {
+            Some(f) if u.on_enemy_deck => m.push(format!(
+                "fighting the crew aboard {} (with the marine modifier)",
+                self.named(rep, f)
+            )),
+            Some(f) => m.push(format!(
                 "fighting as marines from {} (with the marine modifier)",
                 self.named(rep, f)
-            ));
+            )),
+            None => {}
         }
         if &u.unit.0 == self.me
             && let Some(l) = &u.leader
@@ -164,6 +169,11 @@ impl Words<'_> {
         let across = rep.across.map(|x| self.place(x)).unwrap_or_default();
         match rep.kind {
             BattleKind::Land => format!("A land battle occurred at: {}", self.place(rep.at)),
+            // A fight aboard a fleet in port (treachery, 4.6) is a sea battle in a harbour.
+            BattleKind::Sea if self.map.get(rep.at).is_some_and(|l| !l.is_sea()) => format!(
+                "A battle aboard ship occurred in the harbour of: {}",
+                self.place(rep.at)
+            ),
             BattleKind::Sea => format!("A sea battle occurred at: {}", self.place(rep.at)),
             BattleKind::Border => format!(
                 "A battle occurred across the border of {} and {across}",
@@ -191,8 +201,9 @@ impl Words<'_> {
 
     /// What a neighbour learns: the place, who fought, who won, how long.
     pub fn summary(&self, rep: &BattleReport) -> Vec<String> {
+        // The three lines are read as one paragraph: each ends its sentence.
         vec![
-            self.heading(rep),
+            format!("{}.", self.heading(rep)),
             format!("Between {}.", self.kingdoms(&rep.kingdoms())),
             self.outcome(rep),
         ]

@@ -235,6 +235,9 @@ pub struct Settings {
     pub leader_fort_divisor: i64,
     /// G5: the share of all provinces, in percent, a surviving alliance must hold to win.
     pub victory_province_percent: u32,
+    /// G5: or the share, in percent, of the map's total revenue (the provinces' maximum
+    /// revenue) its provinces must be worth; 0 leaves this way of winning off.
+    pub victory_revenue_percent: u32,
 }
 
 impl Default for Settings {
@@ -263,6 +266,7 @@ impl Default for Settings {
             marines_replaced: true,
             leader_fort_divisor: 200,
             victory_province_percent: 50,
+            victory_revenue_percent: 0,
         }
     }
 }

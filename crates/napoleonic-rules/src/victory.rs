@@ -5,9 +5,9 @@
 //!
 //! - **by territory**: a set of surviving kingdoms, every one allied with every other (or
 //!   one kingdom alone), holds at least a share of all the provinces of the map
-//!   (`settings.victory_province_percent`), or at least a share of the map's revenue (the
-//!   provinces' maximum revenue, as the map shows it) when a [`Rule`] asks for that too
-//!   ([`victory`], [`victory_by`]);
+//!   (`settings.victory_province_percent`), or provinces worth at least a share of the
+//!   map's revenue (the provinces' maximum revenue, as the map shows it;
+//!   `settings.victory_revenue_percent`, off by default) ([`victory`], [`victory_by`]);
 //! - **by declaration**: the GM records a result ([`declared`]), for a coalition that claims
 //!   its win or for a game dragged out past its outcome.
 //!
@@ -62,17 +62,17 @@ pub struct Rule {
 }
 
 impl Rule {
-    /// The game's own rule: `victory_province_percent` of the provinces. The game settings
-    /// have no revenue threshold, so that one is off.
+    /// The game's own rule: `victory_province_percent` of the provinces, or
+    /// `victory_revenue_percent` of the revenue (0, off, unless the game sets it).
     pub fn of(settings: &Settings) -> Rule {
         Rule {
             province_percent: settings.victory_province_percent,
-            revenue_percent: 0,
+            revenue_percent: settings.victory_revenue_percent,
         }
     }
 }
 
-/// Whether the game is won by provinces under its own settings (G5); see [`victory_by`].
+/// Whether the game is won by territory under its own settings (G5); see [`victory_by`].
 pub fn victory(map: &Map, state: &GameState) -> Option<Victory> {
     victory_by(map, state, &Rule::of(&state.settings))
 }
@@ -433,8 +433,14 @@ mod tests {
         let v = victory_by(&map, &state, &both).expect("RUS holds most of the revenue");
         assert_eq!((v.kingdoms.clone(), v.provinces), (vec![k("RUS")], 2));
         assert_eq!(v.how, How::Revenue { percent: 50 });
-        // The game's own rule counts provinces only.
+        // The game's own rule counts provinces only, unless its settings ask for revenue.
         assert_eq!(victory(&map, &state), None);
+        state.settings.victory_revenue_percent = 50;
+        let v = victory(&map, &state).expect("the setting turns the revenue victory on");
+        assert_eq!(v.kingdoms, vec![k("RUS")]);
+        assert_eq!(v.how, How::Revenue { percent: 50 });
+        state.settings.victory_revenue_percent = 60;
+        assert_eq!(victory(&map, &state), None, "110 of 190 is under 60 %");
         let off = Rule {
             province_percent: 0,
             revenue_percent: 0,

@@ -702,6 +702,7 @@ fighting_room = 2
             .expect("the Rhineland is next to Paris");
         assert!(!near.took_part);
         assert_eq!(near.lines.len(), 3, "{:#?}", near.lines);
+        assert_eq!(near.lines[0], "A land battle occurred at: 4 Rhineland.");
         assert_eq!(near.lines[1], "Between Independent and Prussia.");
         for secret in ["Secret Guard of Berlin", "General Hiddenmarck"] {
             assert!(!fj.contains(secret), "France's report shows {secret:?}");

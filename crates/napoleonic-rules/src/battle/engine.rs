@@ -132,6 +132,11 @@ pub struct Setup {
     pub destinations: Vec<LocId>,
     /// Its leader has not yet learned siegecraft this turn (2.5: once a turn).
     pub may_learn_siege: bool,
+    /// An army aboard a fleet of a kingdom it fights (4.6, the treachery case): it is
+    /// already on the enemy's deck, so all of it fights there, whatever the fleet's marine
+    /// capacity, and it holds its side on the field at sea though it has no ships. It never
+    /// retreats, and the fleet it stands on cannot sail away from it.
+    pub aboard_enemy: bool,
 }
 
 /// A unit in the battle.
@@ -363,6 +368,12 @@ impl Battle {
         self.push_unit(side, unit, setup, None);
         let sea = self.at_sea();
         self.push_troops(ui, unit, tables, sea, false);
+        self.push_leaders(ui, unit);
+        ui
+    }
+
+    /// A unit's leaders join it on the field, the unit leader giving his tactics.
+    fn push_leaders(&mut self, ui: usize, unit: &Unit) {
         for (i, l) in unit.leaders.iter().enumerate() {
             if unit.unit_leader == Some(i) {
                 self.units[ui].leader = Some(self.fighters.len());
@@ -400,7 +411,6 @@ impl Battle {
                 captured_by: None,
             });
         }
-        ui
     }
 
     /// An army aboard the fleet `carrier` (a unit already added) whose soldiers board enemy
@@ -421,9 +431,37 @@ impl Battle {
         ui
     }
 
+    /// An army aboard the fleet `carrier` (a unit already added) of a kingdom it fights:
+    /// the treachery case of 4.6 ("a battle between your soldiers and his ships"). Every
+    /// soldier is on the enemy's deck and fights from the start, with its marine modifier
+    /// (a fight at sea), and so do the army's leaders, the unit leader giving his tactics as
+    /// on land. Returns its index.
+    pub fn add_boarders(
+        &mut self,
+        side: usize,
+        army: &Unit,
+        carrier: usize,
+        tables: &Tables,
+    ) -> usize {
+        let setup = Setup {
+            aboard_enemy: true,
+            ..Setup::default()
+        };
+        let ui = self.units.len();
+        self.push_unit(side, army, setup, Some(carrier));
+        self.push_troops(ui, army, tables, false, true);
+        for f in self.fighters.iter_mut().filter(|f| f.unit == ui) {
+            f.active = true;
+        }
+        self.push_leaders(ui, army);
+        ui
+    }
+
     fn unit_gone(&self, ui: usize) -> bool {
         let u = &self.units[ui];
-        u.retreated.is_some() || u.carrier.is_some_and(|c| self.units[c].retreated.is_some())
+        u.retreated.is_some()
+            || (!u.setup.aboard_enemy
+                && u.carrier.is_some_and(|c| self.units[c].retreated.is_some()))
     }
 
     fn on_field(&self, fi: usize) -> bool {
@@ -438,13 +476,15 @@ impl Battle {
     }
 
     /// What keeps a side in the battle: any fighter on land, ships at sea (4.6: soldiers do
-    /// not count).
+    /// not count), or soldiers standing on an enemy's deck (the treachery case: they fight
+    /// until they or the ships under them are gone).
     fn holds_field(&self, side: usize) -> bool {
         let sea = self.at_sea();
         (0..self.fighters.len()).any(|fi| {
+            let u = &self.units[self.fighters[fi].unit];
             self.on_field(fi)
-                && self.units[self.fighters[fi].unit].side == side
-                && (!sea || self.fighters[fi].is_ship())
+                && u.side == side
+                && (!sea || self.fighters[fi].is_ship() || u.setup.aboard_enemy)
         })
     }
 
@@ -627,7 +667,11 @@ impl Battle {
                 .filter(|&fi| !self.fighters[fi].dead)
                 .map(|fi| self.fighters[fi].marine_cap)
                 .sum();
-            let carried = |fi: usize| self.units[self.fighters[fi].unit].carrier == Some(c);
+            // Soldiers on an enemy's deck take none of its marine capacity.
+            let carried = |fi: usize| {
+                let u = &self.units[self.fighters[fi].unit];
+                u.carrier == Some(c) && !u.setup.aboard_enemy
+            };
             let used: u32 = (0..self.fighters.len())
                 .filter(|&fi| {
                     let f = &self.fighters[fi];
@@ -790,6 +834,7 @@ impl Battle {
                     defends: u.defends,
                     amphibious: u.setup.amphibious,
                     aboard: u.carrier.map(|c| self.units[c].unit.clone()),
+                    on_enemy_deck: u.setup.aboard_enemy,
                     leader: u.tactics.as_ref().map(|t| t.name.clone()),
                     total_combat: combat,
                     total_hp: self.unit_hp(ui),
@@ -984,7 +1029,16 @@ impl Battle {
 
     fn may_retreat(&self, ui: usize) -> bool {
         let u = &self.units[ui];
-        u.setup.may_retreat && !u.defends && !self.unit_gone(ui)
+        u.setup.may_retreat && !u.defends && !self.unit_gone(ui) && !self.boarded(ui)
+    }
+
+    /// Whether enemies still stand on this fleet's deck (4.6, treachery): it cannot sail
+    /// away from them.
+    fn boarded(&self, ui: usize) -> bool {
+        (0..self.fighters.len()).any(|fi| {
+            let b = &self.units[self.fighters[fi].unit];
+            b.setup.aboard_enemy && b.carrier == Some(ui) && self.on_field(fi)
+        })
     }
 
     /// The retreat condition (4.2): every fighter of the unit in ranks 1 to its retreat
@@ -1086,7 +1140,10 @@ impl Battle {
     /// a fleet takes the armies aboard with it (their marines' damage is settled too).
     fn retreat(&mut self, ui: usize, to: LocId, r: u32) -> Vec<Retreat> {
         let carried: Vec<usize> = (0..self.units.len())
-            .filter(|&ci| self.units[ci].carrier == Some(ui) && self.units[ci].retreated.is_none())
+            .filter(|&ci| {
+                let c = &self.units[ci];
+                c.carrier == Some(ui) && c.retreated.is_none() && !c.setup.aboard_enemy
+            })
             .collect();
         let mut out = Vec::new();
         for x in std::iter::once(ui).chain(carried.iter().copied()) {
@@ -1104,8 +1161,12 @@ impl Battle {
     }
 
     /// The unit that takes a captured fighter (7.5): on land, a victorious army or
-    /// garrison still on the field; at sea, of ships only, the victorious fleet with the
-    /// most ships afloat (its first on a tie).
+    /// garrison still on the field. At sea a ship goes to the victorious fleet with the
+    /// most ships afloat (its first on a tie), and artillery lost at sea (a marine or a
+    /// soldier on an enemy's deck) to a victorious army still on the field. When the victors
+    /// have no unit of that kind there, the other kind takes it: ships taken by soldiers
+    /// who won on an enemy's deck, artillery taken by a fleet without soldiers aboard. The
+    /// turn then forms a fleet or an army around the prize (`land::apply`).
     fn captor(&self, fi: usize, winners: &[usize]) -> Option<usize> {
         let side = self.units[self.fighters[fi].unit].side;
         let eligible = |ui: usize| {
@@ -1116,25 +1177,29 @@ impl Battle {
                 && self.unit_fighters(ui).any(|x| !self.fighters[x].dead)
         };
         if self.at_sea() {
-            if !self.fighters[fi].is_ship() {
-                return None;
-            }
             let ships = |ui: usize| {
                 self.unit_fighters(ui)
                     .filter(|&x| !self.fighters[x].dead && self.fighters[x].is_ship())
                     .count()
             };
-            let mut best: Option<(usize, usize)> = None;
+            let mut fleet: Option<(usize, usize)> = None;
             for ui in 0..self.units.len() {
                 if self.units[ui].kind != UnitKind::Fleet || !eligible(ui) {
                     continue;
                 }
                 let n = ships(ui);
-                if n > 0 && best.is_none_or(|(_, m)| n > m) {
-                    best = Some((ui, n));
+                if n > 0 && fleet.is_none_or(|(_, m)| n > m) {
+                    fleet = Some((ui, n));
                 }
             }
-            best.map(|(ui, _)| ui)
+            let fleet = fleet.map(|(ui, _)| ui);
+            let army = (0..self.units.len())
+                .find(|&ui| self.units[ui].kind == UnitKind::Army && eligible(ui));
+            if self.fighters[fi].is_ship() {
+                fleet.or(army)
+            } else {
+                army.or(fleet)
+            }
         } else {
             (0..self.units.len()).find(|&ui| self.units[ui].kind != UnitKind::Fleet && eligible(ui))
         }

@@ -318,19 +318,24 @@ pub fn muster(
                 Vec::new()
             },
             may_learn_siege: may_learn(learned, u),
+            ..Setup::default()
         };
         b.add_unit(side, u, &state.tables, setup);
     }
     b
 }
 
+/// Captured troops whose captor cannot hold them (at sea: ships taken by soldiers, or
+/// artillery taken by a fleet), with the captor; the sea battle forms a unit for them.
+pub type Strays = Vec<(UnitRef, Vec<Troop>)>;
+
 /// Writes a fought battle (on land or at sea) back into the state: the fortification's
 /// damage; the dead removed, survivors' wounds settled by the aftermath (a survivor keeps
 /// none); a unit whose leader fell left without one until the next turn (G44); retreats
 /// made (all move points spent, nothing more this turn; a fleet takes its armies aboard
 /// along); captured troops joining their captor; leaders' new skills; armies left with
-/// nothing removed.
-pub fn apply(turn: &mut Turn, b: &Battle, rep: &BattleReport, learned: &mut Learned) {
+/// nothing removed. Returns the captured troops the captor's kind of unit cannot hold.
+pub fn apply(turn: &mut Turn, b: &Battle, rep: &BattleReport, learned: &mut Learned) -> Strays {
     if let Some(f) = &b.fort
         && let Some(pr) = turn.state.provinces.get_mut(&b.at)
     {
@@ -355,6 +360,21 @@ pub fn apply(turn: &mut Turn, b: &Battle, rep: &BattleReport, learned: &mut Lear
                 mp,
                 damage: crate::fixed::Fixed::ZERO,
             });
+        }
+    }
+    // Ships go to fleets, soldiers to armies and garrisons; the rest stray.
+    let mut strays: Strays = Vec::new();
+    for (ui, list) in std::mem::take(&mut captured) {
+        let fleet = b.units[ui].kind == UnitKind::Fleet;
+        let tables = &turn.state.tables;
+        let (fits, other): (Vec<Troop>, Vec<Troop>) = list
+            .into_iter()
+            .partition(|t| tables.troop(&t.code).is_some_and(|x| x.is_ship()) == fleet);
+        if !fits.is_empty() {
+            captured.insert(ui, fits);
+        }
+        if !other.is_empty() {
+            strays.push((b.units[ui].unit.clone(), other));
         }
     }
     let mut emptied: Vec<UnitRef> = Vec::new();
@@ -442,4 +462,5 @@ pub fn apply(turn: &mut Turn, b: &Battle, rep: &BattleReport, learned: &mut Lear
     turn.state
         .units
         .retain(|u| !emptied.contains(&(u.owner.clone(), u.id)));
+    strays
 }

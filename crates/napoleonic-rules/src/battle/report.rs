@@ -80,6 +80,10 @@ pub struct UnitReport {
     pub amphibious: bool,
     /// At sea: an army whose soldiers fight as marines from this fleet's deck.
     pub aboard: Option<UnitRef>,
+    /// An army aboard a fleet of a kingdom it fights (4.6, treachery): it fights on that
+    /// fleet's deck (`aboard`), all of it, against the crew.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_enemy_deck: bool,
     /// The unit leader, who gives its troops his tactics.
     pub leader: Option<String>,
     /// Unmodified: attacks × combat, and hit points, of its fighters (troops and leaders).

@@ -8,16 +8,22 @@
 //! add_marines`). Only fleets retreat, taking their armies with them. A fleet left without
 //! ships is gone: its leaders go to another fleet of its kingdom in the same sea, its armies
 //! aboard to another fleet there, or they are lost at sea.
+//!
+//! Soldiers aboard a fleet of a kingdom they fight (an ally turned enemy: the treachery
+//! case of 4.6) fight its ships where the fleet is, all of them and their leaders
+//! (`Battle::add_boarders`), together with whatever else fights in that sea. In a harbour
+//! only that fleet and the armies aboard it fight: fleets docked in a harbour never fight
+//! one another (note N1 of `docs/napoleonic/rules.md`).
 
 use super::engine::{Battle, Setup};
 use super::land::{Learned, apply, group_sides, origin};
 use super::report::{BattleKind, BattleReport};
 use crate::event::{MoveStep, UnitRef, What, When};
 use crate::ids::{KingdomCode, LocId, UnitKind};
-use crate::state::Unit;
+use crate::state::{Troop, Unit};
 use crate::turn::Turn;
 use crate::turn::movement::{Phase, cargo, relocate};
-use crate::turn::units::{add_leader, counts_of, hostile_in, uref};
+use crate::turn::units::{add_leader, counts_of, form_reported, hostile_in, uref};
 use std::collections::BTreeSet;
 
 /// A safety stop on the sea battles of one phase: retreats into seas with enemies could
@@ -33,6 +39,10 @@ fn afloat(turn: &Turn, u: &Unit) -> bool {
                 .troop(&t.code)
                 .is_some_and(|x| x.is_ship())
         })
+}
+
+fn at_sea(turn: &Turn, at: LocId) -> bool {
+    turn.map.get(at).is_some_and(|l| l.is_sea())
 }
 
 /// Fleets with ships in a location, in unit order.
@@ -52,16 +62,38 @@ fn enemy_ships(turn: &Turn, k: &KingdomCode, at: LocId) -> bool {
         .any(|f| hostile_in(&turn.state, k, &f.0, at))
 }
 
-/// The kingdoms of a sea battle among these fleets: the owners of fleets facing an enemy
-/// fleet, and the owners of armies aboard those fleets, boarding enemy ships, who are at
-/// war with one of them (4.6). Kingdoms in code order.
-fn fighting(turn: &Turn, fleets: &[UnitRef], at: LocId) -> Vec<KingdomCode> {
-    let owners: BTreeSet<KingdomCode> = fleets.iter().map(|f| f.0.clone()).collect();
-    let mut out: BTreeSet<KingdomCode> = owners
+/// Whether a fleet carries an army of a kingdom it fights (4.6, treachery).
+fn carries_enemies(turn: &Turn, f: &UnitRef, at: LocId) -> bool {
+    cargo(turn, f)
         .iter()
-        .filter(|a| owners.iter().any(|b| hostile_in(&turn.state, a, b, at)))
-        .cloned()
-        .collect();
+        .any(|a| hostile_in(&turn.state, &a.0, &f.0, at))
+}
+
+/// The kingdoms of a sea battle among these fleets: the owners of fleets facing an enemy
+/// fleet (when fleets `engage` each other: at sea, not in a harbour, N1); the owners of
+/// armies aboard one of these fleets hostile to it, and that fleet's owner (treachery,
+/// 4.6); and the owners of armies aboard those fleets, boarding enemy ships, who are at war
+/// with one of them (4.6). Kingdoms in code order.
+fn fighting(turn: &Turn, fleets: &[UnitRef], at: LocId, engage: bool) -> Vec<KingdomCode> {
+    let owners: BTreeSet<KingdomCode> = fleets.iter().map(|f| f.0.clone()).collect();
+    let mut out: BTreeSet<KingdomCode> = if engage {
+        owners
+            .iter()
+            .filter(|a| owners.iter().any(|b| hostile_in(&turn.state, a, b, at)))
+            .cloned()
+            .collect()
+    } else {
+        BTreeSet::new()
+    };
+    for f in fleets {
+        for a in cargo(turn, f) {
+            if hostile_in(&turn.state, &a.0, &f.0, at) {
+                out.insert(a.0.clone());
+                out.insert(f.0.clone());
+            }
+        }
+    }
+    let owners: BTreeSet<KingdomCode> = out.clone();
     let fighting_fleets: Vec<UnitRef> = fleets
         .iter()
         .filter(|f| out.contains(&f.0))
@@ -197,12 +229,17 @@ fn muster(
             let Some(army) = state.unit(&a.0, a.1) else {
                 continue;
             };
-            if !army.marines || hostile_in(state, &a.0, &f.0, at) {
-                continue; // below decks
-            }
-            if let Some(s) = side_of(&a.0) {
+            let Some(s) = side_of(&a.0) else {
+                continue;
+            };
+            if hostile_in(state, &a.0, &f.0, at) {
+                // 4.6, treachery: soldiers aboard a fleet of a kingdom they fight take on
+                // its crew, whatever their marines option.
+                b.add_boarders(s, army, fi, &state.tables);
+            } else if army.marines {
                 b.add_marines(s, army, fi, &state.tables);
             }
+            // Otherwise below decks.
         }
     }
     b
@@ -214,7 +251,10 @@ fn muster(
 fn fight(turn: &mut Turn, when: When, mut b: Battle) -> (Battle, BattleReport) {
     let rep = b.fight(&mut turn.rng);
     let mut learned = Learned::new();
-    apply(turn, &b, &rep, &mut learned);
+    let strays = apply(turn, &b, &rep, &mut learned);
+    for (captor, troops) in strays {
+        house_prize(turn, when, &captor, troops);
+    }
     if turn.state.settings.sea_battle_stops_fleet {
         for bu in b.units.iter().filter(|x| x.kind == UnitKind::Fleet) {
             if let Some(u) = turn.state.unit_mut(&bu.unit.0, bu.unit.1) {
@@ -229,10 +269,66 @@ fn fight(turn: &mut Turn, when: When, mut b: Battle) -> (Battle, BattleReport) {
     (b, rep)
 }
 
+/// Captured troops the captor cannot hold themselves (7.5, at sea): ships taken by soldiers
+/// who won on an enemy's deck form a new fleet of their kingdom where they are, and the
+/// soldiers go aboard it; artillery taken by a fleet forms a new army of its kingdom aboard
+/// that fleet (M7 then checks what the fleet can carry). With no number free for the new
+/// unit (99 of a kind), the prize is lost.
+fn house_prize(turn: &mut Turn, when: When, captor: &UnitRef, troops: Vec<Troop>) {
+    let Some(u) = turn.state.unit(&captor.0, captor.1) else {
+        return;
+    };
+    let at = u.location;
+    let (kind, carrier) = match u.kind() {
+        UnitKind::Fleet => (UnitKind::Army, Some(captor.clone())),
+        _ => (UnitKind::Fleet, None),
+    };
+    let Some(id) = form_reported(turn, when, &captor.0, kind, at, captor.1) else {
+        turn.emit(
+            when,
+            What::Overboard {
+                fleet: captor.clone(),
+                troops: counts_of(&troops),
+            },
+        );
+        return;
+    };
+    let made = (captor.0.clone(), id);
+    let moved = counts_of(&troops);
+    if let Some(x) = turn.state.unit_mut(&made.0, made.1) {
+        x.troops = troops;
+        x.aboard = carrier;
+    }
+    turn.emit(
+        when,
+        What::Transferred {
+            from: captor.clone(),
+            to: made.clone(),
+            troops: moved,
+            leaders: Vec::new(),
+        },
+    );
+    if kind == UnitKind::Fleet {
+        if let Some(a) = turn.state.unit_mut(&captor.0, captor.1) {
+            a.aboard = Some(made.clone());
+        }
+        turn.emit(
+            when,
+            What::Loaded {
+                fleet: made,
+                army: captor.clone(),
+                at,
+            },
+        );
+    }
+}
+
 /// A fleet left without ships is gone (4.6, M6): its leaders join another fleet of its
 /// kingdom with ships in the same place, or are lost at sea; each army aboard goes aboard
-/// another fleet there, of its own kingdom or else of the lost fleet's (M7 then throws
-/// over what the new fleet cannot carry), or is lost at sea with its leaders.
+/// another fleet there, of its own kingdom or else of the lost fleet's if that one is not
+/// its enemy (M7 then throws over what the new fleet cannot carry), or is lost at sea with
+/// its leaders. A fleet lost in a harbour (the treachery case) is in port: its leaders
+/// without a sister fleet there form a new army, and the armies aboard go ashore.
 pub fn sunk(turn: &mut Turn, when: When, f: &UnitRef) {
     let Some(fleet) = turn.state.unit(&f.0, f.1) else {
         return;
@@ -241,6 +337,7 @@ pub fn sunk(turn: &mut Turn, when: When, f: &UnitRef) {
         return;
     }
     let at = fleet.location;
+    let in_port = !at_sea(turn, at);
     let others = |turn: &Turn, k: &KingdomCode| -> Option<UnitRef> {
         turn.state
             .units
@@ -253,8 +350,13 @@ pub fn sunk(turn: &mut Turn, when: When, f: &UnitRef) {
     };
     let lost = turn.state.units.remove(idx);
     let leaders: Vec<String> = lost.leaders.iter().map(|l| l.name.clone()).collect();
-    match others(turn, &f.0) {
-        Some(to) if !lost.leaders.is_empty() => {
+    let sister = if lost.leaders.is_empty() {
+        None
+    } else {
+        others(turn, &f.0)
+    };
+    match sister {
+        Some(to) => {
             if let Some(u) = turn.state.unit_mut(&to.0, to.1) {
                 for l in lost.leaders {
                     add_leader(u, l);
@@ -270,7 +372,26 @@ pub fn sunk(turn: &mut Turn, when: When, f: &UnitRef) {
                 },
             );
         }
-        _ => {
+        None if in_port && !lost.leaders.is_empty() => {
+            if let Some(id) = form_reported(turn, when, &f.0, UnitKind::Army, at, f.1) {
+                if let Some(u) = turn.state.unit_mut(&f.0, id) {
+                    for l in lost.leaders {
+                        add_leader(u, l);
+                    }
+                    u.stop();
+                }
+                turn.emit(
+                    when,
+                    What::Transferred {
+                        from: f.clone(),
+                        to: (f.0.clone(), id),
+                        troops: Vec::new(),
+                        leaders,
+                    },
+                );
+            }
+        }
+        None => {
             for leader in leaders {
                 turn.emit(
                     when,
@@ -284,7 +405,27 @@ pub fn sunk(turn: &mut Turn, when: When, f: &UnitRef) {
         }
     }
     for a in cargo(turn, f) {
-        match others(turn, &a.0).or_else(|| others(turn, &f.0)) {
+        if in_port {
+            // In port the soldiers simply step ashore.
+            if let Some(u) = turn.state.unit_mut(&a.0, a.1) {
+                u.aboard = None;
+                u.stop();
+            }
+            turn.emit(
+                when,
+                What::Unloaded {
+                    fleet: f.clone(),
+                    army: a,
+                    at,
+                    amphibious: false,
+                },
+            );
+            continue;
+        }
+        let friendly = !hostile_in(&turn.state, &a.0, &f.0, at);
+        let new_fleet =
+            others(turn, &a.0).or_else(|| if friendly { others(turn, &f.0) } else { None });
+        match new_fleet {
             Some(to) => {
                 if let Some(u) = turn.state.unit_mut(&a.0, a.1) {
                     u.aboard = Some(to.clone());
@@ -355,7 +496,7 @@ pub(crate) fn sea_battles(turn: &mut Turn, ph: &Phase) {
             .map(|cr| (cr.unit.clone(), vec![cr.from]))
             .collect();
         let refs: Vec<UnitRef> = fleets.iter().map(|f| f.0.clone()).collect();
-        let kingdoms = fighting(turn, &refs, c.between.0);
+        let kingdoms = fighting(turn, &refs, c.between.0, true);
         let b = muster(
             turn,
             BattleKind::SeaBorder,
@@ -393,16 +534,26 @@ pub(crate) fn sea_battles(turn: &mut Turn, ph: &Phase) {
     }
     let mut stopped: Vec<(LocId, Vec<UnitRef>)> = Vec::new();
     for _ in 0..MAX_SEA_BATTLES {
-        let seas: BTreeSet<LocId> = turn
+        // Every sea with fleets, and every harbour where a fleet carries its enemies.
+        let places: BTreeSet<LocId> = turn
             .state
             .units
             .iter()
-            .filter(|u| afloat(turn, u) && turn.map.get(u.location).is_some_and(|l| l.is_sea()))
+            .filter(|u| {
+                afloat(turn, u)
+                    && (at_sea(turn, u.location) || carries_enemies(turn, &uref(u), u.location))
+            })
             .map(|u| u.location)
             .collect();
-        let next = seas.into_iter().find_map(|at| {
-            let fleets = fleets_at(turn, at);
-            let kingdoms = fighting(turn, &fleets, at);
+        let next = places.into_iter().find_map(|at| {
+            // N1: in a harbour fleets do not engage each other; only a fleet with enemies
+            // aboard fights them there.
+            let engage = at_sea(turn, at);
+            let fleets: Vec<UnitRef> = fleets_at(turn, at)
+                .into_iter()
+                .filter(|f| engage || carries_enemies(turn, f, at))
+                .collect();
+            let kingdoms = fighting(turn, &fleets, at, engage);
             let mine: Vec<UnitRef> = fleets
                 .into_iter()
                 .filter(|f| kingdoms.contains(&f.0))

@@ -103,6 +103,11 @@ fn check_load(turn: &Turn, f: &UnitRef, a: &UnitRef) -> Result<LocId, String> {
     if army.retreated {
         return Err(format!("{} retreated this turn", name(a)));
     }
+    // 4.6: soldiers and a fleet of kingdoms at war are enemies, never passengers (an army
+    // already aboard when war comes fights the crew at M6).
+    if hostile_in(state, &a.0, &f.0, fleet.location) {
+        return Err(format!("{} and {} are at war", a.0, f.0));
+    }
     // M2: "your army will refuse to board any foreign fleet" unless prepared for it.
     if a.0 != f.0 && army.prepared_for.as_ref() != Some(&f.0) {
         return Err(format!(

@@ -1548,3 +1548,164 @@ fn war_declared_and_battles_fought_in_the_same_turn() {
     assert_eq!(out.fought().len(), 1);
     assert_eq!(out.owner(BRA), "FRA");
 }
+
+// ---------------------------------------------------------------------------------------
+// Fortifications in the turn (2.6, 4.1, M12, M13).
+
+#[test]
+fn t6_the_effective_level_is_the_level_less_its_damage_and_gives_that_levels_bonus() {
+    let t = tables();
+    // (level, damage) → effective level, and that level's foot bonus (table, G2).
+    for (level, damage, effective, bonus) in [(6u8, 4u8, 2u8, 47), (8, 2, 6, 110), (5, 3, 2, 47)] {
+        let (_, mut s) = world();
+        let p = s.provinces.get_mut(&LocId(FLA)).unwrap();
+        p.fort_level = level;
+        p.fort_damage = damage;
+        assert_eq!(p.effective_fort(), effective);
+        let mut b = duel(BattleKind::Land);
+        b.set_fort(level, damage, &t);
+        assert_eq!(b.fort.as_ref().unwrap().effective(), effective);
+        b.add_unit(1, &unit("AUS", "G4", &[("DWM", 1, 1)]), &t, stay());
+        // Combat 40 on the walls: 40 × (100 + bonus) %.
+        assert_eq!(b.chance(0, true), 40 * (100 + bonus), "({level}, {damage})");
+    }
+}
+
+#[test]
+fn a_fortification_taken_protects_its_new_owner_from_the_next_phase_on() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "AUS");
+    s.settings.harbour_loss_percent = 0;
+    // Flanders (Austrian, fortification 2) is empty: France walks in in phase 1. Austria
+    // comes back in phase 2 with a gun (one roll cannot ruin a level-2 fortification).
+    place(&mut s, "FRA", "A1", PIC, &[("LIN", 4)]);
+    place(&mut s, "AUS", "A1", BRA, &[("LIN", 2), ("ART", 1)]);
+    let mut o = Orders::new();
+    o.route("FRA", "A1", &[FLA]);
+    o.route("AUS", "A1", &[0, FLA]);
+    let out = napoleonic_rules::play(&map, &s, &o.0).unwrap();
+    let out = Played {
+        state: out.state,
+        events: out.events,
+    };
+    assert!(
+        out.events_at(phase(1, MoveStep::Ownership))
+            .contains(&&What::OwnershipChanged {
+                province: LocId(FLA),
+                from: k("AUS"),
+                to: k("FRA"),
+            })
+    );
+    let (p, rep) = out.fought()[0];
+    assert_eq!((p, rep.at), (2, LocId(FLA)));
+    // 4.1: the owner at the end of the phase before holds the walls; the old owner is now
+    // the invader, and its gun rolls against its own former fortification (G47).
+    assert!(rep.unit(&(k("FRA"), u("A1"))).unwrap().defends);
+    assert!(!rep.unit(&(k("AUS"), u("A1"))).unwrap().defends);
+    assert_eq!(rep.siege.len(), 1);
+    assert_eq!(rep.siege[0].unit, (k("AUS"), u("A1")));
+    assert_eq!(rep.fortification.as_ref().unwrap().level, 2);
+    // M13: the annexation stays with Austria, and its decline has begun (L7, G25).
+    let p = &out.state.provinces[&LocId(FLA)];
+    assert_eq!(p.owner, k("FRA"), "the defenders held");
+    assert_eq!((p.annexed_to.clone(), p.decline), (k("AUS"), 1));
+}
+
+#[test]
+fn siege_damage_stays_on_the_fortification_and_is_not_mended_that_turn() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "AUS");
+    s.settings.harbour_loss_percent = 0;
+    place(&mut s, "AUS", "G4", FLA, &[("MIL", 1)]);
+    place(&mut s, "FRA", "A1", PIC, &[("LIN", 4), ("ART", 3)]);
+    add_leader(&mut s, "FRA", "A1", "Vauban");
+    s.unit_mut(&k("FRA"), u("A1")).unwrap().leaders[0].siege = 100;
+    let mut o = Orders::new();
+    o.route("FRA", "A1", &[FLA]);
+    let out = napoleonic_rules::play(&map, &s, &o.0).unwrap();
+    let rep = out
+        .events
+        .iter()
+        .find_map(|e| match &e.what {
+            What::Battle(b) => Some(b),
+            _ => None,
+        })
+        .unwrap();
+    let f = rep.fortification.as_ref().unwrap();
+    // Three guns at 50 + 50 × 100 / 200 = 75 %: the fortification of level 2 is damaged.
+    assert!(rep.siege.iter().all(|x| x.chance == 7_500));
+    assert!(f.damage_after > 0);
+    let p = &out.state.provinces[&LocId(FLA)];
+    assert_eq!(p.fort_level, 2, "the walls stay with the province");
+    // G11: a province that saw a battle gets no free repair at L8.
+    assert_eq!(p.fort_damage, f.damage_after);
+    assert!(
+        !out.events
+            .iter()
+            .any(|e| matches!(&e.what, What::FortRepaired { .. }))
+    );
+    // The next quiet turn mends one level.
+    let next = napoleonic_rules::play(&map, &out.state, &Orders::new().0).unwrap();
+    assert_eq!(
+        next.state.provinces[&LocId(FLA)].fort_damage,
+        f.damage_after - 1
+    );
+}
+
+#[test]
+fn t47_two_allies_at_war_fight_on_your_walls_and_you_watch() {
+    let (map, mut s) = world();
+    // Britain and Prussia, both allied with Austria, are at war with each other in
+    // Austria's fortified Flanders, where Austria has a garrison.
+    set_ally(&mut s, "AUS", "GBR");
+    set_ally(&mut s, "AUS", "PRU");
+    set_war(&mut s, "GBR", "PRU");
+    place(&mut s, "AUS", "G4", FLA, &[("LIN", 2)]);
+    place(&mut s, "GBR", "A1", FLA, &[("LIN", 2)]);
+    place(&mut s, "PRU", "A1", FLA, &[("LIN", 2)]);
+    let out = play(&map, &s, &Orders::new());
+    assert_eq!(
+        out.battles(),
+        vec![(1, FLA, vec!["GBR".into(), "PRU".into()])]
+    );
+    let (_, rep) = out.fought()[0];
+    assert!(rep.unit(&(k("AUS"), u("G4"))).is_none(), "Austria watches");
+    assert!(rep.unit(&(k("GBR"), u("A1"))).unwrap().defends);
+    assert!(rep.unit(&(k("PRU"), u("A1"))).unwrap().defends);
+    assert!(rep.siege.is_empty(), "neither besieges its ally's walls");
+    assert_eq!(out.unit("AUS", "G4").troops.len(), 2);
+    assert_eq!(out.owner(FLA), "AUS");
+}
+
+#[test]
+fn troops_intermingled_when_war_is_declared_each_move_once_before_any_battle() {
+    let (map, mut s) = world();
+    // France stands in Austrian Brabant by passage rights, beside an Austrian army.
+    s.kingdoms
+        .get_mut(&k("AUS"))
+        .unwrap()
+        .passage_to
+        .insert(k("FRA"));
+    place(&mut s, "FRA", "A1", BRA, &[("LIN", 2)]);
+    place(&mut s, "AUS", "A1", BRA, &[("LIN", 2)]);
+    let mut o = Orders::new();
+    o.hq("FRA", HqOrder::DeclareWar { to: k("AUS") });
+    // Austria marches home to Flanders in phase 1: no battle in Brabant, which France
+    // then holds.
+    o.route("AUS", "A1", &[FLA]);
+    o.route("FRA", "A1", &[0]);
+    let out = play(&map, &s, &o);
+    assert!(out.fought().is_empty());
+    assert_eq!(out.moved("AUS", "A1"), vec![(BRA, FLA, 1, 1)]);
+    assert_eq!(out.owner(BRA), "FRA");
+    // Staying put, they fight at M12 of the first phase, after the march.
+    let mut o = Orders::new();
+    o.hq("FRA", HqOrder::DeclareWar { to: k("AUS") });
+    let out = play(&map, &s, &o);
+    let first = out
+        .events
+        .iter()
+        .position(|e| matches!(e.what, What::Battle(_)))
+        .unwrap();
+    assert_eq!(out.events[first].when, phase(1, MoveStep::LandBattles));
+}

@@ -1262,6 +1262,54 @@ fn l10_a_harbour_razed_gives_its_salvage_and_nothing_is_razed_twice() {
         What::Razed { what, salvage, .. } if what == "harbour" && *salvage == gold(4))));
 }
 
+#[test]
+fn g31_a_fleet_in_a_harbour_razed_is_homeless_and_leaves_at_the_next_turns_first_m5() {
+    let (map, mut s) = setup();
+    new_unit(&mut s, "FRA", UnitId::fleet(1), NOR);
+    add(&mut s, "FRA", UnitId::fleet(1), "WAR", 1);
+    let o = units(vec![order(g(NOR), |u| u.raze = Some(Structure::Harbour))]);
+    let (after, _) = run(&map, &s, &orders(vec![("FRA", o)]));
+    assert!(!after.provinces[&NOR].harbour);
+    assert_eq!(
+        unit(&after, "FRA", UnitId::fleet(1)).location,
+        NOR,
+        "razed at L10"
+    );
+    let (next, events) = run(&map, &after, &Orders::new());
+    assert!(events.iter().any(|e| e.when
+        == When::Phase(1, napoleonic_rules::event::MoveStep::HomelessDepart)
+        && matches!(&e.what, What::HomelessFled { to: Some(to), .. } if *to == CHA)));
+    let f = unit(&next, "FRA", UnitId::fleet(1));
+    assert_eq!((f.location, f.mp()), (CHA, 0));
+}
+
+#[test]
+fn l8_every_fortification_level_costs_twenty_but_the_hillfort_fourteen() {
+    // 7.7: "20 gold per level", the hillfort's own row 14 (G3); razing gives 4 a level.
+    for (from, cost) in [(0u8, 20), (1, 20), (2, 14), (3, 20), (7, 20)] {
+        let (map, mut s) = setup();
+        s.provinces.get_mut(&BUR).unwrap().fort_level = from;
+        let o = units(vec![order(a(1), |u| {
+            u.build = Some(Structure::Fortification)
+        })]);
+        let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+        assert!(
+            finals_of(&events, 8).iter().any(|w| matches!(w,
+                What::Built { cost: c, .. } if *c == gold(cost))),
+            "from level {from}"
+        );
+        assert_eq!(after.provinces[&BUR].fort_level, from + 1);
+    }
+    // The table stops at level 8.
+    let (map, mut s) = setup();
+    s.provinces.get_mut(&BUR).unwrap().fort_level = 8;
+    let o = units(vec![order(a(1), |u| {
+        u.build = Some(Structure::Fortification)
+    })]);
+    let (_, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    assert!(failures(&events, "FRA")[0].contains("highest level"));
+}
+
 // ---------------------------------------------------------------------------------------
 // L13 proclamations.
 

@@ -824,6 +824,105 @@ fn t74_from_war_to_alliance_takes_two_turns() {
     assert_eq!(relation(&after, "FRA", "BAV"), Relation::Ally);
 }
 
+#[test]
+fn f2_acceptance_changed_this_turn_rules_this_turns_transfers_gold_and_gifts() {
+    // 7.11: acceptance changes at F2, before the transfers of F9, the gold of L2 and the
+    // gifts of L12.
+    for accept in [false, true] {
+        let (map, mut s) = setup();
+        new_unit(&mut s, "SAV", a(1), BUR);
+        add(&mut s, "SAV", a(1), "MIL", 1);
+        if accept {
+            s.kingdoms
+                .get_mut(&kc("SAV"))
+                .unwrap()
+                .refuses
+                .insert(kc("FRA"));
+        }
+        let sav = hq(vec![HqOrder::Acceptance {
+            from: kc("FRA"),
+            accept,
+        }]);
+        let mut fra = hq(vec![
+            HqOrder::SendGold {
+                to: kc("SAV"),
+                amount: gold(10),
+            },
+            HqOrder::GiveProvince {
+                province: BUR,
+                to: kc("SAV"),
+            },
+        ]);
+        fra.units = vec![order(a(1), |u| {
+            u.transfers = vec![napoleonic_rules::orders::Transfer {
+                troops: vec![tc("LIN", 1)],
+                leaders: Vec::new(),
+                to_kingdom: Some(kc("SAV")),
+                to: a(1),
+            }]
+        })];
+        let (after, events) = run(&map, &s, &orders(vec![("FRA", fra), ("SAV", sav)]));
+        let refused = failures(&events, "FRA")
+            .iter()
+            .filter(|f| f.contains("SAV accepts nothing from FRA"))
+            .count();
+        assert_eq!(refused, if accept { 0 } else { 3 }, "accept {accept}");
+        assert_eq!(
+            unit(&after, "SAV", a(1)).troops.len(),
+            1 + usize::from(accept)
+        );
+        assert_eq!(after.provinces[&BUR].owner == kc("SAV"), accept);
+        assert_eq!(
+            events
+                .iter()
+                .any(|e| matches!(e.what, What::GoldSent { .. })),
+            accept
+        );
+    }
+}
+
+#[test]
+fn l15_peace_made_this_turn_comes_after_this_turns_battles() {
+    let (map, mut s) = setup();
+    s.set_relation(&kc("FRA"), &kc("BAV"), Relation::War);
+    new_unit(&mut s, "BAV", a(1), BUR);
+    add(&mut s, "BAV", a(1), "MIL", 2);
+    let o = orders(vec![
+        ("FRA", hq(vec![HqOrder::OfferPeace { to: kc("BAV") }])),
+        ("BAV", hq(vec![HqOrder::OfferPeace { to: kc("FRA") }])),
+    ]);
+    let (after, events) = run(&map, &s, &o);
+    let fought = events
+        .iter()
+        .filter(|e| matches!(e.what, What::Battle(_)))
+        .count();
+    assert_eq!(fought, 1, "the Bavarians in Burgundy are fought at M12");
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::Neutral);
+    assert!(!finals_of(&events, 15).is_empty());
+}
+
+#[test]
+fn t73_from_ally_to_war_takes_two_turns() {
+    let (map, mut s) = setup();
+    s.set_relation(&kc("FRA"), &kc("BAV"), Relation::Ally);
+    new_unit(&mut s, "BAV", a(1), BUR);
+    add(&mut s, "BAV", a(1), "MIL", 2);
+    // Turn N: war on an ally is refused; the alliance is cancelled at L16.
+    let n = hq(vec![
+        HqOrder::DeclareWar { to: kc("BAV") },
+        HqOrder::CancelAlliance { to: kc("BAV") },
+    ]);
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", n)]));
+    assert!(failures(&events, "FRA")[0].contains("ally"));
+    assert!(!events.iter().any(|e| matches!(e.what, What::Battle(_))));
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::Neutral);
+    // Turn N+1: war at F1, and the Bavarians in Burgundy are fought the same turn.
+    let n1 = hq(vec![HqOrder::DeclareWar { to: kc("BAV") }]);
+    let (after, events) = run(&map, &after, &orders(vec![("FRA", n1)]));
+    assert_eq!(relation(&after, "FRA", "BAV"), Relation::War);
+    assert!(events.iter().any(|e| matches!(e.what, What::Battle(_))));
+}
+
 // ---------------------------------------------------------------------------------------
 // L18 limits, L19 defeat.
 
@@ -886,6 +985,20 @@ fn t79_a_kingdom_without_provinces_or_troops_is_removed() {
     assert!(after.units.iter().all(|u| u.owner != kc("SAV")));
     assert!(after.kingdoms[&kc("ENG")].alive);
     assert!(after.kingdoms[&kc("BAV")].alive);
+}
+
+#[test]
+fn section_6_a_kingdom_that_sends_no_orders_is_not_eliminated() {
+    // Missing turns are "a domain in a state of civil unrest", not a defeat: Savoy sends
+    // nothing for four turns and keeps its land and its place in the game.
+    let (map, mut s) = setup();
+    for _ in 0..4 {
+        let (after, events) = run(&map, &s, &Orders::new());
+        assert!(finals_of(&events, 19).is_empty());
+        s = after;
+    }
+    assert!(s.kingdoms[&kc("SAV")].alive);
+    assert_eq!(s.provinces[&LYO].owner, kc("SAV"));
 }
 
 #[test]

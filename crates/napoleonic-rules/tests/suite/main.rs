@@ -1,6 +1,7 @@
 //! The crate's integration tests, built as one test binary (one link instead of one per
 //! file): each module is what was once a file of its own under `tests/`.
 
+mod battle_odds;
 mod battles;
 mod economy;
 mod finals;

@@ -832,6 +832,94 @@ fn t58_pillage_needs_the_minimum_total_combat_and_a_move_point() {
 }
 
 #[test]
+fn t58_pillage_fails_at_a_total_combat_of_nine_and_succeeds_at_ten() {
+    let (map, s) = world();
+    assert_eq!(s.settings.pillage_combat, 10, "the rulebook's figure");
+    // A lone leader: combat 9 × 1 attack, then 5 × 2.
+    for (combat, attacks, paid) in [(9, 1, false), (5, 2, true)] {
+        let mut s = s.clone();
+        place(&mut s, "FRA", "A1", NOR, &[]);
+        add_leader(&mut s, "FRA", "A1", "Murat");
+        let l = &mut s.unit_mut(&k("FRA"), u("A1")).unwrap().leaders[0];
+        l.combat = combat;
+        l.attacks = attacks;
+        let mut o = Orders::new();
+        o.phase("FRA", "A1", 1).pillage = true;
+        let out = play(&map, &s, &o);
+        let gold = if paid { 6 } else { 0 };
+        assert_eq!(
+            out.treasury("FRA"),
+            Fixed::whole(100 + gold),
+            "combat {combat}"
+        );
+        assert_eq!(
+            out.failed_with(&["pillage", &format!("total combat is {}", combat * attacks)]),
+            !paid
+        );
+    }
+}
+
+#[test]
+fn g9_g10_a_province_can_be_pillaged_every_turn_and_its_damage_rises_each_time() {
+    let (map, mut s) = world();
+    place(&mut s, "FRA", "A1", NOR, &[("LIN", 2)]);
+    let mut o = Orders::new();
+    o.phase("FRA", "A1", 1).pillage = true;
+    let mut gold = Vec::new();
+    for _ in 0..3 {
+        let out = napoleonic_rules::play(&map, &s, &o.0).unwrap();
+        for e in &out.events {
+            if let What::Pillaged { gold: g, .. } = &e.what {
+                gold.push(*g);
+            }
+        }
+        s = out.state;
+    }
+    // Normandy (6) at damage 0, 1 and 2: 6, 5.10 and 3.90 (G4); the damage rose at each
+    // L1 (G10) and the pillage is allowed again every turn.
+    assert_eq!(gold, vec![Fixed::whole(6), Fixed(510), Fixed(390)]);
+    assert_eq!(s.provinces[&LocId(NOR)].damage, 3);
+}
+
+#[test]
+fn passage_rights_go_one_way_and_troops_keep_their_place_when_they_are_revoked() {
+    let (map, mut s) = world();
+    // France had given Austria passage rights; an Austrian army stands in French Picardy.
+    s.kingdoms
+        .get_mut(&k("FRA"))
+        .unwrap()
+        .passage_to
+        .insert(k("AUS"));
+    place(&mut s, "AUS", "A1", PIC, &[("LIN", 2)]);
+    place(&mut s, "FRA", "A1", PIC, &[("LIN", 2)]);
+    let mut o = Orders::new();
+    o.hq("FRA", HqOrder::RevokePassage { to: k("AUS") });
+    // The Austrians try deeper into France, then go home; France tries Austria's Brabant:
+    // rights granted to Austria give France nothing there.
+    o.route("AUS", "A1", &[NOR, BRA]);
+    o.route("FRA", "A1", &[BRA]);
+    let out = play(&map, &s, &o);
+    assert!(!out.state.kingdoms[&k("FRA")].passage_to.contains(&k("AUS")));
+    let bounced: Vec<(String, u16)> = out
+        .events
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::Bounced { unit, toward, .. } => Some((unit.0.to_string(), toward.0)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        bounced,
+        vec![("AUS".to_string(), NOR), ("FRA".to_string(), BRA)]
+    );
+    // The Austrians kept their place in Picardy and could still leave for home.
+    assert_eq!(out.moved("AUS", "A1"), vec![(PIC, BRA, 1, 2)]);
+    assert_eq!(out.at("FRA", "A1"), PIC);
+    assert_eq!(out.owner(PIC), "FRA");
+    assert!(out.fought().is_empty());
+}
+
+#[test]
 fn pillage_needs_move_points_left() {
     let (map, mut s) = world();
     place(&mut s, "FRA", "A1", PAR, &[("LIN", 1)]);

@@ -488,3 +488,261 @@ fn a_turn_of_sea_battles_replays_to_the_same_bytes() {
     assert_eq!(a, run());
     assert!(a.1.contains("\"sea_border\""));
 }
+
+// ---------------------------------------------------------------------------------------
+// Soldiers aboard a fleet of a kingdom turned enemy (4.6, the treachery case); fleets in a
+// harbour (N1); artillery lost at sea (7.5).
+
+fn infantry_general(name: &str, infantry: u32) -> Leader {
+    Leader {
+        infantry,
+        combat: 30,
+        attacks: 2,
+        ..admiral(name, 0)
+    }
+}
+
+#[test]
+fn treachery_every_soldier_on_an_enemy_deck_fights_its_crew_and_the_ship_cannot_flee() {
+    let t = Tables::standard();
+    let mut b = at_sea();
+    // A British transport (no marine capacity) carries three French line infantry and
+    // their general; France and Britain are at war now. The transport stands in rank 2
+    // with retreat level 1, so it would flee after the first round if it could.
+    let mut f = unit("GBR", "F1", &[("TRN", 1, 2)]);
+    f.retreat_level = 1;
+    let fi = b.add_unit(1, &f, &t, fleet());
+    let mut army = unit("FRA", "A1", &[("LIN", 3, 1)]);
+    army.leaders.push(infantry_general("Ney", 40));
+    army.unit_leader = Some(0);
+    let ai = b.add_boarders(0, &army, fi, &t);
+    // Round by round: the transport's one attack, then the three infantry and Ney.
+    let mut d = Scripted::new(60)
+        .chances(
+            Draw::Hit,
+            [hits(0, 1), hits(8, 0), hits(0, 1), hits(8, 0)].concat(),
+        )
+        .chances(Draw::Capture, [true]);
+    let rep = b.fight(&mut d);
+    // All of them fight, whatever the capacity: 4 fighters, the infantry at
+    // (30 + 30 × 40 / 200) × 0.7 = 25.2 % (the leader's tactics and the marine modifier),
+    // Ney on his own 30 %.
+    assert_eq!(caused_by(&rep, 1, "FRA", "A1"), 4);
+    let chances = asked(&d, Draw::Hit);
+    assert_eq!(
+        &chances[..9],
+        &[500, 2_520, 2_520, 2_520, 2_520, 2_520, 2_520, 3_000, 3_000]
+    );
+    let ur = rep.unit(&(k("FRA"), u("A1"))).unwrap();
+    assert!(ur.on_enemy_deck);
+    assert_eq!(ur.aboard, Some((k("GBR"), u("F1"))));
+    // It cannot sail away from the enemies on its deck; the soldiers hold the field
+    // though they have no ships, and win.
+    assert!(rep.rounds.iter().all(|r| r.retreats.is_empty()));
+    assert_eq!(rep.rounds.len(), 2);
+    assert_eq!(rep.winning_kingdoms(), vec![k("FRA")]);
+    // The sunk transport may be taken: by the soldiers, there being no French fleet.
+    assert_eq!(asked(&d, Draw::Capture), vec![2_000]);
+    assert_eq!(b.fighters[0].captured_by, Some(ai));
+}
+
+#[test]
+fn treachery_at_sea_the_winning_soldiers_sail_off_in_the_ships_they_take() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "GBR");
+    s.tables.troops.get_mut(&tc("TRN")).unwrap().capture = 100;
+    place(&mut s, "GBR", "F1", CHA, &[("TRN", 1)]);
+    place(&mut s, "FRA", "A1", CHA, &[("GRE", 2)]);
+    board(&mut s, "FRA", "A1", "GBR", "F1");
+    let out = play(&map, &s, &Orders::new());
+    let (p, rep) = out.fought()[0];
+    assert_eq!((p, rep.kind, rep.at), (1, BattleKind::Sea, LocId(CHA)));
+    assert!(rep.unit(&(k("FRA"), u("A1"))).unwrap().on_enemy_deck);
+    assert_eq!(rep.winning_kingdoms(), vec![k("FRA")]);
+    // The transport taken forms a French fleet, and the grenadiers go aboard it.
+    assert!(!out.has("GBR", "F1"));
+    assert_eq!(out.unit("FRA", "F1").count(&tc("TRN")), 1);
+    assert_eq!(out.at("FRA", "F1"), CHA);
+    assert_eq!(out.unit("FRA", "A1").aboard, Some((k("FRA"), u("F1"))));
+    assert_eq!(out.unit("FRA", "A1").troops.len(), 2);
+}
+
+#[test]
+fn treachery_at_sea_soldiers_who_take_nothing_go_down_with_the_ship_and_losers_die() {
+    // The soldiers win but take no ship: their ship is sunk under them and they are lost
+    // at sea (no fleet of theirs is there, and they never board an enemy's).
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "GBR");
+    s.tables.troops.get_mut(&tc("TRN")).unwrap().capture = 0;
+    place(&mut s, "GBR", "F1", CHA, &[("TRN", 1)]);
+    place(&mut s, "GBR", "F2", NSE, &[("WAR", 1)]);
+    place(&mut s, "FRA", "A1", CHA, &[("GRE", 4)]);
+    board(&mut s, "FRA", "A1", "GBR", "F1");
+    let out = play(&map, &s, &Orders::new());
+    assert_eq!(out.fought()[0].1.winning_kingdoms(), vec![k("FRA")]);
+    assert!(!out.has("GBR", "F1") && !out.has("FRA", "A1"));
+    assert_eq!(
+        out.count(|w| matches!(w, What::Overboard { troops, .. } if troops[0].count == 4)),
+        1
+    );
+    // Militia against three warships: the crew wins and the army is gone.
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "GBR");
+    place(&mut s, "GBR", "F1", CHA, &[("WAR", 3)]);
+    place(&mut s, "FRA", "A1", CHA, &[("MIL", 1)]);
+    board(&mut s, "FRA", "A1", "GBR", "F1");
+    let out = play(&map, &s, &Orders::new());
+    assert_eq!(out.fought()[0].1.winning_kingdoms(), vec![k("GBR")]);
+    assert!(!out.has("FRA", "A1"));
+    assert_eq!(out.unit("GBR", "F1").troops.len(), 3);
+}
+
+#[test]
+fn treachery_in_a_harbour_is_fought_by_that_fleet_and_its_passengers_alone() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "GBR");
+    s.tables.troops.get_mut(&tc("TRN")).unwrap().capture = 0;
+    // Flanders is Austrian, neutral to both: British and French fleets lie in its harbour.
+    place(&mut s, "GBR", "F1", FLA, &[("TRN", 1)]);
+    place(&mut s, "FRA", "A1", FLA, &[("GRE", 4)]);
+    board(&mut s, "FRA", "A1", "GBR", "F1");
+    place(&mut s, "GBR", "F2", FLA, &[("WAR", 1)]);
+    place(&mut s, "FRA", "F1", FLA, &[("WAR", 2)]);
+    let out = play(&map, &s, &Orders::new());
+    let fought = out.fought();
+    assert_eq!(fought.len(), 1, "{fought:#?}");
+    let (_, rep) = fought[0];
+    assert_eq!((rep.kind, rep.at), (BattleKind::Sea, LocId(FLA)));
+    let who: Vec<_> = rep.units.iter().map(|x| x.unit.clone()).collect();
+    assert_eq!(who, vec![(k("GBR"), u("F1")), (k("FRA"), u("A1"))]);
+    assert_eq!(rep.winning_kingdoms(), vec![k("FRA")]);
+    // In port the soldiers of the sunk ship step ashore; the other fleets are untouched.
+    assert!(!out.has("GBR", "F1"));
+    let a1 = out.unit("FRA", "A1");
+    assert_eq!((a1.location, a1.aboard.clone()), (LocId(FLA), None));
+    assert_eq!(out.unit("GBR", "F2").troops.len(), 1);
+    assert_eq!(out.unit("FRA", "F1").troops.len(), 2);
+}
+
+#[test]
+fn n1_enemy_fleets_docked_in_one_harbour_do_not_fight() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "GBR");
+    place(&mut s, "FRA", "F1", FLA, &[("WAR", 2)]);
+    place(&mut s, "GBR", "F1", FLA, &[("WAR", 2)]);
+    let out = play(&map, &s, &Orders::new());
+    assert!(out.fought().is_empty());
+    assert_eq!(out.battles(), vec![]);
+    assert_eq!((out.at("FRA", "F1"), out.at("GBR", "F1")), (FLA, FLA));
+    // Out in the Channel they do.
+    let mut o = Orders::new();
+    o.route("FRA", "F1", &[CHA]);
+    o.route("GBR", "F1", &[0, CHA]);
+    let out = play(&map, &s, &o);
+    assert_eq!(out.fought()[0].1.at, LocId(CHA));
+}
+
+#[test]
+fn an_army_never_boards_an_enemy_fleet() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "GBR");
+    place(&mut s, "GBR", "F1", CHA, &[("WAR", 1)]);
+    place(&mut s, "FRA", "A1", NOR, &[("LIN", 1)]);
+    let mut o = Orders::new();
+    o.phase("FRA", "A1", 1).prepare_board = Some(k("GBR"));
+    o.phase("GBR", "F1", 2).load.push((Some(k("FRA")), u("A1")));
+    let out = play(&map, &s, &o);
+    assert!(out.failed_with(&["GBR F1", "load", "at war"]));
+    assert_eq!(out.unit("FRA", "A1").aboard, None);
+}
+
+#[test]
+fn artillery_lost_at_sea_is_taken_one_time_in_five_by_the_victors_soldiers() {
+    let t = Tables::standard();
+    let battle = |with_marines: bool| {
+        let mut b = at_sea();
+        let ff = b.add_unit(0, &unit("FRA", "F1", &[("WAR", 3, 2)]), &t, fleet());
+        if with_marines {
+            b.add_marines(0, &unit("FRA", "A1", &[("MAR", 2, 1)]), ff, &t);
+        }
+        let gf = b.add_unit(
+            1,
+            &unit("GBR", "F1", &[("WAR", 1, 2)]),
+            &t,
+            Setup::default(),
+        );
+        b.add_marines(1, &unit("GBR", "A1", &[("ART", 1, 1)]), gf, &t);
+        let french = if with_marines { 10 } else { 6 };
+        let mut d = Scripted::new(61)
+            .chances(Draw::Hit, [hits(french, 4), hits(french, 4)].concat())
+            .chances(Draw::Capture, [false, true]);
+        let rep = b.fight(&mut d);
+        (b, rep, d)
+    };
+    // The British warship (10 %) and the artillery on its deck (20 %) both fall.
+    let (b, rep, d) = battle(true);
+    assert_eq!(rep.winning_kingdoms(), vec![k("FRA")]);
+    assert_eq!(asked(&d, Draw::Capture), vec![1_000, 2_000]);
+    let art = b
+        .fighters
+        .iter()
+        .position(|f| f.who == napoleonic_rules::battle::report::Who::Troop(tc("ART")))
+        .unwrap();
+    assert_eq!(
+        b.fighters[art].captured_by,
+        Some(1),
+        "the French marines take it"
+    );
+    assert_eq!(rep.captured[0].to, (k("FRA"), u("A1")));
+    // With no French soldiers on the field, the fleet takes it aboard.
+    let (b, rep, _) = battle(false);
+    let art = b.fighters.len() - 1;
+    assert_eq!(b.fighters[art].captured_by, Some(0));
+    assert_eq!(rep.captured[0].to, (k("FRA"), u("F1")));
+}
+
+#[test]
+fn captured_artillery_joins_the_victors_marines_or_a_new_army_aboard() {
+    for with_marines in [true, false] {
+        let (map, mut s) = world();
+        set_war(&mut s, "FRA", "GBR");
+        s.tables.troops.get_mut(&tc("ART")).unwrap().capture = 100;
+        s.tables.troops.get_mut(&tc("WAR")).unwrap().capture = 0;
+        place(&mut s, "FRA", "F1", CHA, &[("WAR", 4)]);
+        if with_marines {
+            place(&mut s, "FRA", "A1", CHA, &[("MAR", 2)]);
+            board(&mut s, "FRA", "A1", "FRA", "F1");
+            s.unit_mut(&k("FRA"), u("A1")).unwrap().marines = true;
+        }
+        place(&mut s, "GBR", "F1", CHA, &[("TRN", 1)]);
+        place(&mut s, "GBR", "A1", CHA, &[("ART", 1)]);
+        board(&mut s, "GBR", "A1", "GBR", "F1");
+        s.unit_mut(&k("GBR"), u("A1")).unwrap().marines = true;
+        // A transport has no marine capacity: the artillery would wait below decks. A
+        // warship beside it gives room on deck.
+        s.unit_mut(&k("GBR"), u("F1")).unwrap().troops.push(Troop {
+            code: tc("WAR"),
+            rank: 2,
+            mp: 3,
+            damage: Fixed::ZERO,
+        });
+        let out = play(&map, &s, &Orders::new());
+        let (_, rep) = out.fought()[0];
+        assert_eq!(rep.winning_kingdoms(), vec![k("FRA")], "{with_marines}");
+        assert!(rep.captured.iter().any(|c| c.troop == tc("ART")));
+        let holder = out
+            .state
+            .units
+            .iter()
+            .find(|x| x.owner == k("FRA") && x.count(&tc("ART")) == 1)
+            .expect("the artillery is French now");
+        assert_eq!(holder.aboard, Some((k("FRA"), u("F1"))));
+        assert_eq!(holder.id, u("A1"));
+        let formed = out.count(|w| matches!(w, What::UnitFormed { by, .. } if *by == u("F1")));
+        assert_eq!(
+            formed,
+            usize::from(!with_marines),
+            "a new army aboard the fleet"
+        );
+    }
+}
