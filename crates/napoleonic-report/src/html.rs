@@ -66,6 +66,10 @@ ul.evs li{margin:.15em 0}
 ul.evs li.sub{list-style:none;margin-left:1.2em}
 ul.evs li.s-own::marker{color:var(--own)}
 ul.evs li.s-nearby::marker{color:var(--foreign)}
+div.battle{margin:.2em 0 .8em}
+div.battle p{margin:.1em 0}
+div.battle p.sub{margin-left:1.5em}
+div.battle p.round{font-weight:bold;margin-top:.6em;border-top:1px solid var(--line);padding-top:.3em}
 .tag{display:inline-block;font-size:.75em;color:var(--muted);border:1px solid var(--line);border-radius:3px;padding:0 .3em;margin-left:.3em}
 blockquote{margin:.3em 0 .8em;padding:.2em .8em;border-left:3px solid var(--line);white-space:pre-wrap}
 .mapview{overflow:auto;border:1px solid var(--line);background:#f4efe2}
@@ -523,17 +527,20 @@ fn battles(r: &Report, o: &mut String) {
             }
         );
         if !rest.is_empty() {
-            o.push_str("<ul class=\"evs\">\n");
+            // The report reads as the old battle report did, line by line (4.8); each
+            // round starts under a rule of its own so that a long battle can be followed.
+            o.push_str("<div class=\"battle\">\n");
             for l in rest {
-                let sub = l.starts_with(' ');
-                let _ = writeln!(
-                    o,
-                    "<li{}>{}</li>",
-                    if sub { " class=\"sub\"" } else { "" },
-                    esc(l.trim_start())
-                );
+                let class = if l.starts_with(' ') {
+                    " class=\"sub\""
+                } else if l.starts_with("The events for Round") {
+                    " class=\"round\""
+                } else {
+                    ""
+                };
+                let _ = writeln!(o, "<p{class}>{}</p>", esc(l.trim_start()));
             }
-            o.push_str("</ul>\n");
+            o.push_str("</div>\n");
         }
     }
     o.push_str("</section>\n");

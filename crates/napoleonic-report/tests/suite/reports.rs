@@ -638,7 +638,11 @@ fighting_room = 2
         assert!(t.lines().all(|l| l.chars().count() <= 80));
         let h = html::html(&fra, None);
         assert!(h.contains("<h3>A land battle occurred at: 3 Flanders"));
-        assert!(h.contains("<li class=\"sub\">2 Dwarf Militia (Hit Points: 2) are killed, 0 more Damage remains</li>"));
+        assert!(h.contains(
+            "<p class=\"sub\">2 Dwarf Militia (Hit Points: 2) are killed, 0 more Damage remains</p>"
+        ));
+        // Each round starts under a rule of its own.
+        assert!(h.contains("<p class=\"round\">The events for Round #1:</p>"));
         assert!(balanced(&h).is_ok());
         // Prussia's army went to the Rhineland, next to Flanders: Prussia sees who fought
         // there and who won, nothing more.
