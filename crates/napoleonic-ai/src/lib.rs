@@ -15,6 +15,7 @@
 //! another routine can be put in its place ([`play_with`]).
 
 mod choose;
+mod coalition;
 mod independents;
 mod player;
 mod purse;
@@ -43,8 +44,9 @@ pub enum Style {
     /// The GM's stand-in for a missed turn: defends, recruits within its means, annexes
     /// what it may and keeps a surplus; no diplomacy, no attack.
     Caretaker,
-    /// Declares war on a weaker neighbour, marches on enemy and independent provinces,
-    /// annexes its conquests, recruits.
+    /// Forms coalitions with neighbours that share its enemies, declares war on a weaker
+    /// neighbour, concentrates its forces on enemy and independent provinces, annexes its
+    /// conquests, recruits with its income and its savings.
     Conqueror,
 }
 

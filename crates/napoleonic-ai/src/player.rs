@@ -4,10 +4,11 @@
 //!   changes no relation, raises troops it can keep, annexes what it may, calls its armies
 //!   home and sends them where its provinces are threatened, and keeps a surplus. When the
 //!   treasury cannot pay the upkeep it disbands troops rather than let them go unpaid (L3).
-//! - **Conqueror**, for simulations and kingdoms nobody plays: the same economy, and it also
-//!   declares war on a weaker neighbour, marches on enemy and independent provinces it can
-//!   take, forms new armies from what its garrisons can spare, and pillages conquests it
-//!   cannot annex.
+//! - **Conqueror**, for simulations and kingdoms nobody plays: the same economy, spending
+//!   its savings on troops as well, and it also joins coalitions with neighbours that share
+//!   its enemies (`coalition`), declares war on a neighbour its coalition outweighs, gathers
+//!   its forces against enemy and independent provinces they can take together, forms new
+//!   armies from what its garrisons can spare, and pillages conquests it cannot annex.
 //!
 //! Both write only orders the order checker accepts (`napoleonic_orders::check`), and both
 //! are deterministic: the same state gives the same orders. Ties are broken by a generator
@@ -28,7 +29,7 @@ use napoleonic_rules::state::{GameState, Relation, Unit};
 use napoleonic_rules::tables::{Tables, TroopClass};
 use napoleonic_rules::turn::economy;
 use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A kingdom's orders, before the safety check of `computer_orders`.
 pub(crate) fn draft(
@@ -52,7 +53,7 @@ pub(crate) fn draft(
     let mut view = View::new(map, state, pic, me);
     let mut sheet = Sheet::new(state, me);
     if style == Style::Conqueror {
-        diplomacy(&mut view, &mut sheet, &mut rng);
+        diplomacy(&mut view, pic, &mut sheet, &mut rng);
     }
     // The caretaker keeps a tenth of its upkeep spare on top of the 2 gold (5.4).
     let reserve = match style {
@@ -62,6 +63,10 @@ pub(crate) fn draft(
     let mut purse = Purse::new(map, state, me, reserve);
     disband(&view, &mut sheet, &mut purse);
     let room = annex(&view, &mut sheet, &mut purse);
+    if style == Style::Conqueror {
+        // Gold kept idle only decays (L9): the conqueror turns its savings into troops.
+        purse.spend_savings(SAVINGS_TURNS);
+    }
     match style {
         Style::Caretaker => defend(&view, &mut sheet),
         Style::Conqueror => conquer(&view, &mut sheet, room),
@@ -69,6 +74,10 @@ pub(crate) fn draft(
     recruit(&view, &mut sheet, &mut purse, style);
     sheet.finish()
 }
+
+/// How many turns of a shortfall a conqueror's savings must pay before it raises troops
+/// its income cannot keep.
+const SAVINGS_TURNS: i64 = 10;
 
 /// The move points a unit has when the turn begins: the fewest of its troops' types (3.3);
 /// leaders alone move 4.
@@ -106,13 +115,33 @@ fn my_garrisons<'s>(view: &View<'s>) -> Vec<&'s Unit> {
         .collect()
 }
 
-/// The conqueror's diplomacy (F1, L15). Peace is offered to every enemy it no longer
-/// touches. While it fights no enemy it touches, it declares war on the weakest neighbour
-/// weaker than itself (ties by its own lot): one war at a time. Never on an ally, never on
-/// the independents (their relations never change, 1.1).
-fn diplomacy(view: &mut View, sheet: &mut Sheet, rng: &mut GameRng) {
+/// The conqueror's diplomacy (F1, F3, L15, L17).
+///
+/// - **Alliances**: it offers an alliance to every member of the bloc its own joins this
+///   turn (`coalition::plan`), and grants passage (F3) to every ally that lacks it, so
+///   allied armies march through each other's land.
+/// - **Peace** is offered to every enemy it no longer touches.
+/// - **War**: while it fights no enemy it touches, it declares war on a neighbour outside
+///   its coalition whose bloc is weaker than its own, allies counted on both sides. A
+///   neighbour already at war with one of its allies comes first, then the weakest; ties
+///   by its own lot. One war at a time; never on an ally, nor on a kingdom its bloc joins
+///   this turn, nor on the independents (their relations never change, 1.1).
+fn diplomacy(view: &mut View, pic: &Picture, sheet: &mut Sheet, rng: &mut GameRng) {
     let state = view.state;
     let me = view.me.clone();
+    let plan = pic.blocs(view.map, state).seen_by(&me);
+    for k in plan.offers(state, &me) {
+        // L17: it takes both; the other side works out the same plan and offers too.
+        sheet.hq.push(HqOrder::OfferAlliance { to: k });
+    }
+    if let Some(mine) = state.kingdoms.get(&me) {
+        for k in &plan.bloc {
+            if k != &me && state.relation(&me, k) == Relation::Ally && !mine.passage_to.contains(k)
+            {
+                sheet.hq.push(HqOrder::GrantPassage { to: k.clone() });
+            }
+        }
+    }
     let others: Vec<KingdomCode> = state
         .kingdoms
         .values()
@@ -134,25 +163,38 @@ fn diplomacy(view: &mut View, sheet: &mut Sheet, rng: &mut GameRng) {
     if fighting {
         return;
     }
-    let mine = view.kingdom_strength(&me);
-    let weaker: Vec<(u32, KingdomCode)> = view
+    let bloc_strength = |b: &BTreeSet<KingdomCode>| {
+        b.iter()
+            .map(|k| view.kingdom_strength(k))
+            .fold(0u32, u32::saturating_add)
+    };
+    let mine = bloc_strength(&plan.bloc);
+    let weaker: Vec<(bool, u32, KingdomCode)> = view
         .neighbours()
         .into_iter()
-        .filter(|k| others.contains(k) && state.relation(&me, k) == Relation::Neutral)
-        .map(|k| (view.kingdom_strength(&k), k))
-        .filter(|(s, _)| *s < mine)
+        .filter(|k| {
+            others.contains(k) && !plan.friend(k) && state.relation(&me, k) == Relation::Neutral
+        })
+        .map(|k| {
+            let allies_fight = plan
+                .bloc
+                .iter()
+                .any(|a| state.relation(a, &k) == Relation::War);
+            (!allies_fight, bloc_strength(&plan.bloc_of(&k)), k)
+        })
+        .filter(|(_, s, _)| *s < mine)
         .collect();
-    let Some(least) = weaker.iter().map(|(s, _)| *s).min() else {
+    let Some(least) = weaker.iter().map(|(f, s, _)| (*f, *s)).min() else {
         return;
     };
     let ties: Vec<&KingdomCode> = weaker
         .iter()
-        .filter(|(s, _)| *s == least)
-        .map(|(_, k)| k)
+        .filter(|(f, s, _)| (*f, *s) == least)
+        .map(|(_, _, k)| k)
         .collect();
     let pick = ties[rng.index(ties.len())].clone();
     // F1: war declared before movement, so the invasion can start this turn (2.9).
-    sheet.hq.push(HqOrder::DeclareWar { to: pick.clone() });
+    sheet.hq.insert(0, HqOrder::DeclareWar { to: pick.clone() });
     view.declare(pick);
 }
 
@@ -303,9 +345,9 @@ fn defend(view: &View, sheet: &mut Sheet) {
     }
 }
 
-/// How a conqueror ranks a target: empty of defenders first, then the richest, then the
-/// nearest, then the lowest number.
-type TargetRank = (bool, Gold, Reverse<usize>, Reverse<LocId>);
+/// How a conqueror ranks a target: empty of defenders first, then the weakest defence,
+/// then the richest, then the lowest number.
+type TargetRank = (bool, Reverse<u32>, Gold, Reverse<LocId>);
 
 /// A force the conqueror can send: an army, or troops a garrison can spare.
 struct Force {
@@ -316,16 +358,23 @@ struct Force {
     mp: u8,
 }
 
-/// The conqueror's campaign. Armies standing in enemy land are fighting for it and stay.
-/// Every garrison keeps its best defender, and more while its province is threatened; the
-/// rest of its soldiers may march as a new army (F6, F9). Each force, the strongest first,
-/// takes the best province it can reach and win this turn: one held by an enemy or by the
-/// independents, entered for 2 move points after marches through our own land (3.3), that
-/// no other force has taken on, and whose defence (strength with its walls) it outweighs by
-/// half again, with at least the 10 a conquest needs (M13). Empty provinces come first,
-/// then the richest, then the nearest. A force with nothing in reach marches toward the
-/// nearest such province; an army with nothing to do pillages the province it stands in if
-/// it is ours, not annexed to us, and the status limit leaves no room to annex it (5.5).
+/// The conqueror's campaign.
+///
+/// - An army standing in enemy land stays to fight for it while it is at least a match for
+///   the defence there; outweighed, it is free to go elsewhere.
+/// - Every garrison keeps its best defender, and more while its province is threatened;
+///   the rest of its soldiers may march as a new army (F6, F9).
+/// - Forces are **concentrated**: a target is a province held by an enemy or by the
+///   independents, entered for 2 move points after marches through land we may pass (3.3).
+///   Every force that can reach it this turn counts, and a target is attacked when
+///   together they outweigh its defence (strength with its walls) by half again, with at
+///   least the 10 a conquest needs (M13). Empty provinces come first, then the weakest,
+///   then the richest. The strongest forces go first, and only as many as it takes.
+/// - A force with nothing to do marches toward the nearest province bordering one the
+///   kingdom's whole field force could take, so that forces gather at the front.
+/// - Two armies ending up idle in the same place merge (F9), the smaller into the larger.
+/// - An army with nothing to do pillages the province it stands in if it is ours, not
+///   annexed to us, and the status limit leaves no room to annex it (5.5).
 fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
     let state = view.state;
     let tables = &state.tables;
@@ -333,7 +382,8 @@ fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
     let mut claimed: BTreeSet<LocId> = BTreeSet::new();
     let mut forces: Vec<Force> = Vec::new();
     for u in my_armies(view) {
-        if view.enemy_land(u.location) {
+        let s = strength(u, tables);
+        if view.enemy_land(u.location) && s >= view.defence(u.location) {
             claimed.insert(u.location);
             continue;
         }
@@ -341,7 +391,7 @@ fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
             army: Some(u.id),
             garrison: None,
             at: u.location,
-            strength: strength(u, tables),
+            strength: s,
             mp: start_mp(u, tables),
         });
     }
@@ -365,43 +415,89 @@ fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
     }
     forces.sort_by_key(|f| (Reverse(f.strength), f.at, f.army));
     let need = |t: LocId| (view.defence(t).saturating_mul(3) / 2 + 1).max(conquest);
-    let mut pillaged: BTreeSet<LocId> = BTreeSet::new();
-    for f in forces {
-        let mut best: Option<(TargetRank, Vec<LocId>)> = None;
+    // Every target each force can reach this turn, with the way there.
+    let mut reach: BTreeMap<LocId, Vec<(usize, Vec<LocId>)>> = BTreeMap::new();
+    for (i, f) in forces.iter().enumerate() {
+        let mut mine: BTreeMap<LocId, Vec<LocId>> = BTreeMap::new();
         for (n, path) in view.routes(f.at, f.mp) {
             if path.len() + 2 > usize::from(f.mp) {
                 continue; // 3.3: invading costs 2
             }
             for t in view.land_neighbours(n) {
-                if !view.enemy_land(t) || claimed.contains(&t) || f.strength < need(t) {
+                if !view.enemy_land(t) || claimed.contains(&t) {
                     continue;
                 }
-                let revenue = view.map.get(t).map_or(Gold::ZERO, |l| l.revenue);
-                let key = (
-                    view.defence(t) == 0,
-                    revenue,
-                    Reverse(path.len()),
-                    Reverse(t),
-                );
-                if best.as_ref().is_none_or(|(k, _)| key > *k) {
+                if mine.get(&t).is_none_or(|p| p.len() > path.len() + 1) {
                     let mut p = path.clone();
                     p.push(t);
-                    best = Some((key, p));
+                    mine.insert(t, p);
                 }
             }
         }
-        let path = match best {
-            Some((_, path)) => {
-                claimed.insert(*path.last().expect("a target"));
-                path
+        for (t, p) in mine {
+            reach.entry(t).or_default().push((i, p));
+        }
+    }
+    let mut paths: Vec<Option<Vec<LocId>>> = vec![None; forces.len()];
+    loop {
+        let mut best: Option<(TargetRank, LocId, Vec<usize>)> = None;
+        for (t, who) in &reach {
+            if claimed.contains(t) {
+                continue;
             }
+            let needed = need(*t);
+            let mut sum: u32 = 0;
+            let mut team = Vec::new();
+            // Forces are in strength order, strongest first.
+            for (i, _) in who.iter().filter(|(i, _)| paths[*i].is_none()) {
+                if sum >= needed {
+                    break;
+                }
+                sum = sum.saturating_add(forces[*i].strength);
+                team.push(*i);
+            }
+            if sum < needed {
+                continue;
+            }
+            let revenue = view.map.get(*t).map_or(Gold::ZERO, |l| l.revenue);
+            let key = (view.defence(*t) == 0, Reverse(needed), revenue, Reverse(*t));
+            if best.as_ref().is_none_or(|(k, _, _)| key > *k) {
+                best = Some((key, *t, team));
+            }
+        }
+        let Some((_, t, team)) = best else { break };
+        claimed.insert(t);
+        for i in team {
+            let p = reach[&t]
+                .iter()
+                .find(|(j, _)| *j == i)
+                .map(|(_, p)| p.clone());
+            paths[i] = p;
+        }
+    }
+    let field: u32 = forces
+        .iter()
+        .map(|f| f.strength)
+        .fold(0u32, u32::saturating_add);
+    // Provinces next to one the whole field force could take, not taken on this turn.
+    let front: BTreeSet<LocId> = state
+        .provinces
+        .keys()
+        .copied()
+        .filter(|n| {
+            view.land_neighbours(*n)
+                .into_iter()
+                .any(|t| view.enemy_land(t) && !claimed.contains(&t) && field >= need(t))
+        })
+        .collect();
+    let mut pillaged: BTreeSet<LocId> = BTreeSet::new();
+    // Idle armies by where they stand: merged into the strongest there.
+    let mut idle: BTreeMap<LocId, Vec<UnitId>> = BTreeMap::new();
+    for (i, f) in forces.iter().enumerate() {
+        let path = match paths[i].take() {
+            Some(p) => p,
             None => {
-                let strong = f.strength;
-                let toward = view.way_to(f.at, |n| {
-                    view.land_neighbours(n)
-                        .into_iter()
-                        .any(|t| view.enemy_land(t) && !claimed.contains(&t) && strong >= need(t))
-                });
+                let toward = view.way_to(f.at, |n| front.contains(&n));
                 match toward {
                     Some(p) => p[..p.len().min(usize::from(f.mp))].to_vec(),
                     None => Vec::new(),
@@ -410,6 +506,7 @@ fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
         };
         if path.is_empty() {
             if let Some(id) = f.army {
+                idle.entry(f.at).or_default().push(id);
                 let p = state.provinces.get(&f.at);
                 let starting = state.kingdoms[&view.me].starting.contains(&f.at);
                 let wasted = p.is_some_and(|p| p.owner == view.me && p.annexed_to != view.me)
@@ -421,15 +518,24 @@ fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
             }
             continue;
         }
-        match (f.army, f.garrison) {
+        match (f.army, &f.garrison) {
             (Some(id), _) => sheet.march(id, &path),
             (None, Some((g, troops))) => {
-                if let Some(army) = sheet.form_army(g) {
-                    sheet.transfer(g, army, &troops);
+                if let Some(army) = sheet.form_army(*g) {
+                    sheet.transfer(*g, army, troops);
                     sheet.march(army, &path);
                 }
             }
             (None, None) => {}
+        }
+    }
+    // F9: idle armies in one place become one, the first (strongest) keeping the rest.
+    for ids in idle.values() {
+        if let Some((&keep, rest)) = ids.split_first() {
+            for &other in rest {
+                let troops = sheet.left(other);
+                sheet.transfer(other, keep, &troops);
+            }
         }
     }
 }

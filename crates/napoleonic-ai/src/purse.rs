@@ -6,7 +6,10 @@
 //! 2. **No shortfall next turn**: what is left, after decay (L9) and this season's revenue
 //!    (L11), still pays next turn's upkeep, new troops included, and the reserve.
 //! 3. **Troops the income can keep**: new troops are raised only while the revenue covers
-//!    the whole upkeep, so the treasury does not drain turn after turn.
+//!    the whole upkeep, so the treasury does not drain turn after turn. A purse may be told
+//!    to spend its savings ([`Purse::spend_savings`]): it then also raises troops beyond
+//!    its income while what is left in the treasury pays the shortfall for that many turns
+//!    (decay, L9, takes a share of savings every turn anyway).
 //!
 //! Annexation costs gold but no upkeep, and raises the revenue from the turn after (T65);
 //! that gain is not counted in advance.
@@ -27,6 +30,7 @@ pub(crate) struct Purse {
     keep_pct: i64,
     spent: Gold,
     added_upkeep: Gold,
+    savings_turns: i64,
 }
 
 impl Purse {
@@ -44,6 +48,7 @@ impl Purse {
             keep_pct: 100 - state.settings.decay_percent,
             spent: Gold::ZERO,
             added_upkeep: Gold::ZERO,
+            savings_turns: 0,
         }
     }
 
@@ -60,12 +65,21 @@ impl Purse {
             - self.reserve
     }
 
+    /// Lets rule 3 be met from savings: upkeep beyond the revenue is allowed while the
+    /// treasury left after this turn's spending pays that shortfall for `turns` turns.
+    pub fn spend_savings(&mut self, turns: i64) {
+        self.savings_turns = turns.max(0);
+    }
+
     /// Whether something costing `cost` now and `upkeep` each turn after fits all three rules.
     pub fn can(&self, cost: Gold, upkeep: Gold) -> bool {
         let room = self.revenue - self.upkeep - self.added_upkeep - upkeep;
+        let saved = || {
+            self.savings_turns > 0 && self.cash() - cost >= (Gold::ZERO - room) * self.savings_turns
+        };
         self.cash() >= cost
             && self.next(cost, upkeep) >= Gold::ZERO
-            && (upkeep == Gold::ZERO || room >= Gold::ZERO)
+            && (upkeep == Gold::ZERO || room >= Gold::ZERO || saved())
     }
 
     pub fn pay(&mut self, cost: Gold, upkeep: Gold) {

