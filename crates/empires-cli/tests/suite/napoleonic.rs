@@ -87,12 +87,11 @@ fn a_game_is_created_checked_played_and_reported() {
         "{played}"
     );
     assert!(played.contains("note: PRU.txt:"), "{played}");
-    // A kingdom that sent nothing is kept by the caretaker, whose orders the GM can read.
-    assert!(
-        played.contains("note: PRU sent no sheet: the caretaker wrote its orders"),
-        "{played}"
-    );
-    assert!(dir.join("turns/0002/computer/PRU.json").is_file());
+    // A kingdom that sent nothing does nothing (1.2); the independents' routine wrote
+    // their orders, which the GM can read.
+    assert!(!played.contains("caretaker"), "{played}");
+    assert!(!dir.join("turns/0002/computer/PRU.json").exists());
+    assert!(dir.join("turns/0002/computer/IND.json").is_file());
     assert!(dir.join("turns/0002/orders/FRA.txt").is_file());
     assert!(!dir.join("orders/FRA.txt").exists());
 

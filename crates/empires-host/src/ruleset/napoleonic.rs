@@ -3,7 +3,6 @@
 use super::{Checked, GameText, Ruleset, Seat, Setup, Started, Turn};
 use crate::error::{Error, Result};
 use crate::gamedir::{sha256_hex, to_pretty_json};
-use napoleonic_ai::Style;
 use napoleonic_orders::Code;
 use napoleonic_report::draw::{MapDrawer, options};
 use napoleonic_rules::event::What;
@@ -197,19 +196,19 @@ impl Ruleset for Napoleonic {
             }
             orders.insert(k, parsed.orders);
         }
-        // The independents always follow their own routine (G36), and a kingdom that sent
-        // no sheet is kept by the caretaker, the GM's stand-in for a missed turn: it
-        // defends, recruits within its means and keeps a surplus, but never changes a
-        // relation nor attacks (docs/napoleonic/computer.md).
-        let all = napoleonic_ai::orders_with_stand_ins(&map, &state, &orders, Style::Caretaker);
+        // A kingdom that sent nothing does nothing but pay its upkeep and collect its
+        // revenue, its forces still defending (digest 1.2); the independents always follow
+        // their own routine (G36), and its orders are kept with the turn for the GM.
+        let mut all = orders.clone();
         let mut computer_orders = Vec::new();
-        for (k, o) in &all {
-            if !orders.contains_key(k) {
-                computer_orders.push((format!("{k}.json"), to_pretty_json(o, "computer orders")?));
-                if !k.is_independent() {
-                    notes.push(format!("{k} sent no sheet: the caretaker wrote its orders"));
-                }
-            }
+        let ind = KingdomCode::independents();
+        if state.kingdoms.get(&ind).is_some_and(|k| k.alive) {
+            let o = napoleonic_ai::independents_orders(&map, &state);
+            computer_orders.push((
+                format!("{ind}.json"),
+                to_pretty_json(&o, "computer orders")?,
+            ));
+            all.insert(ind, o);
         }
         let outcome =
             napoleonic_rules::play(&map, &state, &all).map_err(|e| Error::new(e.to_string()))?;
