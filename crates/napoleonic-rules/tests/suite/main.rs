@@ -5,6 +5,7 @@ mod battle_odds;
 mod battles;
 mod economy;
 mod finals;
+mod finals_support;
 mod first_events;
 mod hq;
 mod map;
