@@ -9,6 +9,7 @@
 //! Where an example states the draws (the hits of T35), they are forced with `Scripted`,
 //! and only the draw the example gives as a chance is left to the seed.
 
+use crate::battle_support::*;
 use crate::moves_support::*;
 use empires_dice::GameRng;
 use napoleonic_rules::Fixed;
@@ -17,7 +18,7 @@ use napoleonic_rules::battle::report::Who;
 use napoleonic_rules::battle::{BattleKind, BattleReport, Draw, Scripted};
 use napoleonic_rules::event::{MoveStep, What};
 use napoleonic_rules::ids::LocId;
-use napoleonic_rules::state::{GameState, Leader, Troop, Unit};
+use napoleonic_rules::state::{GameState, Leader, Unit};
 use napoleonic_rules::tables::Tables;
 
 // ---------------------------------------------------------------------------------------
@@ -149,27 +150,12 @@ fighting_room = 2
 "#;
 
 fn tables() -> Tables {
-    Tables::parse(&format!(
-        "{}\n{EXTRA}",
-        include_str!("../../data/tables.toml")
-    ))
-    .unwrap()
+    tables_with(EXTRA)
 }
 
 /// A unit with troops given as (type, count, rank).
 fn unit(owner: &str, id: &str, troops: &[(&str, u32, u8)]) -> Unit {
-    let mut x = Unit::new(k(owner), u(id), format!("{owner} {id}"), LocId(1));
-    for (code, n, rank) in troops {
-        for _ in 0..*n {
-            x.troops.push(Troop {
-                code: tc(code),
-                rank: *rank,
-                mp: 2,
-                damage: Fixed::ZERO,
-            });
-        }
-    }
-    x
+    unit_at(owner, id, troops, LocId(1), 2)
 }
 
 /// A unit leader with these skills: infantry, cavalry, siege, naval.
@@ -190,15 +176,6 @@ fn led(mut x: Unit, skills: [u32; 4]) -> Unit {
     x
 }
 
-/// France (side 0) against Austria (side 1).
-fn duel(kind: BattleKind) -> Battle {
-    let mut b = Battle::new(kind, LocId(5), None);
-    b.add_side(vec![k("FRA")]);
-    b.add_side(vec![k("AUS")]);
-    b.set_enemies(&k("FRA"), &k("AUS"));
-    b
-}
-
 /// Hits and attacks of one kind of fighter of a unit over the whole battle.
 fn hit_rate(rep: &BattleReport, owner: &str, id: &str, who: &Who, attacks: u32) -> (u64, u64) {
     let r = (k(owner), u(id));
@@ -210,13 +187,6 @@ fn hit_rate(rep: &BattleReport, owner: &str, id: &str, who: &Who, attacks: u32) 
         }
     }
     out
-}
-
-/// Hits as scripted outcomes: `n` successes, then `m` misses.
-fn hits(n: usize, m: usize) -> Vec<bool> {
-    let mut v = vec![true; n];
-    v.extend(vec![false; m]);
-    v
 }
 
 fn troop(code: &str) -> Who {

@@ -3,6 +3,7 @@
 //! that every hit, siege roll and wound is known; the rest play the turn's steps on the
 //! small test map, muster a battle from the state as M12 does, or play whole turns.
 
+use crate::battle_support::*;
 use crate::moves_support;
 
 use moves_support::*;
@@ -14,7 +15,7 @@ use napoleonic_rules::battle::{BattleKind, BattleReport, Draw, Scripted};
 use napoleonic_rules::event::{MoveStep, What};
 use napoleonic_rules::ids::LocId;
 use napoleonic_rules::orders::HqOrder;
-use napoleonic_rules::state::{Leader, Troop, Unit};
+use napoleonic_rules::state::{Leader, Unit};
 use napoleonic_rules::tables::Tables;
 use napoleonic_rules::turn::Turn;
 
@@ -100,27 +101,12 @@ fighting_room = 2
 "#;
 
 fn tables() -> Tables {
-    Tables::parse(&format!(
-        "{}\n{EXTRA}",
-        include_str!("../../data/tables.toml")
-    ))
-    .unwrap()
+    tables_with(EXTRA)
 }
 
 /// A unit with troops given as (type, count, rank).
 fn unit(owner: &str, id: &str, troops: &[(&str, u32, u8)]) -> Unit {
-    let mut x = Unit::new(k(owner), u(id), format!("{owner} {id}"), LocId(1));
-    for (code, n, rank) in troops {
-        for _ in 0..*n {
-            x.troops.push(Troop {
-                code: tc(code),
-                rank: *rank,
-                mp: 2,
-                damage: Fixed::ZERO,
-            });
-        }
-    }
-    x
+    unit_at(owner, id, troops, LocId(1), 2)
 }
 
 fn general(name: &str, infantry: u32, cavalry: u32, siege: u32) -> Leader {
@@ -144,15 +130,6 @@ fn led(mut x: Unit, l: Leader) -> Unit {
     x
 }
 
-/// A battle between France (side 0) and Austria (side 1).
-fn duel(kind: BattleKind) -> Battle {
-    let mut b = Battle::new(kind, LocId(5), None);
-    b.add_side(vec![k("FRA")]);
-    b.add_side(vec![k("AUS")]);
-    b.set_enemies(&k("FRA"), &k("AUS"));
-    b
-}
-
 fn stay() -> Setup {
     Setup::default()
 }
@@ -163,13 +140,6 @@ fn free(to: &[u16]) -> Setup {
         destinations: to.iter().map(|x| LocId(*x)).collect(),
         ..Setup::default()
     }
-}
-
-/// Hits as scripted outcomes: `n` successes, then `m` misses.
-fn hits(n: usize, m: usize) -> Vec<bool> {
-    let mut v = vec![true; n];
-    v.extend(vec![false; m]);
-    v
 }
 
 /// The chances asked of one kind of draw, in order.

@@ -2,6 +2,7 @@
 //! file): each module is what was once a file of its own under `tests/`.
 
 mod battle_odds;
+mod battle_support;
 mod battles;
 mod economy;
 mod finals;

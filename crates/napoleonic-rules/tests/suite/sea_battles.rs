@@ -3,6 +3,7 @@
 //! fleets retreating and taking their armies along, the battle lasting while ships do,
 //! captures, sunk fleets, sea border battles, and a fleet that flees into enemy waters.
 
+use crate::battle_support::*;
 use crate::moves_support;
 
 use moves_support::*;
@@ -17,18 +18,7 @@ use napoleonic_rules::tables::Tables;
 use napoleonic_rules::turn::Turn;
 
 fn unit(owner: &str, id: &str, troops: &[(&str, u32, u8)]) -> Unit {
-    let mut x = Unit::new(k(owner), u(id), format!("{owner} {id}"), LocId(CHA));
-    for (code, n, rank) in troops {
-        for _ in 0..*n {
-            x.troops.push(Troop {
-                code: tc(code),
-                rank: *rank,
-                mp: 3,
-                damage: Fixed::ZERO,
-            });
-        }
-    }
-    x
+    unit_at(owner, id, troops, LocId(CHA), 3)
 }
 
 fn admiral(name: &str, naval: u32) -> Leader {
@@ -61,12 +51,6 @@ fn fleet() -> Setup {
         destinations: vec![LocId(NSE)],
         ..Setup::default()
     }
-}
-
-fn hits(n: usize, m: usize) -> Vec<bool> {
-    let mut v = vec![true; n];
-    v.extend(vec![false; m]);
-    v
 }
 
 fn asked(d: &Scripted, draw: Draw) -> Vec<u32> {
