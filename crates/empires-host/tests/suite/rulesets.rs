@@ -143,3 +143,38 @@ fn a_game_is_opened_only_as_its_own_ruleset_and_reports_stay_inside_it() {
         played.notes
     );
 }
+
+/// A hosted Napoleonic turn: a kingdom that sent nothing does nothing (digest 1.2), the
+/// independents' routine writes their orders (G36), kept for the GM, and the GM is told
+/// when the game is won (G5).
+#[test]
+fn a_napoleonic_turn_plays_the_independents_and_says_when_the_game_is_won() {
+    use empires_host::ruleset::GameText;
+    let nap = ruleset::by_id("napoleonic").unwrap();
+    let started = nap.create(&setup(nap)).unwrap();
+    fn text<'a>(started: &'a ruleset::Started, state: &'a str) -> GameText<'a> {
+        GameText {
+            name: "Europe",
+            map: &started.map,
+            state,
+            kept: started.kept.as_deref(),
+        }
+    }
+    let won = |notes: &[String]| notes.iter().any(|n| n.starts_with("the game is won by"));
+
+    let played = nap.play(text(&started, &started.state), &[]).unwrap();
+    let files: Vec<&str> = played
+        .computer_orders
+        .iter()
+        .map(|(f, _)| f.as_str())
+        .collect();
+    assert_eq!(files, ["IND.json"], "only the independents are played");
+    assert!(!won(&played.notes), "{:?}", played.notes);
+
+    // With a threshold of 1 % of the provinces, either kingdom alone has won.
+    let mut state: serde_json::Value = serde_json::from_str(&started.state).unwrap();
+    state["settings"]["victory_province_percent"] = 1.into();
+    let low = serde_json::to_string(&state).unwrap();
+    let played = nap.play(text(&started, &low), &[]).unwrap();
+    assert!(won(&played.notes), "{:?}", played.notes);
+}
