@@ -104,7 +104,7 @@ fn host(c: &mut Criterion) {
         }))
         .unwrap();
         let submission = Submission {
-            empire: Some(empire),
+            empire: Some(empire.into()),
             body: sheet.clone(),
             door: "bench".into(),
             received_at: 0,

@@ -344,6 +344,7 @@ impl GameDir {
             Kind::Directory => {}
             Kind::Missing => {
                 fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
+                files::sync_dir(&self.root);
             }
             other => {
                 return Err(Error::new(format!(
@@ -368,8 +369,12 @@ impl GameDir {
                 )
             });
         }
-        files::sync_dir(&orders);
-        files::sync_dir(&self.root);
+        // Only what was moved needs flushing: a game with nothing to recover (every command
+        // starts here) waits for no disk.
+        if !notes.is_empty() {
+            files::sync_dir(&orders);
+            files::sync_dir(&self.turns_dir());
+        }
         Ok(notes)
     }
 
@@ -564,12 +569,17 @@ impl TurnFiles {
 
 /// Refuses an empire that is not in the game, naming those that are.
 pub fn known_empire(state: &GameState, e: EmpireCode) -> Result<()> {
-    if state.empire(e).is_some() {
-        return Ok(());
+    seat_empire(state, e.into()).map(|_| ())
+}
+
+/// The empire a seat is in an Empires game, if the game has it.
+pub fn seat_empire(state: &GameState, seat: crate::seat::SeatCode) -> Result<EmpireCode> {
+    if let Some(e) = seat.empire().filter(|e| state.empire(*e).is_some()) {
+        return Ok(e);
     }
     let codes: Vec<String> = state.empires.iter().map(|x| x.code.to_string()).collect();
     Err(Error::new(format!(
-        "{e} is not an empire of this game; its empires are {}",
+        "{seat} is not an empire of this game; its empires are {}",
         codes.join(" ")
     )))
 }

@@ -22,6 +22,7 @@ pub mod mapcache;
 pub mod render;
 pub mod ruleset;
 pub mod schedule;
+pub mod seat;
 pub mod staging;
 pub mod store;
 pub mod submit;

@@ -186,8 +186,9 @@ impl GameDir {
         }
         waiting.sheets.retain(|_, n| !gone.contains(n));
         waiting.gm = waiting.gm.filter(|n| !gone.contains(n));
-        files::sync_dir(&to);
-        files::sync_dir(&from);
+        // No flush here: a move leaves a sheet in exactly one of the two folders, flushed or
+        // not, and a rollback puts back whatever it finds where the record says it went
+        // (a sheet still in `orders/` is simply already back).
         Ok(Taken { tmp, waiting })
     }
 

@@ -4,7 +4,7 @@
 
 use crate::check::{CheckReport, Format, check_text};
 use crate::error::{Error, Result};
-use crate::gamedir::known_empire;
+use crate::gamedir::seat_empire;
 use crate::store::{Loaded, Receipt, Store, Submission};
 use crate::turn::decode_sheet;
 
@@ -42,8 +42,8 @@ pub async fn accept_on(
 ) -> Result<Accepted> {
     let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
     let check = match submission.empire {
-        Some(code) => {
-            known_empire(&loaded.state, code)?;
+        Some(seat) => {
+            let code = seat_empire(&loaded.state, seat)?;
             Some(check_text(
                 &loaded.map,
                 &loaded.state,

@@ -116,7 +116,7 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
         store.as_ref(),
         &game,
         &Submission {
-            empire,
+            empire: empire.map(Into::into),
             body: bytes,
             door: "cli".into(),
             received_at: store::now(),

@@ -2,13 +2,12 @@
 //! latest turnsheet of each empire in `orders/` rather than every one ever sent, and its
 //! lock is a file; see [`crate::gamedir`] and [`crate::staging`].
 
-use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Submission, Undone};
+use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, SeatCode, Store, Submission, Undone};
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
 use crate::gamedir::{GM_MESSAGES_FILE, Game, GameDir, sha256_hex};
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
-use empires_rules::EmpireCode;
 use std::path::{Path, PathBuf};
 
 /// Games kept as directories; a game is named by its directory's path.
@@ -75,8 +74,8 @@ impl Store for DirStore {
             )));
         }
         let name = match submission.empire {
-            Some(code) => {
-                crate::gamedir::known_empire(&g.state, code)?;
+            Some(seat) => {
+                let code = crate::gamedir::seat_empire(&g.state, seat)?;
                 format!("{code}.txt")
             }
             None => GM_MESSAGES_FILE.to_string(),
@@ -150,7 +149,7 @@ impl Store for DirStore {
         game: &str,
         turn: u32,
         file: &str,
-        viewer: Option<EmpireCode>,
+        viewer: Option<SeatCode>,
     ) -> Result<Vec<u8>> {
         let dir = GameDir::at(path(game));
         let missing = || {

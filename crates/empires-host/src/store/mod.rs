@@ -15,10 +15,11 @@ pub mod sql;
 use crate::error::{Error, Result};
 use crate::gamedir::{EVENTS_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, TurnFiles, to_pretty_json};
 use crate::render::REPORTS_DIR;
+pub use crate::seat::SeatCode;
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
-use empires_rules::{EmpireCode, GameState, Map};
+use empires_rules::{GameState, Map};
 
 /// The files of a turn (or what is pending): (path, bytes), sorted by path.
 pub type Files = Vec<(String, Vec<u8>)>;
@@ -39,16 +40,17 @@ pub fn now() -> Millis {
 pub enum Reader {
     /// The GM alone: the true state, the events, the GM's summary and messages.
     Gm,
-    /// One empire (and the GM): its reports and its turnsheets.
-    Empire(EmpireCode),
+    /// One seat — an empire, a kingdom — and the GM: its reports and its turnsheets.
+    Seat(SeatCode),
     /// Everyone in the game: what holds nothing secret, like a map's outlines.
     All,
 }
 
 impl Reader {
-    /// Who may read the file at `path` in a turn's files. An empire's files are named for
-    /// it (`reports/EN.html`, `orders/EN.txt`); anything else in `reports/` not named for
-    /// the GM is shared; everything outside `reports/` and `orders/` is the GM's.
+    /// Who may read the file at `path` in a turn's files. A seat's files are named for it
+    /// (`reports/EN.html`, `orders/FRA.txt`: a name of two to four letters before its first
+    /// dot); anything else in `reports/` not named for the GM is shared (so a shared file
+    /// never has such a name); everything outside `reports/` and `orders/` is the GM's.
     pub fn of(path: &str) -> Reader {
         let name = path.rsplit('/').next().unwrap_or(path);
         let stem = name.split('.').next().unwrap_or(name);
@@ -57,8 +59,8 @@ impl Reader {
         if !(in_reports || in_orders) || stem.eq_ignore_ascii_case("gm") {
             return Reader::Gm;
         }
-        match EmpireCode::parse(stem) {
-            Ok(code) if stem.len() == code.as_str().len() => Reader::Empire(code),
+        match SeatCode::parse(stem) {
+            Some(code) if stem.len() == code.as_str().len() => Reader::Seat(code),
             _ if in_reports => Reader::All,
             _ => Reader::Gm,
         }
@@ -69,15 +71,24 @@ impl Reader {
         match self {
             Reader::Gm => "gm".into(),
             Reader::All => "all".into(),
-            Reader::Empire(c) => c.to_string(),
+            Reader::Seat(c) => c.to_string(),
         }
     }
 
-    /// Whether `viewer` (an empire, or the GM when `None`) may read a file for this reader.
-    pub fn allows(&self, viewer: Option<EmpireCode>) -> bool {
+    /// Reads a reader back as stored; an unknown one is the GM's alone.
+    pub fn from_text(text: &str) -> Reader {
+        match text {
+            "all" => Reader::All,
+            "gm" => Reader::Gm,
+            code => SeatCode::parse(code).map_or(Reader::Gm, Reader::Seat),
+        }
+    }
+
+    /// Whether `viewer` (a seat, or the GM when `None`) may read a file for this reader.
+    pub fn allows(&self, viewer: Option<SeatCode>) -> bool {
         match (self, viewer) {
             (_, None) | (Reader::All, _) => true,
-            (Reader::Empire(c), Some(v)) => *c == v,
+            (Reader::Seat(c), Some(v)) => *c == v,
             (Reader::Gm, Some(_)) => false,
         }
     }
@@ -86,8 +97,8 @@ impl Reader {
 /// A turnsheet (or the GM's messages) as a door received it.
 #[derive(Debug, Clone)]
 pub struct Submission {
-    /// `None` for the GM's messages to every player (10.6).
-    pub empire: Option<EmpireCode>,
+    /// The seat that sent it; `None` for the GM's messages to every player (10.6).
+    pub empire: Option<SeatCode>,
     /// The bytes as received; kept as they are.
     pub body: Vec<u8>,
     /// Which door it came through: `cli`, `web`, `mail`, `import`.
@@ -182,7 +193,7 @@ pub trait Store: Send + Sync {
         game: &str,
         turn: u32,
         path: &str,
-        viewer: Option<EmpireCode>,
+        viewer: Option<SeatCode>,
     ) -> Result<Vec<u8>>;
 }
 
@@ -244,18 +255,18 @@ pub async fn open_url(url: &str) -> Result<sql::SqlStore> {
 mod tests {
     use super::*;
 
-    fn code(c: &str) -> EmpireCode {
-        EmpireCode::parse(c).unwrap()
+    fn code(c: &str) -> SeatCode {
+        SeatCode::parse(c).unwrap()
     }
 
     #[test]
     fn each_file_has_its_reader() {
-        assert_eq!(Reader::of("reports/EN.html"), Reader::Empire(code("EN")));
-        assert_eq!(Reader::of("reports/EN.map.js"), Reader::Empire(code("EN")));
-        assert_eq!(Reader::of("orders/FR.txt"), Reader::Empire(code("FR")));
+        assert_eq!(Reader::of("reports/EN.html"), Reader::Seat(code("EN")));
+        assert_eq!(Reader::of("reports/EN.map.js"), Reader::Seat(code("EN")));
+        assert_eq!(Reader::of("orders/FR.txt"), Reader::Seat(code("FR")));
         assert_eq!(
             Reader::of("orders/unreadable/FR.txt"),
-            Reader::Empire(code("FR"))
+            Reader::Seat(code("FR"))
         );
         assert_eq!(Reader::of("reports/gm.txt"), Reader::Gm);
         assert_eq!(Reader::of("orders/gm.txt"), Reader::Gm);
@@ -263,16 +274,23 @@ mod tests {
         assert_eq!(Reader::of("events.json"), Reader::Gm);
         assert_eq!(Reader::of("turn.json"), Reader::Gm);
         assert_eq!(Reader::of("reports/outlines.js"), Reader::All);
+        assert_eq!(Reader::of("reports/public.html"), Reader::All);
+        assert_eq!(Reader::of("reports/FRA.html"), Reader::Seat(code("FRA")));
+        assert_eq!(Reader::of("orders/FRA.txt"), Reader::Seat(code("FRA")));
+        assert_eq!(Reader::of("computer/IND.json"), Reader::Gm);
         assert_eq!(Reader::of("orders/notes.txt"), Reader::Gm);
     }
 
     #[test]
     fn a_reader_lets_in_only_its_own() {
-        let en = Reader::Empire(code("EN"));
+        let en = Reader::Seat(code("EN"));
         assert!(en.allows(Some(code("EN"))));
         assert!(!en.allows(Some(code("FR"))));
         assert!(en.allows(None));
         assert!(!Reader::Gm.allows(Some(code("EN"))));
         assert!(Reader::All.allows(Some(code("FR"))));
+        let fra = Reader::Seat(code("FRA"));
+        assert!(!fra.allows(Some(code("FR"))));
+        assert!(fra.allows(Some(code("fra"))));
     }
 }

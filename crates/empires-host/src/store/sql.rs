@@ -18,6 +18,7 @@ use super::{
 };
 use crate::error::{Error, Kind, Result};
 use crate::gamedir::{ORDERS_DIR, STATE_FILE, parse_map, parse_state, sha256_hex};
+use crate::seat::SeatCode;
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::turn::{
     Played, Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets,
@@ -1158,7 +1159,7 @@ impl Store for SqlStore {
         game: &str,
         turn: u32,
         path: &str,
-        viewer: Option<EmpireCode>,
+        viewer: Option<SeatCode>,
     ) -> Result<Vec<u8>> {
         let rows = self.turn_rows(game, turn).await?;
         rows.into_iter()
@@ -1174,16 +1175,8 @@ impl Store for SqlStore {
 }
 
 /// Whether a stored reader lets `viewer` in; an unknown one lets in the GM alone.
-fn reader_allows(reader: &str, viewer: Option<EmpireCode>) -> bool {
-    let reader = match reader {
-        "all" => Reader::All,
-        "gm" => Reader::Gm,
-        code => match EmpireCode::parse(code) {
-            Ok(c) => Reader::Empire(c),
-            Err(_) => Reader::Gm,
-        },
-    };
-    reader.allows(viewer)
+fn reader_allows(reader: &str, viewer: Option<SeatCode>) -> bool {
+    Reader::from_text(reader).allows(viewer)
 }
 
 impl SqlStore {

@@ -97,7 +97,7 @@ async fn send(store: &SqlStore, empire: &str, at: Millis) {
         .submit(
             "g",
             &Submission {
-                empire: Some(code(empire)),
+                empire: Some(code(empire).into()),
                 body: format!("GAME g\nEMPIRE {empire}\n1. TAX\n").into_bytes(),
                 door: "test".into(),
                 received_at: at,
@@ -392,7 +392,7 @@ async fn sheet_for(store: &SqlStore, empire: &str, text: &str, at: Millis) -> u3
         .submit(
             "g",
             &Submission {
-                empire: Some(code(empire)),
+                empire: Some(code(empire).into()),
                 body: text.as_bytes().to_vec(),
                 door: "test".into(),
                 received_at: at,

@@ -60,7 +60,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         .submit(
             "g",
             &Submission {
-                empire: Some(code("EN")),
+                empire: Some(code("EN").into()),
                 body: b"GAME g\n1. TAX\n".to_vec(),
                 door: "test".into(),
                 received_at: 1,

@@ -37,7 +37,7 @@ const YES: TurnOptions = TurnOptions {
 
 fn submission(empire: Option<&str>, body: &[u8]) -> Submission {
     Submission {
-        empire: empire.map(code),
+        empire: empire.map(|e| code(e).into()),
         body: body.to_vec(),
         door: "test".into(),
         received_at: 1_700_000_000_000,
@@ -370,7 +370,7 @@ async fn a_player_reads_only_their_own() {
         .unwrap();
     story(&sqlite, "g").await;
     for (store, game) in [(&DirStore as &dyn Store, dir.as_str()), (&sqlite, "g")] {
-        let en = Some(code("EN"));
+        let en = Some(code("EN").into());
         for own in [
             "reports/EN.html",
             "reports/EN.json",
@@ -379,7 +379,7 @@ async fn a_player_reads_only_their_own() {
         ] {
             assert!(store.turn_file(game, 1, own, en).await.is_ok(), "{own}");
             let e = store
-                .turn_file(game, 1, own, Some(code("SC")))
+                .turn_file(game, 1, own, Some(code("SC").into()))
                 .await
                 .unwrap_err();
             assert_eq!(e.kind(), Kind::NotFound, "SC reads {own}");

@@ -228,7 +228,7 @@ impl<'a> Receiver<'a> {
         let late = written_for.is_some_and(|t| t < next);
         let before = self.store.latest_sheet(game, empire, next).await?;
         let submission = Submission {
-            empire: Some(empire),
+            empire: Some(empire.into()),
             body: found.text.clone().into_bytes(),
             door: "mail".into(),
             received_at: now,

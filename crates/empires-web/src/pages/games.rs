@@ -215,7 +215,7 @@ pub async fn report_bytes(
     }
     let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
     host.store
-        .turn_file(game, turn, &path, who.empire())
+        .turn_file(game, turn, &path, who.empire().map(Into::into))
         .await
         .map_err(|e| match e.kind() {
             empires_host::error::Kind::NotFound => Failure::not_found("no such report"),

@@ -284,7 +284,7 @@ pub async fn keep(
     door: &str,
 ) -> Result<(empires_host::submit::Accepted, empires_host::store::Millis), Failure> {
     let submission = Submission {
-        empire: Some(empire),
+        empire: Some(empire.into()),
         body: body.into_bytes(),
         door: door.to_string(),
         received_at: host.now(),

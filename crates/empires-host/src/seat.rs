@@ -1,0 +1,97 @@
+//! A seat's code as the host keeps it, whatever the game: an empire's two letters (`EN`), a
+//! kingdom's three (`FRA`). The host files, stores and shows seats by this code alone; what
+//! a code means belongs to the ruleset.
+
+use empires_rules::EmpireCode;
+use std::fmt;
+
+/// Two to four ASCII letters, upper case.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SeatCode {
+    bytes: [u8; 4],
+    len: u8,
+}
+
+impl SeatCode {
+    /// The longest code a seat may have.
+    pub const MAX_LEN: usize = 4;
+
+    /// Reads a code (any case, surrounding blanks ignored); `None` unless it is two to four
+    /// letters.
+    pub fn parse(text: &str) -> Option<SeatCode> {
+        let b = text.trim().as_bytes();
+        if !(2..=Self::MAX_LEN).contains(&b.len()) || !b.iter().all(u8::is_ascii_alphabetic) {
+            return None;
+        }
+        let mut bytes = [0; 4];
+        for (to, from) in bytes.iter_mut().zip(b) {
+            *to = from.to_ascii_uppercase();
+        }
+        Some(SeatCode {
+            bytes,
+            len: b.len() as u8,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Only ASCII letters are ever stored.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("??")
+    }
+
+    /// The empire this seat is, in an Empires game.
+    pub fn empire(&self) -> Option<EmpireCode> {
+        EmpireCode::parse(self.as_str()).ok()
+    }
+}
+
+impl From<EmpireCode> for SeatCode {
+    fn from(code: EmpireCode) -> SeatCode {
+        // An empire's code is always two letters.
+        SeatCode::parse(code.as_str()).unwrap_or(SeatCode {
+            bytes: *b"??\0\0",
+            len: 2,
+        })
+    }
+}
+
+impl fmt::Display for SeatCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for SeatCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SeatCode({})", self.as_str())
+    }
+}
+
+impl PartialEq<EmpireCode> for SeatCode {
+    fn eq(&self, other: &EmpireCode) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_two_to_four_letters_in_capitals() {
+        assert_eq!(SeatCode::parse(" fra ").unwrap().as_str(), "FRA");
+        assert_eq!(SeatCode::parse("en").unwrap().as_str(), "EN");
+        assert_eq!(SeatCode::parse("PRUS").unwrap().as_str(), "PRUS");
+        for bad in ["", "E", "ABCDE", "E1", "É N", "../"] {
+            assert_eq!(SeatCode::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_empire_is_a_seat_and_back() {
+        let en = EmpireCode::parse("EN").unwrap();
+        let seat = SeatCode::from(en);
+        assert_eq!(seat.as_str(), "EN");
+        assert_eq!(seat.empire(), Some(en));
+        assert_eq!(SeatCode::parse("FRA").unwrap().empire(), None);
+    }
+}
