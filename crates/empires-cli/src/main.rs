@@ -124,9 +124,9 @@ enum Command {
         game: PathBuf,
         /// The turnsheet, or the GM's messages.
         file: PathBuf,
-        /// The empire whose turnsheet this is.
+        /// The empire (or, in a Napoleonic game, the kingdom) whose sheet this is.
         #[arg(long)]
-        empire: Option<EmpireCode>,
+        empire: Option<empires_host::store::SeatCode>,
         /// The file holds the GM's messages to every player (10.6).
         #[arg(long)]
         gm: bool,

@@ -44,6 +44,14 @@ impl SeatCode {
     }
 }
 
+impl std::str::FromStr for SeatCode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<SeatCode, String> {
+        SeatCode::parse(s).ok_or_else(|| format!("a seat's code is two to four letters, not {s:?}"))
+    }
+}
+
 impl From<EmpireCode> for SeatCode {
     fn from(code: EmpireCode) -> SeatCode {
         // An empire's code is always two letters.

@@ -5,6 +5,8 @@
 use crate::check::{CheckReport, Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::seat_empire;
+use crate::ruleset::Checked;
+use crate::store::sql::HostedGame;
 use crate::store::{Loaded, Receipt, Store, Submission};
 use crate::turn::decode_sheet;
 
@@ -14,6 +16,24 @@ pub struct Accepted {
     pub receipt: Receipt,
     /// The checker's diagnostics and the forecast; none for the GM's messages.
     pub check: Option<CheckReport>,
+    /// In a game of another ruleset, its checker's diagnostics and dry run instead.
+    pub checked: Option<Checked>,
+}
+
+impl Accepted {
+    /// The diagnostics and forecast as the player reads them, whichever the game.
+    pub fn check_text(&self) -> Option<String> {
+        match (&self.check, &self.checked) {
+            (Some(c), _) => Some(c.to_string()),
+            (None, Some(c)) => Some(c.text.clone()),
+            (None, None) => None,
+        }
+    }
+
+    /// How many errors the check found.
+    pub fn errors(&self) -> usize {
+        self.check.as_ref().map_or(0, |c| c.errors) + self.checked.as_ref().map_or(0, |c| c.errors)
+    }
 }
 
 /// Checks `submission` against the game's current turn and keeps it. A turnsheet with
@@ -26,8 +46,39 @@ pub async fn accept(
     submission: &Submission,
     file: &str,
 ) -> Result<Accepted> {
+    if let Some(hosted) = store.hosted_game(game).await? {
+        return accept_hosted(store, &hosted, submission, file).await;
+    }
     let loaded = store.load(game).await?;
     accept_on(store, game, &loaded, submission, file).await
+}
+
+/// [`accept`] for a game of a ruleset other than Empires, through its [`Checked`] sheet:
+/// the ruleset's diagnostics and dry run. A seat not in the game is refused.
+pub async fn accept_hosted(
+    store: &dyn Store,
+    game: &HostedGame,
+    submission: &Submission,
+    file: &str,
+) -> Result<Accepted> {
+    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    let checked = match submission.empire {
+        Some(seat) => Some(
+            game.ruleset
+                .check(game.text(), seat.as_str(), file, &text)?,
+        ),
+        None => None,
+    };
+    let submission = Submission {
+        for_turn: Some(game.turn + 1),
+        ..submission.clone()
+    };
+    let receipt = store.submit(&game.name, &submission).await?;
+    Ok(Accepted {
+        receipt,
+        check: None,
+        checked,
+    })
 }
 
 /// [`accept`] on a game already loaded, as a host that keeps its games in memory calls it:
@@ -60,7 +111,11 @@ pub async fn accept_on(
         ..submission.clone()
     };
     let receipt = store.submit(game, &submission).await?;
-    Ok(Accepted { receipt, check })
+    Ok(Accepted {
+        receipt,
+        check,
+        checked: None,
+    })
 }
 
 /// What changed between two sheets, line by line: `- ` a line taken out, `+ ` one put in.

@@ -39,6 +39,9 @@ pub struct TurnReport {
     pub orders_from: Vec<EmpireCode>,
     /// Empires whose orders the computer wrote (2.5).
     pub computer_written: Vec<EmpireCode>,
+    /// In a game of another ruleset, the seats that sent sheets and those that did not,
+    /// said in place of the two lists above.
+    pub seats_line: Option<String>,
     pub victory_warning: Option<VictoryClaim>,
     pub game_over: Option<VictoryClaim>,
     pub warnings: Vec<String>,
@@ -69,12 +72,15 @@ impl fmt::Display for TurnReport {
                 String::new()
             }
         )?;
-        writeln!(
-            f,
-            "orders from: {}; written by the computer for: {}",
-            list(&self.orders_from),
-            list(&self.computer_written)
-        )?;
+        match &self.seats_line {
+            Some(line) => writeln!(f, "{line}")?,
+            None => writeln!(
+                f,
+                "orders from: {}; written by the computer for: {}",
+                list(&self.orders_from),
+                list(&self.computer_written)
+            )?,
+        }
         writeln!(f, "state sha256: {}", self.hash)?;
         write!(f, "written to {}", self.written_to)?;
         if let Some(c) = &self.victory_warning {
@@ -323,6 +329,7 @@ pub fn play_sheets_into(
         .map(|(n, _)| n.clone())
         .collect();
     let report = TurnReport {
+        seats_line: None,
         game: outcome.state.game.clone(),
         turn: next,
         written_to: String::new(),

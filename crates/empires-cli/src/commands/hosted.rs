@@ -4,11 +4,11 @@
 use crate::error::{Error, Result};
 use empires_host::store::dir::DirStore;
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{self, Store, Submission};
+use empires_host::store::{self, SeatCode, Store, Submission};
 use empires_host::transfer::{self, Moved};
 use empires_host::verify::{self, VerifyReport};
 use empires_orders::text::MAX_SHEET_BYTES;
-use empires_rules::{EmpireCode, GameState, Map};
+use empires_rules::{GameState, Map};
 use std::fmt;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -69,10 +69,11 @@ pub fn load(at: &GameAt) -> Result<(Map, GameState, Vec<String>)> {
 
 /// What `empires submit` kept.
 pub struct SubmitReport {
-    pub check: Option<crate::commands::check::CheckReport>,
+    /// The diagnostics and forecast (or, in a game of another ruleset, its dry run).
+    pub check: Option<String>,
     pub receipt: store::Receipt,
     pub game: String,
-    pub empire: Option<EmpireCode>,
+    pub empire: Option<SeatCode>,
 }
 
 impl fmt::Display for SubmitReport {
@@ -101,7 +102,7 @@ impl fmt::Display for SubmitReport {
 /// `empires submit`: checks a turnsheet as `empires check` does and keeps it for the next
 /// turn, errors and all (the player is told; the turn reads it as it is). With no empire
 /// the file is the GM's messages to every player (10.6).
-pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<SubmitReport> {
+pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<SubmitReport> {
     let bytes = std::fs::File::open(file)
         .and_then(|f| empires_host::files::read_at_most(f, MAX_SHEET_BYTES as u64))
         .map_err(|e| Error::io("cannot read", file, e))?
@@ -116,7 +117,7 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
         store.as_ref(),
         &game,
         &Submission {
-            empire: empire.map(Into::into),
+            empire,
             body: bytes,
             door: "cli".into(),
             received_at: store::now(),
@@ -125,10 +126,9 @@ pub fn submit(at: &GameAt, empire: Option<EmpireCode>, file: &Path) -> Result<Su
         },
         &file.display().to_string(),
     ))?;
-    let (check, receipt) = (accepted.check, accepted.receipt);
     Ok(SubmitReport {
-        check,
-        receipt,
+        check: accepted.check_text(),
+        receipt: accepted.receipt,
         game: store.describe(&game),
         empire,
     })

@@ -1,11 +1,14 @@
-//! `empires napoleonic ...`: a game of Napoleonic Empires in a directory, run by a GM from
-//! the command line: create it, print each kingdom's order sheet, check a sheet with its
-//! per-phase dry run, play the turn, and read the reports; and whole games played by
-//! computer players (`simulate`).
+//! `empires napoleonic ...`: a game of Napoleonic Empires in a directory, or with `--db` in
+//! the host's database, run by a GM from the command line: create it, print each kingdom's
+//! order sheet, check a sheet with its per-phase dry run, play the turn, and read the
+//! reports; and whole games played by computer players (`simulate`).
 
+use super::hosted;
 use crate::error::{Error, Result};
 use empires_host::gamefiles::GameFiles;
 use empires_host::ruleset::{self, Setup};
+use empires_host::store::Store;
+use empires_host::store::sql::{HostedGame, SqlStore};
 use napoleonic_ai::Style;
 use napoleonic_ai::sim::{Simulation, simulate};
 use napoleonic_rules::{KingdomCode, Map};
@@ -29,12 +32,20 @@ pub enum NapoleonicCommand {
         /// A map file (TOML, `docs/napoleonic/maps.md`) instead of the standard map.
         #[arg(long)]
         map: Option<PathBuf>,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
     },
     /// Print a kingdom's order sheet for the next turn.
     Sheet {
         dir: PathBuf,
         #[arg(value_parser = parse_kingdom)]
         kingdom: KingdomCode,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
     },
     /// Check an order sheet and show its dry run, phase by phase.
     Check {
@@ -42,9 +53,20 @@ pub enum NapoleonicCommand {
         #[arg(value_parser = parse_kingdom)]
         kingdom: KingdomCode,
         sheet: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
     },
-    /// Play the next turn with the sheets in <dir>/orders/ (named KINGDOM.txt).
-    Turn { dir: PathBuf },
+    /// Play the next turn with the sheets in <dir>/orders/ (named KINGDOM.txt), or with
+    /// --db the sheets sent to the database (`empires submit --empire KINGDOM --db`).
+    Turn {
+        dir: PathBuf,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+    },
     /// Print a kingdom's report of a played turn (the latest by default).
     Report {
         dir: PathBuf,
@@ -55,6 +77,10 @@ pub enum NapoleonicCommand {
         /// txt, json or html.
         #[arg(long, default_value = "txt", value_parser = ["txt", "json", "html"])]
         format: String,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
     },
     /// Play a whole game with computer players, every kingdom a conqueror unless told
     /// otherwise, until a victory or the turn limit, and print how it went.
@@ -115,6 +141,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             name,
             kingdoms,
             map,
+            db,
         } => {
             let map_text = map.as_deref().map(read_map).transpose()?;
             let name = name.unwrap_or_else(|| dir_name(&dir));
@@ -124,6 +151,9 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 map: map_text,
                 seats: kingdoms.iter().map(|k| k.to_string()).collect(),
             };
+            if let Some(url) = db {
+                return create_hosted(&url, &dir, &setup);
+            }
             let game = GameFiles::create(&dir, ruleset::by_id(RULESET)?, &setup)?;
             let playing: Vec<String> = game.seats()?.into_iter().map(|s| s.code).collect();
             Ok((
@@ -137,21 +167,45 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 false,
             ))
         }
-        NapoleonicCommand::Sheet { dir, kingdom } => {
-            Ok((open(&dir)?.sheet(kingdom.as_str())?, false))
-        }
+        NapoleonicCommand::Sheet { dir, kingdom, db } => match db {
+            Some(url) => {
+                let (_, g) = hosted_game(&url, &dir)?;
+                Ok((g.ruleset.sheet(g.text(), kingdom.as_str())?, false))
+            }
+            None => Ok((open(&dir)?.sheet(kingdom.as_str())?, false)),
+        },
         NapoleonicCommand::Check {
             dir,
             kingdom,
             sheet,
+            db,
         } => {
-            let game = open(&dir)?;
             let text = std::fs::read_to_string(&sheet)
                 .map_err(|e| Error::new(format!("cannot read {}: {e}", sheet.display())))?;
-            let checked = game.check(kingdom.as_str(), &sheet.display().to_string(), &text)?;
+            let file = sheet.display().to_string();
+            let checked = match db {
+                Some(url) => {
+                    let (_, g) = hosted_game(&url, &dir)?;
+                    g.ruleset.check(g.text(), kingdom.as_str(), &file, &text)?
+                }
+                None => open(&dir)?.check(kingdom.as_str(), &file, &text)?,
+            };
             Ok((checked.text, checked.errors > 0))
         }
-        NapoleonicCommand::Turn { dir } => {
+        NapoleonicCommand::Turn { dir, db: Some(url) } => {
+            let store = hosted::open_db(&url)?;
+            let options = empires_host::turn::TurnOptions {
+                yes: true,
+                ..Default::default()
+            };
+            let played = hosted::block_on(store.play_ruleset_turn(
+                &name_of(&dir),
+                options,
+                empires_host::store::now(),
+            ))?;
+            Ok((played.to_string(), false))
+        }
+        NapoleonicCommand::Turn { dir, db: None } => {
             let game = open(&dir)?;
             let p = game.play()?;
             let list = |v: &[String]| {
@@ -182,6 +236,26 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             kingdom,
             turn,
             format,
+            db: Some(url),
+        } => {
+            let store = hosted::open_db(&url)?;
+            let (_, g) = hosted_game(&url, &dir)?;
+            if g.turn == 0 {
+                return Err(Error::new(
+                    "no turn has been played yet: `empires napoleonic sheet` prints a blank sheet",
+                ));
+            }
+            let path = format!("reports/{kingdom}.{format}");
+            let body =
+                hosted::block_on(store.turn_file(&g.name, turn.unwrap_or(g.turn), &path, None))?;
+            Ok((String::from_utf8_lossy(&body).into_owned(), false))
+        }
+        NapoleonicCommand::Report {
+            dir,
+            kingdom,
+            turn,
+            format,
+            db: None,
         } => {
             let game = open(&dir)?;
             let latest = game.current_turn()?.saturating_sub(1);
@@ -235,6 +309,56 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
 }
 
 const RULESET: &str = "napoleonic";
+
+/// The game's name in a database, given where a directory would be.
+fn name_of(game: &Path) -> String {
+    game.to_string_lossy().into_owned()
+}
+
+/// A Napoleonic game kept in a database, as texts.
+fn hosted_game(url: &str, game: &Path) -> Result<(SqlStore, HostedGame)> {
+    let store = hosted::open_db(url)?;
+    let g = hosted::block_on(store.hosted_game(&name_of(game)))?;
+    if g.ruleset.id() != RULESET {
+        return Err(Error::new(format!(
+            "{} is a game of {}, not of Napoleonic Empires",
+            store.describe(&g.name),
+            g.ruleset.title()
+        )));
+    }
+    Ok((store, g))
+}
+
+/// `empires napoleonic new NAME --db URL`: the game kept in a database, for the host's doors.
+fn create_hosted(url: &str, name: &Path, setup: &Setup) -> Result<(String, bool)> {
+    let store = hosted::open_db(url)?;
+    let name = name_of(name);
+    let ruleset = ruleset::by_id(RULESET)?;
+    let started = ruleset.create(setup)?;
+    hosted::block_on(store.create_ruleset_game(
+        &name,
+        ruleset,
+        &started,
+        empires_host::store::now(),
+    ))?;
+    let g = hosted::block_on(store.hosted_game(&name))?;
+    let playing: Vec<String> = ruleset
+        .seats(g.text())?
+        .into_iter()
+        .map(|s| s.code)
+        .collect();
+    Ok((
+        format!(
+            "created the Napoleonic Empires game \"{name}\" in {}: {} kingdoms ({}); \
+             players send sheets with `empires submit {name} SHEET --empire KINGDOM --db URL`, \
+             by mail or on the web",
+            store.describe(&name),
+            playing.len(),
+            playing.join(" ")
+        ),
+        false,
+    ))
+}
 
 fn open(dir: &Path) -> Result<GameFiles> {
     GameFiles::open(dir, Some(RULESET))

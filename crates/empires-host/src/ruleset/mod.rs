@@ -102,6 +102,12 @@ pub trait Ruleset: Send + Sync {
     fn play(&self, game: GameText, sheets: &[(String, String)]) -> Result<Turn>;
 }
 
+impl std::fmt::Debug for dyn Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
 /// Every ruleset the host knows.
 pub fn all() -> [&'static dyn Ruleset; 2] {
     [&empires::Empires, &napoleonic::Napoleonic]

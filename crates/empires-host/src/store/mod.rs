@@ -167,6 +167,14 @@ pub trait Store: Send + Sync {
     /// The game's map and current state.
     async fn load(&self, game: &str) -> Result<Loaded>;
 
+    /// The game as texts when it is played under a ruleset other than Empires (served
+    /// through [`crate::ruleset::Ruleset`]); `None` for an Empires game, which [`Store::load`]
+    /// reads.
+    async fn hosted_game(&self, game: &str) -> Result<Option<sql::HostedGame>> {
+        let _ = game;
+        Ok(None)
+    }
+
     /// Keeps a turnsheet (or the GM's messages) for the next turn; the latest one an empire
     /// sends for a turn is the one played.
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt>;

@@ -310,6 +310,9 @@ pub use ledger::{SeatBefore, ledger_entries_of_turn};
 mod deadlines;
 pub use deadlines::{CatchUp, Due, GameSchedule, ReminderDue, next_deadline, reminders_text};
 
+mod rulesets;
+pub use rulesets::{EMPIRES, HostedGame, RulesetTurn};
+
 mod mail;
 pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient};
 
@@ -882,8 +885,20 @@ macro_rules! backend {
                     .map_err(fail("cannot read the game"))?
                     .ok_or_else(|| not_found(shown, game))?;
                 let label = format!("{shown}, game \"{game}\"");
-                let (_, _, state, _) = read_game(&mut tx, id, turn, &label).await?;
-                if turn <= 0 || state.turn == 0 {
+                let (ruleset,): (String,) = sqlx::query_as("SELECT ruleset FROM games WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(fail("cannot read the game"))?;
+                // A game of another ruleset keeps its state as the ruleset wrote it: only the
+                // turn's number says where it stands.
+                let empires = ruleset == rulesets::EMPIRES;
+                let at_start = if empires {
+                    read_game(&mut tx, id, turn, &label).await?.2.turn == 0
+                } else {
+                    false
+                };
+                if turn <= 0 || at_start {
                     return Err(Error::new("there is no turn to undo: the game is at its starting position"));
                 }
                 let waiting = pending(&mut tx, id, turn as u32 + 1).await.map_err(fail("cannot read the turnsheets"))?;
@@ -933,8 +948,10 @@ macro_rules! backend {
                     Ok::<_, sqlx::Error>(back)
                 };
                 let back = work.await.map_err(fail("cannot undo the turn"))?;
-                let (_, _, before, _) = read_game(&mut tx, id, turn - 1, &label).await?;
-                update_seats(&mut tx, id, &before).await.map_err(fail("cannot undo the turn"))?;
+                if empires {
+                    let (_, _, before, _) = read_game(&mut tx, id, turn - 1, &label).await?;
+                    update_seats(&mut tx, id, &before).await.map_err(fail("cannot undo the turn"))?;
+                }
                 tx.commit().await.map_err(fail("cannot undo the turn"))?;
                 let mut names: Vec<String> = back
                     .iter()
@@ -997,6 +1014,13 @@ impl Store for SqlStore {
 
     async fn load(&self, game: &str) -> Result<Loaded> {
         let label = self.describe(game);
+        let ruleset = self.ruleset(game).await?;
+        if ruleset.id() != EMPIRES {
+            return Err(Error::new(format!(
+                "{label} is a game of {}, not of Empires; this command serves Empires games only",
+                ruleset.title()
+            )));
+        }
         on_pool!(&self.pool, |p, ops| {
             let mut c = p
                 .acquire()
@@ -1019,6 +1043,13 @@ impl Store for SqlStore {
                 warnings: problem.into_iter().collect(),
             })
         })
+    }
+
+    async fn hosted_game(&self, game: &str) -> Result<Option<HostedGame>> {
+        if self.is_other_ruleset(game).await? {
+            return self.hosted_game(game).await.map(Some);
+        }
+        Ok(None)
     }
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
@@ -1131,6 +1162,12 @@ impl Store for SqlStore {
     }
 
     async fn play_turn(&self, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport> {
+        if self.is_other_ruleset(game).await? {
+            return self
+                .play_ruleset_turn(game, options, now)
+                .await
+                .map(|t| t.into_report(&self.describe(game)));
+        }
         on_pool!(&self.pool, |p, ops| ops::play_turn(
             p,
             &self.shown,
