@@ -99,7 +99,11 @@ async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, Empi
         {
             continue;
         }
-        if store.report_held(game, empire, turn).await?.is_none() {
+        if store
+            .report_held(game, empire.into(), turn)
+            .await?
+            .is_none()
+        {
             out.push((turn, empire));
         }
     }
@@ -136,7 +140,7 @@ impl Turns<'_> {
         let mut recipients = Vec::new();
         let paid = store.paid_turns(game).await?;
         for r in everyone {
-            match store.report_held(game, r.empire, turn).await? {
+            match store.report_held(game, r.empire.into(), turn).await? {
                 Some(why) => {
                     if store
                         .queue_mail(&held_notice(cfg, game, turn, r, &why, now)?, now)

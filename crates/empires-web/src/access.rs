@@ -5,6 +5,7 @@
 
 use crate::failure::Failure;
 use crate::host::{Host, no_such_game};
+use empires_host::store::SeatCode;
 use empires_host::store::sql::{Account, Role};
 use empires_rules::EmpireCode;
 
@@ -13,14 +14,14 @@ use empires_rules::EmpireCode;
 pub enum Viewer {
     /// The GM who runs the game.
     Gm,
-    /// The player of this empire.
-    Player(EmpireCode),
+    /// The player of this seat: an empire, a kingdom.
+    Player(SeatCode),
 }
 
 impl Viewer {
-    /// The empire whose files the viewer reads: `None` for the GM, who reads every file
+    /// The seat whose files the viewer reads: `None` for the GM, who reads every file
     /// ([`empires_host::store::Reader::allows`]).
-    pub fn empire(self) -> Option<EmpireCode> {
+    pub fn empire(self) -> Option<SeatCode> {
         match self {
             Viewer::Gm => None,
             Viewer::Player(e) => Some(e),
@@ -54,12 +55,19 @@ pub async fn gm_of(host: &Host, account: &Account, game: &str) -> Result<(), Fai
     }
 }
 
-/// The player's way in: the empire `account` plays in `game`; a GM has none.
-pub async fn player_of(host: &Host, account: &Account, game: &str) -> Result<EmpireCode, Failure> {
+/// The player's way in: the seat `account` plays in `game`; a GM has none.
+pub async fn seat_of(host: &Host, account: &Account, game: &str) -> Result<SeatCode, Failure> {
     match viewer(host, account, game).await? {
         Viewer::Player(e) => Ok(e),
         Viewer::Gm => Err(Failure::forbidden(
             "the GM plays no empire: open an empire's turnsheet from the console",
         )),
     }
+}
+
+/// The player's way into an Empires game: the empire `account` plays in `game`.
+pub async fn player_of(host: &Host, account: &Account, game: &str) -> Result<EmpireCode, Failure> {
+    let seat = seat_of(host, account, game).await?;
+    seat.empire()
+        .ok_or_else(|| Failure::not_found(format!("{seat} is not an empire of an Empires game")))
 }

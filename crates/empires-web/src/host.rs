@@ -106,6 +106,17 @@ impl Host {
         Ok(loaded)
     }
 
+    /// The game's title and the turns played, whichever its ruleset.
+    pub async fn heading(&self, game: &str) -> Result<(String, u32)> {
+        match self.store.hosted_game(game).await? {
+            Some(g) => Ok((format!("{} ({})", g.name, g.ruleset.title()), g.turn)),
+            None => {
+                let l = self.loaded(game).await?;
+                Ok((l.state.game.clone(), l.turn))
+            }
+        }
+    }
+
     /// Forgets what is kept of a game in memory: the next request reads it again.
     pub fn forget(&self, game: &str) {
         if let Ok(mut g) = self.games.write() {
@@ -123,6 +134,17 @@ impl Host {
         submission: &Submission,
         file: &str,
     ) -> Result<Accepted> {
+        // A game of another ruleset is checked by its ruleset, read afresh each time.
+        if let Some(hosted) = self.store.hosted_game(game).await? {
+            if let Some(want) = submission.for_turn.filter(|t| *t != hosted.turn + 1) {
+                return Err(Error::conflict(format!(
+                    "the sheet was written for turn {want}, but turn {} is next: read your new report and send it again",
+                    hosted.turn + 1
+                )));
+            }
+            return empires_host::submit::accept_hosted(&self.store, &hosted, submission, file)
+                .await;
+        }
         let loaded = self.loaded(game).await?;
         match self.accept(game, &loaded, submission, file).await {
             Err(e) if e.kind() == empires_host::error::Kind::Conflict => {

@@ -318,7 +318,7 @@ fn name_of(game: &Path) -> String {
 /// A Napoleonic game kept in a database, as texts.
 fn hosted_game(url: &str, game: &Path) -> Result<(SqlStore, HostedGame)> {
     let store = hosted::open_db(url)?;
-    let g = hosted::block_on(store.hosted_game(&name_of(game)))?;
+    let g = hosted::block_on(store.read_hosted(&name_of(game)))?;
     if g.ruleset.id() != RULESET {
         return Err(Error::new(format!(
             "{} is a game of {}, not of Napoleonic Empires",
@@ -341,7 +341,7 @@ fn create_hosted(url: &str, name: &Path, setup: &Setup) -> Result<(String, bool)
         &started,
         empires_host::store::now(),
     ))?;
-    let g = hosted::block_on(store.hosted_game(&name))?;
+    let g = hosted::block_on(store.read_hosted(&name))?;
     let playing: Vec<String> = ruleset
         .seats(g.text())?
         .into_iter()

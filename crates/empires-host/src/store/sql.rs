@@ -1047,7 +1047,7 @@ impl Store for SqlStore {
 
     async fn hosted_game(&self, game: &str) -> Result<Option<HostedGame>> {
         if self.is_other_ruleset(game).await? {
-            return self.hosted_game(game).await.map(Some);
+            return self.read_hosted(game).await.map(Some);
         }
         Ok(None)
     }

@@ -83,16 +83,25 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         (-1, vec![1])
     );
     // Dummies have no ledger; their reports are never held.
-    assert_eq!(store.report_held("g", code("IR"), 1).await.unwrap(), None);
-    assert_eq!(store.report_held("g", code("EN"), 1).await.unwrap(), None);
-    let held = store.report_held("g", code("SC"), 1).await.unwrap();
+    assert_eq!(
+        store.report_held("g", code("IR").into(), 1).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.report_held("g", code("EN").into(), 1).await.unwrap(),
+        None
+    );
+    let held = store.report_held("g", code("SC").into(), 1).await.unwrap();
     assert!(
         held.as_deref()
             .is_some_and(|w| w.contains("waits for payment")),
         "{held:?}"
     );
     // The starting position was never charged: never held.
-    assert_eq!(store.report_held("g", code("SC"), 0).await.unwrap(), None);
+    assert_eq!(
+        store.report_held("g", code("SC").into(), 0).await.unwrap(),
+        None
+    );
     // Bob pays for ten: the oldest unpaid turn is paid first and its report is his again.
     store
         .enter(
@@ -105,7 +114,10 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         )
         .await
         .unwrap();
-    assert_eq!(store.report_held("g", code("SC"), 1).await.unwrap(), None);
+    assert_eq!(
+        store.report_held("g", code("SC").into(), 1).await.unwrap(),
+        None
+    );
     assert_eq!(store.ledger(bob).await.unwrap().standing("g").credits, 9);
     // A free game charges nothing.
     game(&store, "free").await;

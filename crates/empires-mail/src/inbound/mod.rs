@@ -226,7 +226,7 @@ impl<'a> Receiver<'a> {
             .as_deref()
             .and_then(|t| t.trim().parse::<u32>().ok());
         let late = written_for.is_some_and(|t| t < next);
-        let before = self.store.latest_sheet(game, empire, next).await?;
+        let before = self.store.latest_sheet(game, empire.into(), next).await?;
         let submission = Submission {
             empire: Some(empire.into()),
             body: found.text.clone().into_bytes(),

@@ -29,7 +29,11 @@ fn corpus() -> Vec<(String, String, String, Vec<u8>)> {
 async fn sheets_of(store: &SqlStore) -> Vec<String> {
     let mut out = Vec::new();
     for e in ["EN", "SC"] {
-        if let Some((body, _, _)) = store.latest_sheet("alpha", code(e), 1).await.unwrap() {
+        if let Some((body, _, _)) = store
+            .latest_sheet("alpha", code(e).into(), 1)
+            .await
+            .unwrap()
+        {
             out.push(String::from_utf8_lossy(&body).into_owned());
         }
     }

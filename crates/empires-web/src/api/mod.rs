@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
-use empires_rules::EmpireCode;
+use empires_host::store::SeatCode;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
@@ -174,7 +174,7 @@ async fn report(
     let who = viewer(&host, &me, &game).await?;
     let empire = match (who, q.empire) {
         (Viewer::Player(e), _) => e,
-        (Viewer::Gm, Some(code)) => EmpireCode::parse(code.trim()).map_err(|_| {
+        (Viewer::Gm, Some(code)) => SeatCode::parse(&code).ok_or_else(|| {
             ApiFailure(Failure::bad_request(format!(
                 "\"{code}\" is not an empire's code"
             )))

@@ -13,9 +13,9 @@ use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
+use empires_host::store::SeatCode;
 use empires_host::store::sql::{LinkPurpose, Role};
 use empires_host::store::{Millis, Store, Submission};
-use empires_rules::EmpireCode;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -68,6 +68,8 @@ struct ConsolePage {
     audit: Vec<AuditLine>,
     schedule: super::schedule::ScheduleForm,
     paid: bool,
+    /// What becomes of a seat that sent nothing, in the game's ruleset.
+    missing_note: String,
 }
 
 #[derive(Deserialize)]
@@ -102,7 +104,12 @@ async fn console_page(
     notice: Option<String>,
     link: Option<LinkShown>,
 ) -> Result<Response, Failure> {
-    let loaded = host.loaded(game).await?;
+    let (title, turn) = host.heading(game).await?;
+    let missing_note = if host.store.is_other_ruleset(game).await? {
+        "A kingdom that sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the independents follow their own routine."
+    } else {
+        "The computer writes the orders of every empire that sent none (2.5)."
+    };
     let sent: BTreeSet<String> = host
         .store
         .pending(game)
@@ -154,9 +161,9 @@ async fn console_page(
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
         game: game.to_string(),
-        title: loaded.state.game.clone(),
-        turn: loaded.turn,
-        next: loaded.turn + 1,
+        title,
+        turn,
+        next: turn + 1,
         deadline: deadline_text(host, game).await?,
         notice,
         link,
@@ -165,6 +172,7 @@ async fn console_page(
         audit,
         schedule: super::schedule::ScheduleForm::of(host.store.schedule_of(game).await?.as_ref()),
         paid,
+        missing_note: missing_note.to_string(),
     })?
     .into_response())
 }
@@ -265,9 +273,9 @@ pub struct SeatForm {
     account: String,
 }
 
-fn empire_of(text: &str) -> Result<EmpireCode, Failure> {
-    EmpireCode::parse(text.trim())
-        .map_err(|_| Failure::bad_request(format!("\"{text}\" is not an empire's code")))
+fn empire_of(text: &str) -> Result<SeatCode, Failure> {
+    SeatCode::parse(text)
+        .ok_or_else(|| Failure::bad_request(format!("\"{text}\" is not a seat's code")))
 }
 
 /// Gives a seat to an account (made on the spot, without a password, if the name is new;
@@ -296,16 +304,26 @@ pub async fn seat(
     host.store.assign_seat(&game, empire, account).await?;
     // The game is told who plays the empire now (2.5), with the next reports.
     if !name.is_empty() {
-        let loaded = host.loaded(&game).await?;
-        let empire_name = loaded
-            .map
-            .empires
-            .iter()
-            .find(|e| e.code == empire)
-            .map_or_else(|| empire.to_string(), |e| e.name.clone());
+        let (empire_name, turn) = match host.store.hosted_game(&game).await? {
+            Some(g) => {
+                let seats = g.ruleset.seats(g.text())?;
+                let name = seats.into_iter().find(|s| s.code == empire.as_str());
+                (name.map_or_else(|| empire.to_string(), |s| s.name), g.turn)
+            }
+            None => {
+                let loaded = host.loaded(&game).await?;
+                let name = loaded
+                    .map
+                    .empires
+                    .iter()
+                    .find(|e| *e.code.as_str() == *empire.as_str())
+                    .map_or_else(|| empire.to_string(), |e| e.name.clone());
+                (name, loaded.turn)
+            }
+        };
         let words = format!(
             "{empire_name} ({empire}) is played by {name} from turn {}.",
-            loaded.turn + 1
+            turn + 1
         );
         host.submit(
             &game,
@@ -442,8 +460,8 @@ pub async fn sheet(
 ) -> Result<Response, Failure> {
     gm_of(&host, &me.account, &game).await?;
     let empire = empire_of(&empire)?;
-    let loaded = host.loaded(&game).await?;
-    let next = loaded.turn + 1;
+    let (title, turn) = host.heading(&game).await?;
+    let next = turn + 1;
     let (body, sha256, at) = host
         .store
         .latest_sheet(&game, empire, next)
@@ -460,7 +478,7 @@ pub async fn sheet(
         .await?;
     Ok(page(&SheetPage {
         nav: Nav::of(&me),
-        title: loaded.state.game.clone(),
+        title,
         empire: empire.to_string(),
         next,
         at: time(at),

@@ -95,11 +95,17 @@ pub async fn show(
         }
         Viewer::Player(e) => e,
     };
+    if let Some(hosted) = host.store.hosted_game(&game).await? {
+        return super::hosted::show(&host, &me, &hosted, empire).await;
+    }
+    let empire = empire
+        .empire()
+        .ok_or_else(|| Failure::not_found("no such empire"))?;
     let loaded = host.loaded(&game).await?;
     let turn = loaded.turn;
     let sent = host
         .store
-        .latest_sheet(&game, empire, turn + 1)
+        .latest_sheet(&game, empire.into(), turn + 1)
         .await?
         .map(|(_, sha, at)| SentLine {
             at: time(at),
@@ -215,7 +221,7 @@ pub async fn report_bytes(
     }
     let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
     host.store
-        .turn_file(game, turn, &path, who.empire().map(Into::into))
+        .turn_file(game, turn, &path, who.empire())
         .await
         .map_err(|e| match e.kind() {
             empires_host::error::Kind::NotFound => Failure::not_found("no such report"),

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod console;
 pub mod games;
+pub mod hosted;
 pub mod layout;
 pub mod ledger;
 pub mod login;

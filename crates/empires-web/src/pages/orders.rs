@@ -4,7 +4,7 @@
 
 use super::games::empire_name;
 use super::layout::{Nav, deadline_text, page, time};
-use crate::access::player_of;
+use crate::access::{player_of, seat_of};
 use crate::auth::{CsrfForm, Me, read_body, same_token};
 use crate::failure::Failure;
 use crate::host::Host;
@@ -13,7 +13,7 @@ use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use empires_host::check::{CheckReport, Format, check_text};
-use empires_host::store::{Loaded, Submission};
+use empires_host::store::{Loaded, Store, Submission};
 use empires_rules::EmpireCode;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -223,11 +223,15 @@ pub async fn editor(
     me: Me,
     Path(game): Path<String>,
 ) -> Result<Response, Failure> {
+    let seat = seat_of(&host, &me.account, &game).await?;
+    if let Some(hosted) = host.store.hosted_game(&game).await? {
+        return super::hosted::editor(&host, &me, &hosted, seat, None).await;
+    }
     let empire = player_of(&host, &me.account, &game).await?;
     let loaded = host.loaded(&game).await?;
     let sheet = match host
         .store
-        .latest_sheet(&game, empire, loaded.turn + 1)
+        .latest_sheet(&game, empire.into(), loaded.turn + 1)
         .await?
     {
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
@@ -302,6 +306,11 @@ pub async fn submit(
     form: CsrfForm<OrdersForm>,
 ) -> Result<Response, Failure> {
     let me = form.me;
+    let seat = seat_of(&host, &me.account, &game).await?;
+    if let Some(hosted) = host.store.hosted_game(&game).await? {
+        let text = form.form.text.replace("\r\n", "\n");
+        return super::hosted::submit(&host, &me, &hosted, seat, text, form.form.for_turn).await;
+    }
     let empire = player_of(&host, &me.account, &game).await?;
     let sheet = join_messages(&form.form.text, &form.form.messages);
     // The sheet this one replaces, for the receipt's list of changes: read only here, where
@@ -310,7 +319,7 @@ pub async fn submit(
     let next = loaded.turn + 1;
     let previous = host
         .store
-        .latest_sheet(&game, empire, form.form.for_turn.unwrap_or(next))
+        .latest_sheet(&game, empire.into(), form.form.for_turn.unwrap_or(next))
         .await?
         .map(|(b, _, _)| String::from_utf8_lossy(&b).into_owned());
     let (accepted, at) = keep(

@@ -6,8 +6,8 @@
 
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
+use crate::seat::SeatCode;
 use crate::store::Millis;
-use empires_rules::EmpireCode;
 
 /// What an account may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,14 +85,14 @@ pub struct GameEntry {
     pub name: String,
     pub title: String,
     pub turn: u32,
-    /// The empire the account plays in it; `None` on a GM's list.
-    pub empire: Option<EmpireCode>,
+    /// The seat (empire, kingdom) the account plays in it; `None` on a GM's list.
+    pub empire: Option<SeatCode>,
 }
 
 /// A seat of a game, as the GM's console shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seat {
-    pub empire: EmpireCode,
+    pub empire: SeatCode,
     /// The account holding it, if any: (id, name).
     pub account: Option<(i64, String)>,
     /// playing, missing, dropped, dummy or eliminated (2.5).
@@ -461,7 +461,7 @@ impl SqlStore {
                 name,
                 title,
                 turn: turn as u32,
-                empire: EmpireCode::parse(&empire).ok(),
+                empire: SeatCode::parse(&empire),
             })
             .collect())
     }
@@ -531,7 +531,7 @@ impl SqlStore {
     }
 
     /// The empire an account plays in a game, if it holds a seat there.
-    pub async fn seat_of(&self, game: &str, account: i64) -> Result<Option<EmpireCode>> {
+    pub async fn seat_of(&self, game: &str, account: i64) -> Result<Option<SeatCode>> {
         let row: Option<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT s.empire FROM seats s JOIN games g ON g.id = s.game_id \
@@ -543,7 +543,7 @@ impl SqlStore {
             .await
         })
         .map_err(|e| self.err("cannot read the seats", e))?;
-        Ok(row.and_then(|(e,)| EmpireCode::parse(&e).ok()))
+        Ok(row.and_then(|(e,)| SeatCode::parse(&e)))
     }
 
     /// Every seat of a game, in the order of its empires' codes.
@@ -564,7 +564,7 @@ impl SqlStore {
             .into_iter()
             .filter_map(|(empire, id, name, status, missed)| {
                 Some(Seat {
-                    empire: EmpireCode::parse(&empire).ok()?,
+                    empire: SeatCode::parse(&empire)?,
                     account: id.zip(name),
                     status,
                     missed_turns: missed as u32,
@@ -578,7 +578,7 @@ impl SqlStore {
     pub async fn assign_seat(
         &self,
         game: &str,
-        empire: EmpireCode,
+        empire: SeatCode,
         account: Option<i64>,
     ) -> Result<()> {
         let done = on_pool!(&self.pool, |p| {
@@ -651,7 +651,7 @@ impl SqlStore {
     pub async fn latest_sheet(
         &self,
         game: &str,
-        empire: EmpireCode,
+        empire: SeatCode,
         for_turn: u32,
     ) -> Result<Option<(Vec<u8>, String, Millis)>> {
         on_pool!(&self.pool, |p| {

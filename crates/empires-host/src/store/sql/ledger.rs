@@ -267,7 +267,7 @@ impl SqlStore {
     pub async fn report_held(
         &self,
         game: &str,
-        empire: empires_rules::EmpireCode,
+        empire: crate::seat::SeatCode,
         turn: u32,
     ) -> Result<Option<String>> {
         let row: Option<(i64, Option<i64>)> = on_pool!(&self.pool, |p| {

@@ -403,7 +403,7 @@ impl SqlStore {
     }
 
     /// Whether `game` is played under a ruleset other than Empires, so that a door serves it
-    /// through [`Ruleset`] and [`SqlStore::hosted_game`].
+    /// through [`Ruleset`] and [`SqlStore::read_hosted`].
     pub async fn is_other_ruleset(&self, game: &str) -> Result<bool> {
         Ok(self.ruleset(game).await?.id() != EMPIRES)
     }
@@ -424,7 +424,7 @@ impl SqlStore {
     }
 
     /// A game of any ruleset, as texts, at the turn it stands.
-    pub async fn hosted_game(&self, game: &str) -> Result<HostedGame> {
+    pub async fn read_hosted(&self, game: &str) -> Result<HostedGame> {
         let shown = &self.shown;
         match &self.pool {
             Pool::Sqlite(p) => {

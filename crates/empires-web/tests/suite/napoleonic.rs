@@ -1,0 +1,219 @@
+//! A Napoleonic Empires game on the same host as the Empires games, served through the
+//! ruleset interface: its player writes and sends a sheet on the web (checked with the dry
+//! run), the GM plays the turn from the console, the player reads the report. Every other
+//! account — another kingdom's player, a player of another game, another GM, no session —
+//! gets nothing of it.
+
+use crate::common;
+
+use axum::http::StatusCode;
+use common::{START, World, world};
+use empires_host::ruleset::{self, Setup};
+use empires_host::store::Store;
+
+/// Adds the Napoleonic game "europe", run by gm1, with alice playing France and bob
+/// Prussia; carol plays only in the Empires game "beta".
+async fn europe(w: &World) {
+    let napoleonic = ruleset::by_id("napoleonic").unwrap();
+    let setup = Setup {
+        name: "europe".into(),
+        seed: 5,
+        map: None,
+        seats: Vec::new(),
+    };
+    let started = napoleonic.create(&setup).unwrap();
+    let store = &w.host.store;
+    store
+        .create_ruleset_game("europe", napoleonic, &started, START)
+        .await
+        .unwrap();
+    let gm = store.account_by_name("gm1").await.unwrap().unwrap();
+    store.set_game_gm("europe", gm.id).await.unwrap();
+    for (seat, name) in [("FRA", "alice"), ("PRU", "bob")] {
+        let a = store.account_by_name(name).await.unwrap().unwrap();
+        store
+            .assign_seat("europe", seat.parse().unwrap(), Some(a.id))
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_plays() {
+    let w = world().await;
+    europe(&w).await;
+    let alice = w.session("alice").await;
+
+    // The game page and the editor, with the blank sheet of France checked.
+    let page = w.get("/games/europe", Some(&alice)).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page.body.contains("Napoleonic Empires"), "{}", page.body);
+    assert!(page.body.contains("France</strong> (FRA)"), "{}", page.body);
+    let editor = w.get("/games/europe/orders", Some(&alice)).await;
+    assert_eq!(editor.status, StatusCode::OK, "{}", editor.body);
+    assert!(
+        editor.body.contains("KINGDOM FRA  TURN 1"),
+        "{}",
+        editor.body
+    );
+    assert!(
+        !editor.body.contains("KINGDOM PRU"),
+        "another kingdom's sheet"
+    );
+
+    // A sheet with a mistake is kept, and the answer names the line.
+    let blank = w
+        .host
+        .store
+        .read_hosted("europe")
+        .await
+        .map(|g| g.ruleset.sheet(g.text(), "FRA").unwrap())
+        .unwrap();
+    let sheet = format!("{blank}\nMARCH NOWHERE\n");
+    let sent = w.send_sheet("europe", &alice, &sheet, 1).await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
+    assert!(sent.body.contains("Kept for turn 1"), "{}", sent.body);
+    assert!(sent.body.contains("error"), "{}", sent.body);
+    let pending = w.host.store.pending("europe").await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].0, "FRA.txt");
+
+    // A sheet written for a turn already played is refused.
+    let stale = w.send_sheet("europe", &alice, &blank, 7).await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
+
+    // The GM sees the seats and who has sent, and plays the turn.
+    let gm = w.session("gm1").await;
+    let console = w.get("/games/europe/console", Some(&gm)).await;
+    assert_eq!(console.status, StatusCode::OK, "{}", console.body);
+    assert!(
+        console.body.contains("1 of 22 seats have sent"),
+        "{}",
+        console.body
+    );
+    assert!(
+        console.body.contains("does nothing this turn"),
+        "{}",
+        console.body
+    );
+    let played = w
+        .post_form(
+            "/games/europe/console/play",
+            Some(&gm),
+            &[("turn", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(played.status, StatusCode::SEE_OTHER, "{}", played.body);
+    assert_eq!(w.host.store.read_hosted("europe").await.unwrap().turn, 1);
+
+    // France reads its report of turn 1, in each form; the game page shows it.
+    for ext in ["html", "txt", "json"] {
+        let r = w
+            .get(
+                &format!("/games/europe/turns/1/reports/FRA.{ext}"),
+                Some(&alice),
+            )
+            .await;
+        assert_eq!(r.status, StatusCode::OK, "{ext}: {}", r.body);
+        assert!(r.body.contains("France"), "{ext}");
+    }
+    let page = w.get("/games/europe", Some(&alice)).await;
+    assert!(
+        page.body.contains("Turn 1 has been played"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("/turns/1/reports/FRA.html"),
+        "{}",
+        page.body
+    );
+    // The sheet she sent is kept with the turn, and hers to read.
+    let kept = w
+        .host
+        .store
+        .turn_file("europe", 1, "orders/FRA.txt", Some("FRA".parse().unwrap()))
+        .await
+        .unwrap();
+    assert_eq!(kept, sheet.into_bytes());
+}
+
+#[tokio::test]
+async fn no_one_else_reads_or_writes_a_kingdoms_part() {
+    let w = world().await;
+    europe(&w).await;
+    let gm = w.session("gm1").await;
+    w.post_form(
+        "/games/europe/console/play",
+        Some(&gm),
+        &[("turn", "1")],
+        true,
+    )
+    .await;
+    let bob = w.session("bob").await;
+    let carol = w.session("carol").await;
+    let gm2 = w.session("gm2").await;
+
+    // Prussia's player reads Prussia's report, never France's; the GM reads both.
+    let own = w
+        .get("/games/europe/turns/1/reports/PRU.html", Some(&bob))
+        .await;
+    assert_eq!(own.status, StatusCode::OK);
+    for file in ["FRA.html", "FRA.txt", "FRA.json"] {
+        let path = format!("/games/europe/turns/1/reports/{file}");
+        let r = w.get(&path, Some(&bob)).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{file}: {}", r.body);
+        assert!(!r.body.contains("France (FRA)"), "{file}");
+        let g = w.get(&path, Some(&gm)).await;
+        assert_eq!(g.status, StatusCode::OK, "the GM reads {file}");
+    }
+    // Bob's editor is Prussia's: he cannot send a sheet as France.
+    let editor = w.get("/games/europe/orders", Some(&bob)).await;
+    assert!(editor.body.contains("KINGDOM PRU"), "{}", editor.body);
+    assert!(!editor.body.contains("KINGDOM FRA"));
+
+    // Someone with no part in the game, another game's GM, and no session at all.
+    let routes = [
+        "/games/europe",
+        "/games/europe/orders",
+        "/games/europe/turns/1/reports/FRA.html",
+        "/games/europe/turns/1/reports/PRU.txt",
+        "/games/europe/console",
+        "/games/europe/console/sheets/FRA",
+    ];
+    for path in routes {
+        for (who, s) in [("carol", &carol), ("gm2", &gm2)] {
+            let r = w.get(path, Some(s)).await;
+            assert_eq!(r.status, StatusCode::NOT_FOUND, "{who} {path}: {}", r.body);
+        }
+        let r = w.get(path, None).await;
+        assert!(
+            r.status == StatusCode::SEE_OTHER || r.status == StatusCode::UNAUTHORIZED,
+            "no session {path}: {}",
+            r.status
+        );
+    }
+    // Neither a player nor another GM plays the turn or sends a sheet into the game.
+    for s in [&bob, &carol, &gm2] {
+        let r = w
+            .post_form(
+                "/games/europe/console/play",
+                Some(s),
+                &[("turn", "2")],
+                true,
+            )
+            .await;
+        assert!(
+            r.status == StatusCode::NOT_FOUND || r.status == StatusCode::FORBIDDEN,
+            "{}",
+            r.status
+        );
+    }
+    let r = w
+        .send_sheet("europe", &carol, "GAME europe KINGDOM FRA TURN 2\n", 2)
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert_eq!(w.host.store.read_hosted("europe").await.unwrap().turn, 1);
+    assert!(w.host.store.pending("europe").await.unwrap().is_empty());
+}
