@@ -13,8 +13,10 @@ use crate::compose::{self, Envelope, ReportParts};
 use crate::config::MailConfig;
 use empires_host::drawing;
 use empires_host::gamedir::{GM_MESSAGES_FILE, ORDERS_DIR, STATE_FILE, parse_state};
+use empires_host::render::REPORTS_DIR;
+use empires_host::store::SeatCode;
 use empires_host::store::sql::OutMail;
-use empires_host::store::sql::{ReportRecipient, SqlStore};
+use empires_host::store::sql::{HostedGame, ReportRecipient, SqlStore};
 use empires_host::store::{Loaded, Millis, Store};
 use empires_host::whole::whole_report;
 use empires_host::{Error, Result};
@@ -43,6 +45,9 @@ pub async fn queue_reports(
     game: &str,
     now: Millis,
 ) -> Result<usize> {
+    if let Some(hosted) = store.hosted_game(game).await? {
+        return queue_hosted(store, cfg, &hosted, now).await;
+    }
     let turns = store.unmailed_turns(game).await?;
     let released = released_reports(store, game).await?;
     if turns.is_empty() && released.is_empty() {
@@ -75,6 +80,87 @@ pub async fn queue_reports(
         if !those.is_empty() {
             queued += ctx.queue_turn(turn, &those).await?;
         }
+    }
+    Ok(queued)
+}
+
+/// [`queue_reports`] for a game of another ruleset: each seat's text report as the body, its
+/// HTML report as the alternative, and the sheet for the next turn to fill in, all as the
+/// ruleset wrote them (no turn of such a game is charged for).
+async fn queue_hosted(
+    store: &SqlStore,
+    cfg: &MailConfig,
+    game: &HostedGame,
+    now: Millis,
+) -> Result<usize> {
+    let name = &game.name;
+    let names: HashMap<String, String> = game
+        .ruleset
+        .seats(game.text())?
+        .into_iter()
+        .map(|s| (s.code, s.name))
+        .collect();
+    let mut queued = 0;
+    for turn in store.unmailed_turns(name).await? {
+        let everyone = store.report_recipients(name, true).await?;
+        let files = TurnFiles::read(store, name, turn).await?;
+        let deadline = deadline_after(store, name, turn).await?;
+        for r in &everyone {
+            let seat = r.empire;
+            let read = |ext: &str| files.text(&format!("{REPORTS_DIR}/{seat}.{ext}"));
+            let (Ok(report), Ok(html)) = (read("txt"), read("html")) else {
+                // A seat with no report this turn (a kingdom out of the game) gets none.
+                continue;
+            };
+            let seat_name = names
+                .get(seat.as_str())
+                .cloned()
+                .unwrap_or_else(|| seat.to_string());
+            let mut text = opening(
+                cfg,
+                (name, turn, deadline.as_deref()),
+                (&seat_name, seat),
+                None,
+                files.gm_messages(),
+            );
+            text.push('\n');
+            text.push_str(&report);
+            // The sheet to fill in is the one for the turn now waiting.
+            let sheet = match game.ruleset.sheet(game.text(), seat.as_str()) {
+                Ok(s) => (format!("{name}-{seat}-turn{}.txt", game.turn + 1), s),
+                Err(_) => continue,
+            };
+            let key = format!("report:{name}:{turn}:{seat}");
+            let env = Envelope {
+                to: &r.email,
+                subject: format!("{seat_name}: report of turn {turn}, {name}"),
+                in_reply_to: None,
+                key: key.clone(),
+                now,
+            };
+            let message = compose::report(
+                cfg,
+                &env,
+                ReportParts {
+                    text,
+                    html,
+                    png: None,
+                    sheet,
+                },
+            )?;
+            let mail = compose::queued(
+                Some(name),
+                Some(r.account),
+                "report",
+                Some(key),
+                &env,
+                message,
+            );
+            if store.queue_mail(&mail, now).await?.is_some() {
+                queued += 1;
+            }
+        }
+        store.turn_mailed(name, turn, now).await?;
     }
     Ok(queued)
 }
@@ -140,7 +226,7 @@ impl Turns<'_> {
         let mut recipients = Vec::new();
         let paid = store.paid_turns(game).await?;
         for r in everyone {
-            match store.report_held(game, r.empire.into(), turn).await? {
+            match store.report_held(game, r.empire, turn).await? {
                 Some(why) => {
                     if store
                         .queue_mail(&held_notice(cfg, game, turn, r, &why, now)?, now)
@@ -261,7 +347,12 @@ fn report_mail(
     (deadline, credits): (Option<&str>, Option<&str>),
     now: Millis,
 ) -> Result<empires_host::store::sql::OutMail> {
-    let e = r.empire;
+    let e = r.empire.empire().ok_or_else(|| {
+        Error::corrupt(format!(
+            "{}: {} is not an empire's seat",
+            files.place, r.empire
+        ))
+    })?;
     let read = |path: &str| files.text(path);
     let report_text = whole_report(&read, e, "txt", None, &files.place)?;
     let png = match layers {
@@ -280,7 +371,7 @@ fn report_mail(
     let opening = opening(
         cfg,
         (game, turn, deadline),
-        (&name, e),
+        (&name, e.into()),
         credits,
         files.gm_messages(),
     );
@@ -359,7 +450,7 @@ fn held_notice(
 fn opening(
     cfg: &MailConfig,
     (game, turn, deadline): (&str, u32, Option<&str>),
-    (name, e): (&str, EmpireCode),
+    (name, e): (&str, SeatCode),
     credits: Option<&str>,
     gm_messages: Option<String>,
 ) -> String {

@@ -2,7 +2,7 @@
 //! players of the `empires-*` crates, through the same turn pipeline every door uses
 //! ([`crate::turn::play_sheets`]).
 
-use super::{Checked, GameText, Ruleset, Seat, Setup, Started, Turn};
+use super::{Checked, GameText, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::{parse_map, parse_state, to_pretty_json};
@@ -149,5 +149,15 @@ impl Ruleset for Empires {
             notes,
             kept: None,
         })
+    }
+
+    fn header(&self, sheet: &str) -> SheetHeader {
+        let parsed = empires_orders::parse_sheet(sheet);
+        let value = |l: Option<empires_orders::sheet::Located<String>>| l.map(|l| l.value);
+        SheetHeader {
+            game: value(parsed.game),
+            seat: value(parsed.empire),
+            turn: value(parsed.turn),
+        }
     }
 }

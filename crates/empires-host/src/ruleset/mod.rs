@@ -84,6 +84,15 @@ pub struct Turn {
     pub kept: Option<String>,
 }
 
+/// What a sheet's header names, as written: found in a letter before the game is known.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SheetHeader {
+    pub game: Option<String>,
+    /// The empire or kingdom.
+    pub seat: Option<String>,
+    pub turn: Option<String>,
+}
+
 /// A game family the host can run.
 pub trait Ruleset: Send + Sync {
     /// The name kept in a game's `game.toml`: `empires`, `napoleonic`.
@@ -100,6 +109,22 @@ pub trait Ruleset: Send + Sync {
     fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
     /// Plays the next turn with the sheets sent, as (seat, text).
     fn play(&self, game: GameText, sheets: &[(String, String)]) -> Result<Turn>;
+    /// The header of a sheet written in this ruleset's order language: what a letter's
+    /// sheet says it is for, read before the game is known.
+    fn header(&self, sheet: &str) -> SheetHeader;
+}
+
+/// The header of a sheet, read by every ruleset: the first reading that names a seat, else
+/// the first that names a game (the sheets of each game look alike enough that a header of
+/// one may be half read by another).
+pub fn read_header(sheet: &str) -> SheetHeader {
+    let readings: Vec<SheetHeader> = all().iter().map(|r| r.header(sheet)).collect();
+    readings
+        .iter()
+        .find(|h| h.game.is_some() && h.seat.is_some())
+        .or_else(|| readings.iter().find(|h| h.game.is_some()))
+        .cloned()
+        .unwrap_or_default()
 }
 
 impl std::fmt::Debug for dyn Ruleset {

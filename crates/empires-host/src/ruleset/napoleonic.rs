@@ -1,6 +1,6 @@
 //! Napoleonic Empires behind the [`Ruleset`] interface: the `napoleonic-*` crates.
 
-use super::{Checked, GameText, Ruleset, Seat, Setup, Started, Turn};
+use super::{Checked, GameText, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
 use crate::error::{Error, Result};
 use crate::gamedir::{sha256_hex, to_pretty_json};
 use napoleonic_orders::Code;
@@ -254,5 +254,17 @@ impl Ruleset for Napoleonic {
             notes,
             kept,
         })
+    }
+
+    fn header(&self, sheet: &str) -> SheetHeader {
+        // The header names no province, so any map reads it: the standard one, made once.
+        static EUROPE: std::sync::OnceLock<Map> = std::sync::OnceLock::new();
+        let map = EUROPE.get_or_init(napoleonic_rules::standard::europe);
+        let h = napoleonic_orders::parse(map, sheet).header;
+        SheetHeader {
+            game: h.game.map(|g| g.value),
+            seat: h.kingdom.map(|k| k.value.to_string()),
+            turn: h.turn.map(|t| t.value.to_string()),
+        }
     }
 }

@@ -15,11 +15,10 @@ use crate::compose::{self, Envelope};
 use crate::config::MailConfig;
 use crate::password;
 use empires_host::Result;
-use empires_host::check::CheckReport;
+use empires_host::store::SeatCode;
 use empires_host::store::sql::{Direction, SqlStore};
 use empires_host::store::{Loaded, Millis, Store, Submission};
-use empires_host::submit::{accept_on, changes};
-use empires_rules::EmpireCode;
+use empires_host::submit::{accept_hosted, accept_on, changes};
 use message::Incoming;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -30,13 +29,13 @@ pub enum Outcome {
     /// Kept for the next turn.
     Accepted {
         game: String,
-        empire: EmpireCode,
+        empire: SeatCode,
         for_turn: u32,
     },
     /// Kept as late orders (2.4, decision 22).
     Late {
         game: String,
-        empire: EmpireCode,
+        empire: SeatCode,
         for_turn: u32,
     },
     /// Refused, and the sender told why.
@@ -215,34 +214,45 @@ impl<'a> Receiver<'a> {
         inc: &Incoming,
         sender: &Sender,
         game: &str,
-        empire: EmpireCode,
+        empire: SeatCode,
         found: &sheet::Found,
         now: Millis,
     ) -> Result<Outcome> {
-        let loaded = self.loaded(game).await?;
-        let next = loaded.turn + 1;
+        // A game of another ruleset is checked by its ruleset, read afresh.
+        let hosted = self.store.hosted_game(game).await?;
+        let next = match &hosted {
+            Some(h) => h.turn + 1,
+            None => self.loaded(game).await?.turn + 1,
+        };
         let written_for = found
             .turn
             .as_deref()
             .and_then(|t| t.trim().parse::<u32>().ok());
         let late = written_for.is_some_and(|t| t < next);
-        let before = self.store.latest_sheet(game, empire.into(), next).await?;
+        let before = self.store.latest_sheet(game, empire, next).await?;
         let submission = Submission {
-            empire: Some(empire.into()),
+            empire: Some(empire),
             body: found.text.clone().into_bytes(),
             door: "mail".into(),
             received_at: now,
             for_turn: None,
             late,
         };
-        let accepted = match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
-            Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
-                // A turn was played meanwhile: read the game again and keep it for the new turn.
-                self.games.remove(game);
+        let accepted = match &hosted {
+            Some(h) => accept_hosted(self.store, h, &submission, "sheet").await?,
+            None => {
                 let loaded = self.loaded(game).await?;
-                accept_on(self.store, game, &loaded, &submission, "turnsheet").await?
+                match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
+                    Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
+                        // A turn was played meanwhile: read the game again and keep it for
+                        // the new turn.
+                        self.games.remove(game);
+                        let loaded = self.loaded(game).await?;
+                        accept_on(self.store, game, &loaded, &submission, "turnsheet").await?
+                    }
+                    other => other?,
+                }
             }
-            other => other?,
         };
         let for_turn = accepted.receipt.for_turn;
         // Kept for a later turn than the one waiting: it came after that turn's deadline
@@ -270,9 +280,9 @@ impl<'a> Receiver<'a> {
             &found.text,
             now,
         ));
-        if let Some(check) = &accepted.check {
+        if let Some(check) = accepted.check_text() {
             body.push_str("\nWhat the checker found:\n\n");
-            body.push_str(&check_text(check));
+            body.push_str(&check);
         }
         body.push_str("\nYou may send a new turnsheet at any time before the turn is played: the latest one you send is the one played.\n");
         let subject = format!(
@@ -412,12 +422,6 @@ impl<'a> Receiver<'a> {
         self.games.insert(game.to_string(), (version, l.clone()));
         Ok(l)
     }
-}
-
-/// The checker's report as the answer gives it: the diagnostics with their lines, the
-/// counts and the forecast.
-fn check_text(check: &CheckReport) -> String {
-    check.to_string()
 }
 
 /// The receipt proper: when, the content hash, and what changed since the sheet before.

@@ -3,7 +3,8 @@
 //! password on a `PASSWORD` line, which is taken out before the sheet is kept.
 //!
 //! Mail programs add things around what the player wrote; the sheet ends at the first of:
-//! - an `END` line, for players who want to say where their orders stop;
+//! - an `END` line, for players who want to say where their orders stop (except the `END`
+//!   that closes a Napoleonic sheet's `PROCLAMATION`, which belongs to the sheet);
 //! - a signature separator (`-- `);
 //! - the line a reply puts above the message it quotes (`On … wrote:`, Outlook's
 //!   `-----Original Message-----` or its line of underscores).
@@ -12,7 +13,7 @@
 //! header lines just before it) is not part of the orders. Quoted lines (`> …`) are left
 //! out wherever they are.
 
-use empires_orders::parse_sheet;
+use empires_host::ruleset::read_header;
 
 /// A turnsheet found in a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,7 +22,7 @@ pub struct Found {
     pub text: String,
     /// The mail password from the header, if the sheet has a `PASSWORD` line.
     pub password: Option<String>,
-    /// The header's `GAME`, `EMPIRE` and `TURN`, as written.
+    /// The header's `GAME`, `EMPIRE` (or `KINGDOM`) and `TURN`, as written.
     pub game: Option<String>,
     pub empire: Option<String>,
     pub turn: Option<String>,
@@ -84,9 +85,19 @@ pub fn find(text: &str) -> Option<Found> {
     let mut password = None;
     let lines: Vec<&str> = text.lines().collect();
     let start = sheet_start(&lines);
+    // Inside a PROCLAMATION, its END closes it and the sheet goes on.
+    let mut proclamation = false;
     for (i, &line) in lines.iter().enumerate() {
-        if i >= start && ends_sheet(line) {
+        let closes_block = proclamation && line.trim().eq_ignore_ascii_case("END");
+        if i >= start && !closes_block && ends_sheet(line) {
             break;
+        }
+        if i >= start {
+            if keyword(line).eq_ignore_ascii_case("PROCLAMATION") {
+                proclamation = true;
+            } else if closes_block {
+                proclamation = false;
+            }
         }
         if line.trim_start().starts_with('>') {
             continue;
@@ -105,15 +116,15 @@ pub fn find(text: &str) -> Option<Found> {
         kept.push_str(&line.replace('\u{a0}', " "));
         kept.push('\n');
     }
-    let sheet = parse_sheet(&kept);
-    let value = |l: Option<empires_orders::sheet::Located<String>>| l.map(|l| l.value);
-    let game = value(sheet.game)?;
+    // Whichever game the sheet is for: each ruleset reads its own header.
+    let header = read_header(&kept);
+    let game = header.game?;
     Some(Found {
         text: trim_blank_ends(&kept),
         password,
         game: Some(game),
-        empire: value(sheet.empire),
-        turn: value(sheet.turn),
+        empire: header.seat,
+        turn: header.turn,
     })
 }
 
@@ -187,6 +198,32 @@ mod tests {
         let f = find("GAME g\nPASSWORD a\nPASSWORD b\n1. TAX\n").unwrap();
         assert_eq!(f.password.as_deref(), Some("a"));
         assert_eq!(f.text, "GAME g\n1. TAX\n");
+    }
+
+    #[test]
+    fn a_napoleonic_sheet_names_its_game_and_kingdom_on_one_line() {
+        let f =
+            find("My orders.\nGAME \"europe\"  KINGDOM FRA  TURN 3\nPASSWORD pw\n[HQ]\nWAR PRU\n")
+                .unwrap();
+        assert_eq!(f.game.as_deref(), Some("europe"));
+        assert_eq!(f.empire.as_deref(), Some("FRA"));
+        assert_eq!(f.turn.as_deref(), Some("3"));
+        assert_eq!(f.password.as_deref(), Some("pw"));
+        assert_eq!(
+            f.text,
+            "GAME \"europe\"  KINGDOM FRA  TURN 3\n[HQ]\nWAR PRU\n"
+        );
+        // A proclamation's END closes the proclamation, not the sheet; a second END does.
+        let f = find("GAME \"europe\" KINGDOM FRA\nPROCLAMATION\nPeace.\nEND\nA1\nEND\nnotes\n")
+            .unwrap();
+        assert_eq!(
+            f.text,
+            "GAME \"europe\" KINGDOM FRA\nPROCLAMATION\nPeace.\nEND\nA1\n"
+        );
+        // An Empires sheet is still read as one.
+        let f = find("GAME world1\nEMPIRE EN\nTURN 3\n1. TAX\n").unwrap();
+        assert_eq!(f.game.as_deref(), Some("world1"));
+        assert_eq!(f.empire.as_deref(), Some("EN"));
     }
 
     #[test]

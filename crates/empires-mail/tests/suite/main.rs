@@ -4,4 +4,5 @@
 mod common;
 mod corpus;
 mod door;
+mod napoleonic;
 mod smtp;

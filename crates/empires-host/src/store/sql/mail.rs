@@ -4,8 +4,8 @@
 
 use super::{Pool, SqlStore};
 use crate::error::Result;
+use crate::seat::SeatCode;
 use crate::store::Millis;
-use empires_rules::EmpireCode;
 
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub struct OutboxEntry {
 /// Someone who gets a game's reports by mail: the empire, the account and its address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportRecipient {
-    pub empire: EmpireCode,
+    pub empire: SeatCode,
     pub account: i64,
     pub name: String,
     pub email: String,
@@ -519,7 +519,7 @@ impl SqlStore {
             .into_iter()
             .filter_map(|(empire, account, name, email)| {
                 Some(ReportRecipient {
-                    empire: EmpireCode::parse(&empire).ok()?,
+                    empire: SeatCode::parse(&empire)?,
                     account,
                     name,
                     email,
@@ -529,7 +529,7 @@ impl SqlStore {
     }
 
     /// The empires an account holds in a game, in the order of their codes.
-    pub async fn seats_of(&self, game: &str, account: i64) -> Result<Vec<EmpireCode>> {
+    pub async fn seats_of(&self, game: &str, account: i64) -> Result<Vec<SeatCode>> {
         let rows: Vec<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT s.empire FROM seats s JOIN games g ON g.id = s.game_id \
@@ -543,7 +543,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot read the seats", e))?;
         Ok(rows
             .into_iter()
-            .filter_map(|(e,)| EmpireCode::parse(&e).ok())
+            .filter_map(|(e,)| SeatCode::parse(&e))
             .collect())
     }
 

@@ -1,0 +1,136 @@
+//! The mail door for a Napoleonic Empires game on the same host: a kingdom's sheet sent by
+//! mail is found, proven, checked by its ruleset (with the dry run in the answer) and kept;
+//! a sheet for a kingdom that is not the sender's is refused; after the turn each kingdom's
+//! player is mailed its own report, and no one else's.
+
+use crate::common;
+
+use common::{ALICE_PW, START, World, outbox, world};
+use empires_host::ruleset::{self, Setup};
+use empires_host::store::Store;
+use empires_host::turn::TurnOptions;
+use empires_mail::inbound::{Outcome, Receiver};
+
+/// Adds the Napoleonic game "europe": alice plays France, bob Prussia.
+async fn europe(w: &World) {
+    let napoleonic = ruleset::by_id("napoleonic").unwrap();
+    let setup = Setup {
+        name: "europe".into(),
+        seed: 9,
+        map: None,
+        seats: Vec::new(),
+    };
+    let started = napoleonic.create(&setup).unwrap();
+    w.store
+        .create_ruleset_game("europe", napoleonic, &started, START)
+        .await
+        .unwrap();
+    for (seat, name) in [("FRA", "alice"), ("PRU", "bob")] {
+        let a = w.store.account_by_name(name).await.unwrap().unwrap();
+        w.store
+            .assign_seat("europe", seat.parse().unwrap(), Some(a.id))
+            .await
+            .unwrap();
+    }
+}
+
+fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
+    format!("From: {from}\r\nTo: empires@localhost\r\nSubject: orders\r\nMessage-ID: <{id}@x.org>\r\n\r\n{body}")
+        .into_bytes()
+}
+
+/// France's blank sheet for the next turn, with the password line a player adds.
+async fn france_sheet(w: &World, extra: &str) -> String {
+    let g = w.store.read_hosted("europe").await.unwrap();
+    let blank = g.ruleset.sheet(g.text(), "FRA").unwrap();
+    let (head, rest) = blank.split_once('\n').unwrap();
+    format!("Here are my orders.\n\n{head}\nPASSWORD {ALICE_PW}\n{rest}{extra}")
+}
+
+#[tokio::test]
+async fn a_kingdoms_sheet_by_mail_is_checked_kept_and_answered() {
+    let w = world().await;
+    europe(&w).await;
+    let sheet = france_sheet(&w, "MARCH NOWHERE\n").await;
+    let raw = mail("alice@example.org", "fra1", &sheet);
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
+    assert_eq!(
+        outcome,
+        Outcome::Accepted {
+            game: "europe".into(),
+            empire: "FRA".parse().unwrap(),
+            for_turn: 1
+        }
+    );
+    // Kept without the password and without the note above the sheet.
+    let pending = w.store.pending("europe").await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].0, "FRA.txt");
+    let kept = String::from_utf8(pending[0].1.clone()).unwrap();
+    assert!(kept.starts_with("GAME \"europe\""), "{kept}");
+    assert!(!kept.contains(ALICE_PW) && !kept.contains("Here are my orders"));
+    // The answer goes to Alice, with the ruleset's check: the bad line is named.
+    let out = outbox(&w.store).await;
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].to, "alice@example.org");
+    let text = out[0].text();
+    assert!(text.contains("kept for turn 1"), "{text}");
+    assert!(text.contains("NOWHERE"), "{text}");
+}
+
+#[tokio::test]
+async fn a_sheet_for_a_kingdom_not_the_senders_is_refused() {
+    let w = world().await;
+    europe(&w).await;
+    // Bob plays Prussia; his password, France's sheet.
+    let sheet = france_sheet(&w, "")
+        .await
+        .replace(ALICE_PW, "bob-mail-pass");
+    let raw = mail("bob@example.net", "forged", &sheet);
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
+    let Outcome::Refused(why) = outcome else {
+        panic!("kept: {outcome:?}");
+    };
+    assert!(why.contains("\"FRA\", which is not yours"), "{why}");
+    assert!(w.store.pending("europe").await.unwrap().is_empty());
+    // Carol, in no seat of the game, is refused too; a stranger is not even answered.
+    let raw = mail("carol@example.com", "carol", &france_sheet(&w, "").await);
+    let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
+    assert!(matches!(outcome, Outcome::Refused(_)), "{outcome:?}");
+    let raw = mail("eve@example.com", "eve", &france_sheet(&w, "").await);
+    let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
+    assert!(matches!(outcome, Outcome::Ignored(_)), "{outcome:?}");
+    assert!(w.store.pending("europe").await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn after_the_turn_each_kingdom_is_mailed_its_own_report() {
+    let w = world().await;
+    europe(&w).await;
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    w.store.play_turn("europe", options, START).await.unwrap();
+    let n = empires_mail::reports::queue_reports(&w.store, &w.cfg, "europe", START)
+        .await
+        .unwrap();
+    assert_eq!(n, 2, "alice and bob want their reports by mail");
+    let out = outbox(&w.store).await;
+    let to = |who: &str| out.iter().find(|m| m.to == who).unwrap().text();
+    let (alice, bob) = (to("alice@example.org"), to("bob@example.net"));
+    assert!(alice.contains("France (FRA)"), "{alice}");
+    assert!(
+        !alice.contains("Prussia (PRU), game"),
+        "another kingdom's report"
+    );
+    assert!(bob.contains("Prussia (PRU)"), "{bob}");
+    assert!(!bob.contains("France (FRA), game"));
+    // Mailed once: asking again queues nothing.
+    let again = empires_mail::reports::queue_reports(&w.store, &w.cfg, "europe", START)
+        .await
+        .unwrap();
+    assert_eq!(again, 0);
+}
