@@ -70,6 +70,9 @@ struct ConsolePage {
     paid: bool,
     /// What becomes of a seat that sent nothing, in the game's ruleset.
     missing_note: String,
+    /// A game of another ruleset: no computer stands in for a seat, no report before the
+    /// first turn, no export as an Empires game directory.
+    other_ruleset: bool,
 }
 
 #[derive(Deserialize)]
@@ -105,7 +108,8 @@ async fn console_page(
     link: Option<LinkShown>,
 ) -> Result<Response, Failure> {
     let (title, turn) = host.heading(game).await?;
-    let missing_note = if host.store.is_other_ruleset(game).await? {
+    let other_ruleset = host.store.is_other_ruleset(game).await?;
+    let missing_note = if other_ruleset {
         "A kingdom that sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the independents follow their own routine."
     } else {
         "The computer writes the orders of every empire that sent none (2.5)."
@@ -127,10 +131,17 @@ async fn console_page(
         };
         seats.push(SeatLine {
             empire: s.empire.to_string(),
-            holder: s
-                .account
-                .as_ref()
-                .map_or_else(|| "(computer)".to_string(), |(_, n)| n.clone()),
+            holder: s.account.as_ref().map_or_else(
+                || {
+                    if other_ruleset {
+                        "(no player)"
+                    } else {
+                        "(computer)"
+                    }
+                    .to_string()
+                },
+                |(_, n)| n.clone(),
+            ),
             holder_name: s
                 .account
                 .as_ref()
@@ -173,6 +184,7 @@ async fn console_page(
         schedule: super::schedule::ScheduleForm::of(host.store.schedule_of(game).await?.as_ref()),
         paid,
         missing_note: missing_note.to_string(),
+        other_ruleset,
     })?
     .into_response())
 }

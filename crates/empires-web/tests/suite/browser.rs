@@ -253,7 +253,7 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
     c.goto(&format!("{base}/games/alpha/console"))
         .await
         .unwrap();
-    wait_text(&c, "main", "1 of 4 empires have sent").await;
+    wait_text(&c, "main", "1 of 4 seats have sent").await;
     shoot(&c, "console", None).await;
     c.find(Locator::Css("#play + form button"))
         .await
@@ -308,6 +308,81 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
         .unwrap();
     wait_text(&c, "body", "England").await;
     c.goto(&format!("{base}/games/alpha/turns/1/reports/SC.html"))
+        .await
+        .unwrap();
+    wait_text(&c, "main", "404").await;
+
+    c.close().await.unwrap();
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
+    let Some((_driver, driver_url)) = start_driver().await else {
+        return;
+    };
+    let w = common::world().await;
+    crate::napoleonic::europe(&w).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(empires_web::serve::run(listener, w.host.clone(), async {
+        let _ = stopped.await;
+    }));
+    let c = browser(&driver_url).await;
+
+    // France's player finds her blank sheet with its dry run, adds an order and sends it.
+    log_in(&c, &base, "alice").await;
+    c.goto(&format!("{base}/games/europe")).await.unwrap();
+    wait_text(&c, "main", "You play France").await;
+    shoot(&c, "napoleonic-game-start", None).await;
+    c.goto(&format!("{base}/games/europe/orders"))
+        .await
+        .unwrap();
+    let check = wait_text(&c, "#check", "Dry run").await;
+    assert!(check.contains("No order fails"), "{check}");
+    let sheet = c.find(Locator::Id("sheet")).await.unwrap();
+    sheet.send_keys("\nMARCH NOWHERE\n").await.unwrap();
+    c.find(Locator::Css("#sheet-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "Kept for turn 1").await;
+    let check = wait_text(&c, "#check-title", "error").await;
+    assert!(check.contains("1 error"), "{check}");
+    shoot(&c, "napoleonic-orders", Some("check")).await;
+    log_out(&c).await;
+
+    // The GM plays the turn from the console.
+    log_in(&c, &base, "gm1").await;
+    c.goto(&format!("{base}/games/europe/console"))
+        .await
+        .unwrap();
+    wait_text(&c, "main", "1 of 22 seats have sent").await;
+    shoot(&c, "napoleonic-console", None).await;
+    c.find(Locator::Css("#play + form button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "The turn was played").await;
+    log_out(&c).await;
+
+    // She reads France's report of turn 1, and is refused Prussia's.
+    log_in(&c, &base, "alice").await;
+    c.goto(&format!("{base}/games/europe")).await.unwrap();
+    wait_text(&c, "main", "Turn 1 has been played").await;
+    shoot(&c, "napoleonic-game", Some("report")).await;
+    c.goto(&format!("{base}/games/europe/turns/1/reports/FRA.html"))
+        .await
+        .unwrap();
+    wait_text(&c, "body", "HEADQUARTERS").await;
+    shoot(&c, "napoleonic-report", None).await;
+    c.goto(&format!("{base}/games/europe/turns/1/reports/PRU.html"))
         .await
         .unwrap();
     wait_text(&c, "main", "404").await;

@@ -13,7 +13,7 @@ use empires_host::store::Store;
 
 /// Adds the Napoleonic game "europe", run by gm1, with alice playing France and bob
 /// Prussia; carol plays only in the Empires game "beta".
-async fn europe(w: &World) {
+pub async fn europe(w: &World) {
     let napoleonic = ruleset::by_id("napoleonic").unwrap();
     let setup = Setup {
         name: "europe".into(),

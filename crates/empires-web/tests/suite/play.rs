@@ -107,7 +107,7 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     let gm = w.session("gm1").await;
     let console = w.get("/games/alpha/console", Some(&gm)).await;
     assert!(
-        console.body.contains("1 of 4 empires have sent"),
+        console.body.contains("1 of 4 seats have sent"),
         "{}",
         console.body
     );
