@@ -237,7 +237,8 @@ impl GameFiles {
                 Err(e) => notes.push(e.to_string()),
             }
         }
-        let played = self.ruleset.play(self.text(&state), &sent)?;
+        // A directory game has no accounts: the GM says who plays by the sheets sent.
+        let played = self.ruleset.play(self.text(&state), &sent, &[])?;
         notes.extend(played.notes.iter().cloned());
         let refused = |seat: &str| {
             played

@@ -107,7 +107,14 @@ impl Ruleset for Empires {
         })
     }
 
-    fn play(&self, g: GameText, sheets: &[(String, String)]) -> Result<Turn> {
+    // Empires knows its dummies from its own state (2.5): the computer plays every empire
+    // that sent nothing, so `stand_ins` adds nothing.
+    fn play(
+        &self,
+        g: GameText,
+        sheets: &[(String, String)],
+        _stand_ins: &[String],
+    ) -> Result<Turn> {
         let (map, state) = game(g)?;
         let mut sent = Vec::new();
         let mut notes = Vec::new();

@@ -107,8 +107,16 @@ pub trait Ruleset: Send + Sync {
     fn sheet(&self, game: GameText, seat: &str) -> Result<String>;
     /// Reads and checks a seat's sheet, named `file` in messages.
     fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
-    /// Plays the next turn with the sheets sent, as (seat, text).
-    fn play(&self, game: GameText, sheets: &[(String, String)]) -> Result<Turn>;
+    /// Plays the next turn with the sheets sent, as (seat, text). `stand_ins` are the seats
+    /// no one plays (no account holds them): the ruleset's computer player stands in for
+    /// those that sent nothing. What becomes of a seat that has a player but sent nothing
+    /// is the ruleset's rule.
+    fn play(
+        &self,
+        game: GameText,
+        sheets: &[(String, String)],
+        stand_ins: &[String],
+    ) -> Result<Turn>;
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;

@@ -172,7 +172,12 @@ impl Ruleset for Napoleonic {
         })
     }
 
-    fn play(&self, game: GameText, sent: &[(String, String)]) -> Result<Turn> {
+    fn play(
+        &self,
+        game: GameText,
+        sent: &[(String, String)],
+        stand_ins: &[String],
+    ) -> Result<Turn> {
         let (map, state) = (map_of(game.map)?, state_of(game.state)?);
         let mut orders: BTreeMap<KingdomCode, KingdomOrders> = BTreeMap::new();
         let mut notes = Vec::new();
@@ -198,9 +203,23 @@ impl Ruleset for Napoleonic {
         }
         // A kingdom that sent nothing does nothing but pay its upkeep and collect its
         // revenue, its forces still defending (digest 1.2); the independents always follow
-        // their own routine (G36), and its orders are kept with the turn for the GM.
+        // their own routine (G36), and its orders are kept with the turn for the GM. A
+        // kingdom no one plays is kept by the caretaker (N4): it defends, recruits within
+        // its means and annexes what it may, and starts no war.
         let mut all = orders.clone();
         let mut computer_orders = Vec::new();
+        for seat in stand_ins {
+            let Ok(k) = kingdom(&state, seat) else {
+                continue;
+            };
+            if all.contains_key(&k) {
+                continue;
+            }
+            let o =
+                napoleonic_ai::computer_orders(&map, &state, &k, napoleonic_ai::Style::Caretaker);
+            computer_orders.push((format!("{k}.json"), to_pretty_json(&o, "computer orders")?));
+            all.insert(k, o);
+        }
         let ind = KingdomCode::independents();
         if state.kingdoms.get(&ind).is_some_and(|k| k.alive) {
             let o = napoleonic_ai::independents_orders(&map, &state);

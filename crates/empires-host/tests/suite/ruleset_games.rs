@@ -102,7 +102,18 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
         }
         assert!(store.pending("europe").await.unwrap().is_empty());
 
-        // Without the GM's word a turn waits for every kingdom.
+        // France and Prussia have players; every other kingdom is the computer's.
+        for (code, name) in [("FRA", "alice"), ("PRU", "bob")] {
+            let a = store
+                .create_account(name, None, empires_host::store::sql::Role::Player, None, T0)
+                .await
+                .unwrap();
+            store
+                .assign_seat("europe", seat(code), Some(a))
+                .await
+                .unwrap();
+        }
+        // Without the GM's word a turn waits for every kingdom with a player.
         let g = store.read_hosted("europe").await.unwrap();
         let blank = g.ruleset.sheet(g.text(), "PRU").unwrap();
         empires_host::submit::accept(store, "europe", &sheet_from("PRU", &blank), "PRU.txt")
@@ -113,7 +124,7 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
             .await
             .unwrap_err();
         assert!(
-            waiting.to_string().contains("no sheet yet from AUS"),
+            waiting.to_string().contains("no sheet yet from FRA;"),
             "{waiting}"
         );
 
@@ -130,9 +141,16 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
             "reports/FRA.txt",
             "reports/FRA.json",
             "computer/IND.json",
+            "computer/AUS.json",
         ] {
             assert!(paths.contains(&want), "{want} in {paths:?}");
         }
+        // The caretaker stands in for the kingdoms no one plays, never for a player's.
+        assert!(!paths.contains(&"computer/FRA.json") && !paths.contains(&"computer/PRU.json"));
+        assert_eq!(
+            paths.iter().filter(|p| p.starts_with("computer/")).count(),
+            21
+        );
         // Who reads what: France its own, never Prussia's or the GM's; the GM all.
         let fra = Some(seat("FRA"));
         for own in ["reports/FRA.txt", "orders/FRA.txt"] {

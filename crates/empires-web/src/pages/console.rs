@@ -70,8 +70,8 @@ struct ConsolePage {
     paid: bool,
     /// What becomes of a seat that sent nothing, in the game's ruleset.
     missing_note: String,
-    /// A game of another ruleset: no computer stands in for a seat, no report before the
-    /// first turn, no export as an Empires game directory.
+    /// A game of another ruleset: no report before the first turn, no export as an Empires
+    /// game directory.
     other_ruleset: bool,
 }
 
@@ -110,7 +110,7 @@ async fn console_page(
     let (title, turn) = host.heading(game).await?;
     let other_ruleset = host.store.is_other_ruleset(game).await?;
     let missing_note = if other_ruleset {
-        "A kingdom that sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the independents follow their own routine."
+        "A kingdom whose player sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the computer keeps a kingdom with no player as a caretaker (it defends, recruits and annexes, and starts no war); the independents follow their own routine."
     } else {
         "The computer writes the orders of every empire that sent none (2.5)."
     };

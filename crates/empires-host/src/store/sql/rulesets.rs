@@ -62,8 +62,10 @@ pub struct RulesetTurn {
     pub failed: usize,
     /// The seats whose sheets were played.
     pub sheets_from: Vec<String>,
-    /// The living seats that sent nothing: they did nothing this turn.
+    /// The living seats with a player that sent nothing.
     pub missing: Vec<String>,
+    /// The living seats no one plays, that the computer played.
+    pub stand_ins: Vec<String>,
     pub hash: String,
     /// What the GM should know (sheets not used, a game won).
     pub notes: Vec<String>,
@@ -101,9 +103,10 @@ impl RulesetTurn {
             }
         };
         format!(
-            "sheets from: {}; sent nothing (they do nothing this turn): {}",
+            "sheets from: {}; sent nothing: {}; played by the computer (no player): {}",
             list(&self.sheets_from),
-            list(&self.missing)
+            list(&self.missing),
+            list(&self.stand_ins)
         )
     }
 }
@@ -312,20 +315,38 @@ macro_rules! backend {
                         Err(e) => notes.push(format!("{name}: {e}; played as sending nothing")),
                     }
                 }
-                let missing: Vec<String> = seats
+                // Seats no account holds are the computer's to play (the ruleset's stand-in).
+                let unheld: Vec<(String,)> = sqlx::query_as(
+                    "SELECT empire FROM seats WHERE game_id = $1 AND account_id IS NULL",
+                )
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(fail("cannot read the seats"))?;
+                let unheld: Vec<String> = unheld.into_iter().map(|(s,)| s).collect();
+                let silent = |s: &&crate::ruleset::Seat| s.alive && !sheets.iter().any(|(c, _)| c == &s.code);
+                let stand_ins: Vec<String> = seats
                     .iter()
-                    .filter(|s| s.alive && !sheets.iter().any(|(c, _)| c == &s.code))
+                    .filter(silent)
+                    .filter(|s| unheld.contains(&s.code))
                     .map(|s| s.code.clone())
                     .collect();
-                // As in an Empires game, a turn waits for every living seat unless the GM
-                // says to play it anyway (the clock always does, at the deadline).
+                let missing: Vec<String> = seats
+                    .iter()
+                    .filter(silent)
+                    .filter(|s| !unheld.contains(&s.code))
+                    .map(|s| s.code.clone())
+                    .collect();
+                // As in an Empires game, a turn waits for every living seat with a player
+                // unless the GM says to play it anyway (the clock always does, at the
+                // deadline).
                 if !options.yes && !missing.is_empty() {
                     return Err(Error::new(format!(
                         "no sheet yet from {}; play the turn anyway with --yes (they do nothing this turn)",
                         missing.join(" ")
                     )));
                 }
-                let played = g.ruleset.play(g.text(), &sheets)?;
+                let played = g.ruleset.play(g.text(), &sheets, &stand_ins)?;
                 notes.extend(played.notes.iter().cloned());
                 let files = turn_files(&played, &sent)?;
                 let hash = sha256_hex(played.state.as_bytes());
@@ -377,6 +398,7 @@ macro_rules! backend {
                     failed: played.failed,
                     sheets_from: sheets.into_iter().map(|(s, _)| s).collect(),
                     missing,
+                    stand_ins,
                     hash,
                     notes,
                 })
