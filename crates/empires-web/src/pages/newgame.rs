@@ -1,5 +1,7 @@
-//! Starting a game from the GM's console: a standard map, the rules, a seed and the
-//! players; every other empire is a dummy the computer plays (2.1).
+//! Starting a game from the GM's console: the game (Empires or Napoleonic Empires), a
+//! standard map, the rules, a seed and the players; in Empires every other empire is a
+//! dummy the computer plays (2.1), in Napoleonic Empires every other kingdom is kept by the
+//! computer's caretaker (N4).
 
 use super::console::check_account_name;
 use super::games::url_part;
@@ -10,7 +12,9 @@ use crate::host::Host;
 use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
-use empires_host::store::{NewGame, Store};
+use empires_host::ruleset::{GameText, Ruleset, Setup as OtherSetup};
+use empires_host::store::sql::Role;
+use empires_host::store::{NewGame, SeatCode, Store};
 use empires_rules::setup::NewGame as Setup;
 use empires_rules::variant::Options;
 use empires_rules::{EmpireCode, Variant};
@@ -24,6 +28,8 @@ struct NewGamePage {
     nav: Option<Nav>,
     csrf: String,
     message: Option<String>,
+    rulesets: Vec<(&'static str, &'static str)>,
+    ruleset: String,
     maps: Vec<String>,
     variants: Vec<&'static str>,
     name: String,
@@ -54,6 +60,11 @@ fn form_page(me: &Me, f: &NewGameForm, message: Option<String>) -> Result<Respon
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
         message,
+        rulesets: empires_host::ruleset::all()
+            .iter()
+            .map(|r| (r.id(), r.title()))
+            .collect(),
+        ruleset: f.ruleset.clone(),
         maps: empires_maps::standard::names()
             .into_iter()
             .map(String::from)
@@ -73,6 +84,7 @@ fn form_page(me: &Me, f: &NewGameForm, message: Option<String>) -> Result<Respon
 pub async fn form(me: Me) -> Result<Response, Failure> {
     gm_only(&me)?;
     let blank = NewGameForm {
+        ruleset: EMPIRES.into(),
         name: String::new(),
         map: "world".into(),
         variant: String::new(),
@@ -86,6 +98,8 @@ pub async fn form(me: Me) -> Result<Response, Failure> {
 
 #[derive(Deserialize)]
 pub struct NewGameForm {
+    #[serde(default = "empires_id")]
+    ruleset: String,
     #[serde(default)]
     name: String,
     #[serde(default)]
@@ -100,6 +114,12 @@ pub struct NewGameForm {
     actions: String,
     #[serde(default)]
     dropout: String,
+}
+
+const EMPIRES: &str = empires_host::store::sql::EMPIRES;
+
+fn empires_id() -> String {
+    EMPIRES.into()
 }
 
 /// A whole number from the form within `range`, or the default when left blank.
@@ -122,7 +142,7 @@ fn number(
 }
 
 /// Players as the form lists them, one `CODE=account` a line.
-fn parse_players(text: &str) -> Result<BTreeMap<EmpireCode, String>, String> {
+fn parse_players(text: &str) -> Result<BTreeMap<SeatCode, String>, String> {
     let mut players = BTreeMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -132,9 +152,9 @@ fn parse_players(text: &str) -> Result<BTreeMap<EmpireCode, String>, String> {
         let (code, name) = line
             .split_once('=')
             .ok_or_else(|| format!("players, line {}: write CODE=account name", i + 1))?;
-        let code = EmpireCode::parse(code.trim()).map_err(|_| {
+        let code = SeatCode::parse(code).ok_or_else(|| {
             format!(
-                "players, line {}: \"{}\" is not an empire's code",
+                "players, line {}: \"{}\" is not an empire's or a kingdom's code",
                 i + 1,
                 code.trim()
             )
@@ -146,6 +166,17 @@ fn parse_players(text: &str) -> Result<BTreeMap<EmpireCode, String>, String> {
         }
     }
     Ok(players)
+}
+
+/// The empires of an Empires game's players.
+fn empires_of(players: BTreeMap<SeatCode, String>) -> Result<BTreeMap<EmpireCode, String>, String> {
+    players
+        .into_iter()
+        .map(|(seat, name)| match seat.empire() {
+            Some(e) => Ok((e, name)),
+            None => Err(format!("players: \"{seat}\" is not an empire's code")),
+        })
+        .collect()
 }
 
 /// Starts the game and opens its console; the form again, with what is wrong, otherwise.
@@ -176,18 +207,22 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
     if !ok_name {
         return Err("a game's short name has 1 to 40 letters, digits, '-' or '_'".into());
     }
-    let standard = empires_maps::standard::find(&f.map)
-        .ok_or_else(|| format!("\"{}\" is not a standard map", f.map))?;
     let seed: u64 = f
         .seed
         .trim()
         .parse()
         .map_err(|_| "the seed is a whole number, 0 or more".to_string())?;
+    if f.ruleset != EMPIRES {
+        let ruleset = empires_host::ruleset::by_id(&f.ruleset).map_err(|e| e.to_string())?;
+        return start_other(host, me, ruleset, (name, seed), parse_players(&f.players)?).await;
+    }
+    let standard = empires_maps::standard::find(&f.map)
+        .ok_or_else(|| format!("\"{}\" is not a standard map", f.map))?;
     let variant = match f.variant.trim() {
         "" => None,
         v => Some(Variant::parse(v).ok_or_else(|| format!("\"{v}\" is not a variant"))?),
     };
-    let players = parse_players(&f.players)?;
+    let players = empires_of(parse_players(&f.players)?)?;
     let defaults = Options::default();
     let options = Options {
         // 2.6: actions a turn; 2.5: missed turns before a player counts as dropped out.
@@ -246,4 +281,74 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?;
     Ok(())
+}
+
+/// Starts a game of another ruleset on its standard map, gives each player their seat
+/// (making the account, without a password, if the name is new) and makes `me` its GM.
+async fn start_other(
+    host: &Host,
+    me: &Me,
+    ruleset: &'static dyn Ruleset,
+    (name, seed): (&str, u64),
+    players: BTreeMap<SeatCode, String>,
+) -> Result<(), String> {
+    let setup = OtherSetup {
+        name: name.to_string(),
+        seed,
+        map: None,
+        seats: Vec::new(),
+    };
+    let started = ruleset.create(&setup).map_err(|e| e.to_string())?;
+    let text = GameText {
+        name,
+        map: &started.map,
+        state: &started.state,
+        kept: started.kept.as_deref(),
+    };
+    let seats = ruleset.seats(text).map_err(|e| e.to_string())?;
+    if let Some(seat) = players
+        .keys()
+        .find(|p| !seats.iter().any(|s| s.code == p.as_str()))
+    {
+        let codes: Vec<&str> = seats.iter().map(|s| s.code.as_str()).collect();
+        return Err(format!(
+            "players: {seat} is not a seat of {}; its seats are {}",
+            ruleset.title(),
+            codes.join(" ")
+        ));
+    }
+    let now = host.now();
+    let fail = |e: empires_host::Error| e.to_string();
+    host.store
+        .create_ruleset_game(name, ruleset, &started, now)
+        .await
+        .map_err(fail)?;
+    host.store
+        .set_game_gm(name, me.account.id)
+        .await
+        .map_err(fail)?;
+    for (seat, player) in &players {
+        let account = match host.store.account_by_name(player).await.map_err(fail)? {
+            Some(a) => a.id,
+            None => host
+                .store
+                .create_account(player, None, Role::Player, None, now)
+                .await
+                .map_err(fail)?,
+        };
+        host.store
+            .assign_seat(name, *seat, Some(account))
+            .await
+            .map_err(fail)?;
+    }
+    host.store
+        .audit_by(
+            Some(name),
+            me.account.id,
+            now,
+            "started the game",
+            &format!("{}, seed {seed}", ruleset.title()),
+        )
+        .await
+        .map_err(fail)
 }

@@ -217,3 +217,75 @@ async fn no_one_else_reads_or_writes_a_kingdoms_part() {
     assert_eq!(w.host.store.read_hosted("europe").await.unwrap().turn, 1);
     assert!(w.host.store.pending("europe").await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_gm_starts_a_napoleonic_game_on_the_web() {
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let form = w.get("/games/new", Some(&gm)).await;
+    assert!(form.body.contains("Napoleonic Empires"), "{}", form.body);
+    // An empire's code is no kingdom: the form comes back saying so, and nothing is made.
+    let wrong = w
+        .post_form(
+            "/games/new",
+            Some(&gm),
+            &[
+                ("ruleset", "napoleonic"),
+                ("name", "europe2"),
+                ("seed", "3"),
+                ("players", "EN=alice"),
+            ],
+            true,
+        )
+        .await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        wrong
+            .body
+            .contains("EN is not a seat of Napoleonic Empires"),
+        "{}",
+        wrong.body
+    );
+    assert!(w.host.store.read_hosted("europe2").await.is_err());
+    let made = w
+        .post_form(
+            "/games/new",
+            Some(&gm),
+            &[
+                ("ruleset", "napoleonic"),
+                ("name", "europe2"),
+                ("seed", "3"),
+                ("players", "FRA=alice\nrus=dave"),
+            ],
+            true,
+        )
+        .await;
+    assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    let console = w.get("/games/europe2/console", Some(&gm)).await;
+    assert!(
+        console.body.contains("europe2 (Napoleonic Empires)"),
+        "{}",
+        console.body
+    );
+    // Alice finds it among her games; dave's account was made for him.
+    let alice = w.session("alice").await;
+    let list = w.get("/games", Some(&alice)).await;
+    assert!(list.body.contains("europe2"), "{}", list.body);
+    let page = w.get("/games/europe2", Some(&alice)).await;
+    assert!(page.body.contains("(FRA)"), "{}", page.body);
+    let dave = w.host.store.account_by_name("dave").await.unwrap().unwrap();
+    assert_eq!(
+        w.host.store.seat_of("europe2", dave.id).await.unwrap(),
+        Some("RUS".parse().unwrap())
+    );
+    // A player cannot start a game.
+    let r = w
+        .post_form(
+            "/games/new",
+            Some(&alice),
+            &[("ruleset", "napoleonic"), ("name", "mine"), ("seed", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+}
