@@ -3,7 +3,7 @@
 //! bearer token ([`crate::auth::ApiUser`]); the same access rules as the pages apply
 //! ([`crate::access`]). `GET /api/openapi.json` describes it, generated from the handlers.
 
-use crate::access::{Viewer, player_of, viewer};
+use crate::access::{Viewer, player_of, seat_of, viewer};
 use crate::auth::{ApiUser, new_secret, secret_hash};
 use crate::failure::{ApiFailure, Failure};
 use crate::host::Host;
@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
-use empires_host::store::SeatCode;
+use empires_host::store::{SeatCode, Store};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
@@ -212,10 +212,24 @@ async fn check_sheet(
     bytes: Bytes,
 ) -> Result<Response, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
+    let seat = seat_of(&host, &me, &game).await?;
+    // A game of another ruleset: its ruleset's check, as the text a player reads.
+    if let Some(g) = host.store.hosted_game(&game).await? {
+        let checked = g
+            .ruleset
+            .check(g.text(), seat.as_str(), "sheet", &req.text)?;
+        return Ok(Json(checked_json(&checked)).into_response());
+    }
     let empire = player_of(&host, &me, &game).await?;
     let loaded = host.loaded(&game).await?;
     let report = check(&loaded, empire, &req.text)?;
     Ok(Json(report).into_response())
+}
+
+/// A ruleset's check as the API gives it: the counts and the text with every diagnostic
+/// at its line and the dry run.
+fn checked_json(c: &empires_host::ruleset::Checked) -> serde_json::Value {
+    serde_json::json!({ "errors": c.errors, "warnings": c.warnings, "text": c.text })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -244,13 +258,18 @@ async fn send_sheet(
     bytes: Bytes,
 ) -> Result<Json<SheetReceipt>, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
-    let empire = player_of(&host, &me, &game).await?;
-    let (accepted, received_at) = keep(&host, &game, empire, req.text, req.for_turn, "api").await?;
+    let seat = seat_of(&host, &me, &game).await?;
+    let (accepted, received_at) = keep(&host, &game, seat, req.text, req.for_turn, "api").await?;
+    let (errors, warnings) = match (&accepted.check, &accepted.checked) {
+        (Some(c), _) => (c.errors, c.warnings),
+        (None, Some(c)) => (c.errors, c.warnings),
+        (None, None) => (0, 0),
+    };
+    let check = match &accepted.checked {
+        Some(c) => checked_json(c),
+        None => serde_json::to_value(&accepted.check).unwrap_or_default(),
+    };
     let r = accepted.receipt;
-    let (errors, warnings) = accepted
-        .check
-        .as_ref()
-        .map_or((0, 0), |c| (c.errors, c.warnings));
     Ok(Json(SheetReceipt {
         for_turn: r.for_turn,
         sha256: r.sha256,
@@ -258,7 +277,7 @@ async fn send_sheet(
         received_at,
         errors,
         warnings,
-        check: serde_json::to_value(&accepted.check).unwrap_or_default(),
+        check,
     }))
 }
 

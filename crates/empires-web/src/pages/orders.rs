@@ -13,7 +13,7 @@ use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use empires_host::check::{CheckReport, Format, check_text};
-use empires_host::store::{Loaded, Store, Submission};
+use empires_host::store::{Loaded, SeatCode, Store, Submission};
 use empires_rules::EmpireCode;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -282,13 +282,13 @@ struct ReceiptPage {
 pub async fn keep(
     host: &Host,
     game: &str,
-    empire: EmpireCode,
+    empire: SeatCode,
     body: String,
     for_turn: Option<u32>,
     door: &str,
 ) -> Result<(empires_host::submit::Accepted, empires_host::store::Millis), Failure> {
     let submission = Submission {
-        empire: Some(empire.into()),
+        empire: Some(empire),
         body: body.into_bytes(),
         door: door.to_string(),
         received_at: host.now(),
@@ -325,7 +325,7 @@ pub async fn submit(
     let (accepted, at) = keep(
         &host,
         &game,
-        empire,
+        empire.into(),
         sheet.clone(),
         form.form.for_turn,
         "web",

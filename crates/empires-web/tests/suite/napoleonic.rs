@@ -289,3 +289,73 @@ async fn a_gm_starts_a_napoleonic_game_on_the_web() {
         .await;
     assert_eq!(r.status, StatusCode::FORBIDDEN);
 }
+
+#[tokio::test]
+async fn the_api_checks_and_keeps_a_kingdoms_sheet_for_its_player_alone() {
+    use axum::http::Method;
+    let w = world().await;
+    europe(&w).await;
+    let (alice, carol) = (w.token("alice").await, w.token("carol").await);
+    let blank = w
+        .host
+        .store
+        .read_hosted("europe")
+        .await
+        .map(|g| g.ruleset.sheet(g.text(), "FRA").unwrap())
+        .unwrap();
+    let sheet = serde_json::json!({ "text": format!("{blank}\nMARCH NOWHERE\n"), "for_turn": 1 });
+    let checked = w
+        .api(
+            Method::POST,
+            "/api/games/europe/check",
+            Some(&alice),
+            Some(sheet.clone()),
+        )
+        .await;
+    assert_eq!(checked.status, StatusCode::OK, "{}", checked.body);
+    let v: serde_json::Value = serde_json::from_str(&checked.body).unwrap();
+    assert_eq!(v["errors"], 1, "{v}");
+    assert!(v["text"].as_str().unwrap().contains("Dry run"), "{v}");
+    assert!(
+        w.host.store.pending("europe").await.unwrap().is_empty(),
+        "a check keeps nothing"
+    );
+
+    let sent = w
+        .api(
+            Method::POST,
+            "/api/games/europe/orders",
+            Some(&alice),
+            Some(sheet.clone()),
+        )
+        .await;
+    assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
+    let v: serde_json::Value = serde_json::from_str(&sent.body).unwrap();
+    assert_eq!(
+        (v["for_turn"].as_u64(), v["errors"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
+    assert_eq!(
+        w.host.store.pending("europe").await.unwrap()[0].0,
+        "FRA.txt"
+    );
+
+    // Someone with no seat in the game is told there is no such game, and keeps nothing.
+    for path in ["/api/games/europe/check", "/api/games/europe/orders"] {
+        let r = w
+            .api(Method::POST, path, Some(&carol), Some(sheet.clone()))
+            .await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{path}: {}", r.body);
+    }
+    let r = w
+        .api(
+            Method::GET,
+            "/api/games/europe/reports/0",
+            Some(&carol),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert_eq!(w.host.store.pending("europe").await.unwrap().len(), 1);
+}
