@@ -5,8 +5,10 @@
 
 use crate::error::{Error, Result};
 use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, parse_state, sha256_hex, to_pretty_json};
+use crate::ruleset::GameText;
 use crate::staging::{RECORD_FILE, TurnRecord};
-use crate::store::Store;
+use crate::store::sql::HostedGame;
+use crate::store::{SeatCode, Store};
 use crate::turn::{RULES_VERSION, adjudicate_sheets, decode_sheet};
 use empires_orders::parse_turnsheet;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -88,6 +90,9 @@ fn file<'a>(files: &'a [(String, Vec<u8>)], path: &str) -> Option<&'a [u8]> {
 
 /// Replays every turn of `game` in `store`.
 pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
+    if let Some(hosted) = store.hosted_game(game).await? {
+        return verify_hosted(store, &hosted).await;
+    }
     let loaded = store.load(game).await?;
     let map = &loaded.map;
     let label = store.describe(game);
@@ -106,6 +111,77 @@ pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
         prev = files;
     }
     Ok(VerifyReport { game: label, turns })
+}
+
+/// [`verify`] for a game of another ruleset: each turn played again through
+/// [`crate::ruleset::Ruleset::play`] from the state before it, the sheets it kept and the
+/// seats the computer stood in for (its `computer/` files), must give the stored state.
+async fn verify_hosted(store: &dyn Store, game: &HostedGame) -> Result<VerifyReport> {
+    let label = store.describe(&game.name);
+    let mut turns = Vec::new();
+    let mut prev = store.turn_files(&game.name, 0).await?;
+    if let Some(why) = own_hash_problem(&prev) {
+        turns.push((0, Check::Differs { why }));
+    }
+    for t in 1..=game.turn {
+        let files = store.turn_files(&game.name, t).await?;
+        let check = match own_hash_problem(&files) {
+            Some(why) => Check::Differs { why },
+            None => replay_hosted(game, &prev, &files, &format!("{label}, turn {t}"))?,
+        };
+        turns.push((t, check));
+        prev = files;
+    }
+    Ok(VerifyReport { game: label, turns })
+}
+
+fn replay_hosted(
+    game: &HostedGame,
+    prev: &[(String, Vec<u8>)],
+    files: &[(String, Vec<u8>)],
+    label: &str,
+) -> Result<Check> {
+    let text = |files: &[(String, Vec<u8>)], path: &str| -> Result<String> {
+        let bytes =
+            file(files, path).ok_or_else(|| Error::corrupt(format!("{label}, {path}: missing")))?;
+        String::from_utf8(bytes.to_vec())
+            .map_err(|_| Error::corrupt(format!("{label}, {path}: not valid UTF-8 text")))
+    };
+    let record: TurnRecord = serde_json::from_str(&text(files, RECORD_FILE)?)
+        .map_err(|e| Error::corrupt(format!("{label}, {RECORD_FILE}: {e}")))?;
+    let mut sheets = Vec::new();
+    for name in &record.sent {
+        let stem = name.split('.').next().unwrap_or(name);
+        if SeatCode::parse(stem).is_none() || name == crate::gamedir::GM_MESSAGES_FILE {
+            // The GM's messages change no state.
+            continue;
+        }
+        let path = format!("{ORDERS_DIR}/{name}");
+        let bytes = file(files, &path)
+            .ok_or_else(|| Error::corrupt(format!("{label}, {path}: missing")))?;
+        // A sheet that could not be read was played as sending nothing.
+        if let Ok(sheet) = decode_sheet(bytes) {
+            sheets.push((stem.to_string(), sheet));
+        }
+    }
+    let stand_ins: Vec<String> = record
+        .computer
+        .iter()
+        .map(|n| n.split('.').next().unwrap_or(n).to_string())
+        .collect();
+    let before = text(prev, STATE_FILE)?;
+    let at = GameText {
+        state: &before,
+        ..game.text()
+    };
+    let played = game.ruleset.play(at, &sheets, &stand_ins)?;
+    let stored = text(files, STATE_FILE)?;
+    if played.state == stored {
+        return Ok(Check::Same);
+    }
+    Ok(Check::Differs {
+        why: first_difference(played.state.as_bytes(), stored.as_bytes()),
+    })
 }
 
 /// Whether a turn's `state.json` matches its own `state.sha256`.

@@ -179,6 +179,14 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
         );
         turns.push(files);
 
+        // Played again from what it kept, the turn gives the state it stored.
+        let verified = empires_host::verify::verify(store, "europe").await.unwrap();
+        assert_eq!(
+            verified.turns,
+            [(1, empires_host::verify::Check::Same)],
+            "{verified}"
+        );
+
         // Taken back, the sheets sent for it wait again.
         let undone = store.undo("europe", T0 + 2 * HOUR).await.unwrap();
         assert_eq!(undone.turn, 1);
