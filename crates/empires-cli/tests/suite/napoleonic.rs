@@ -249,3 +249,100 @@ fn a_simulated_game_is_the_same_for_the_same_seed() {
     let bad = common::fails(&["napoleonic", "simulate", "--kingdom", "XXX"]);
     assert!(bad.contains("XXX"), "{bad}");
 }
+
+#[test]
+fn a_game_in_the_hosts_database_beside_an_empires_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = format!("sqlite:{}", tmp.path().join("host.db").display());
+    // An Empires game and a Napoleonic one in the same database.
+    ok(&[
+        "new",
+        "alpha",
+        "--db",
+        &db,
+        "--map",
+        common::tutorial_map().to_str().unwrap(),
+        "--seed",
+        "3",
+    ]);
+    let made = stdout(&ok(&[
+        "napoleonic",
+        "new",
+        "europe",
+        "--db",
+        &db,
+        "--seed",
+        "7",
+        "--kingdom",
+        "FRA",
+        "--kingdom",
+        "PRU",
+    ]));
+    assert!(made.contains("2 kingdoms (FRA PRU)"), "{made}");
+    let games = stdout(&ok(&["games", "--db", &db]));
+    assert!(
+        games.contains("alpha") && games.contains("europe"),
+        "{games}"
+    );
+
+    // France's sheet, checked with its dry run, sent; Prussia sends nothing.
+    let sheet = stdout(&ok(&["napoleonic", "sheet", "europe", "FRA", "--db", &db]));
+    assert!(
+        sheet.starts_with("GAME \"europe\"  KINGDOM FRA  TURN 1"),
+        "{sheet}"
+    );
+    let file = tmp.path().join("fra.txt");
+    fs::write(&file, &sheet).unwrap();
+    let checked = stdout(&ok(&[
+        "napoleonic",
+        "check",
+        "europe",
+        "FRA",
+        file.to_str().unwrap(),
+        "--db",
+        &db,
+    ]));
+    assert!(checked.contains("Dry run"), "{checked}");
+    let sent = stdout(&ok(&[
+        "submit",
+        "europe",
+        file.to_str().unwrap(),
+        "--empire",
+        "FRA",
+        "--db",
+        &db,
+    ]));
+    assert!(sent.contains("kept FRA's turnsheet for turn 1"), "{sent}");
+    // A kingdom not in the game is refused, and so is an empire's code.
+    for bad in ["AUS", "EN"] {
+        let e = stderr(&empires(&[
+            "submit",
+            "europe",
+            file.to_str().unwrap(),
+            "--empire",
+            bad,
+            "--db",
+            &db,
+        ]));
+        assert!(e.contains(bad), "{bad}: {e}");
+    }
+
+    // The turn waits for Prussia's player... there is none: both seats are unheld, so
+    // the caretaker keeps Prussia and the turn is played.
+    let played = stdout(&ok(&["turn", "europe", "--db", &db]));
+    assert!(played.contains("sheets from: FRA"), "{played}");
+    assert!(
+        played.contains("played by the computer (no player): PRU"),
+        "{played}"
+    );
+    let report = stdout(&ok(&["napoleonic", "report", "europe", "FRA", "--db", &db]));
+    assert!(report.contains("France (FRA)"), "{report}");
+    let verified = stdout(&ok(&["verify", "europe", "--db", &db]));
+    assert!(
+        verified.contains("turn 1: replayed, same state"),
+        "{verified}"
+    );
+    // The Empires game beside it is untouched and plays as ever.
+    let alpha = stdout(&ok(&["turn", "alpha", "--db", &db, "--yes"]));
+    assert!(alpha.contains("turn 1 of"), "{alpha}");
+}
