@@ -238,7 +238,11 @@ impl GameFiles {
             }
         }
         // A directory game has no accounts: the GM says who plays by the sheets sent.
-        let played = self.ruleset.play(self.text(&state), &sent, &[])?;
+        let orders = ruleset::Orders {
+            sheets: &sent,
+            ..Default::default()
+        };
+        let played = self.ruleset.play(self.text(&state), orders)?;
         notes.extend(played.notes.iter().cloned());
         let refused = |seat: &str| {
             played

@@ -150,10 +150,14 @@ fn replay_hosted(
     let record: TurnRecord = serde_json::from_str(&text(files, RECORD_FILE)?)
         .map_err(|e| Error::corrupt(format!("{label}, {RECORD_FILE}: {e}")))?;
     let mut sheets = Vec::new();
+    let mut gm = None;
     for name in &record.sent {
         let stem = name.split('.').next().unwrap_or(name);
-        if SeatCode::parse(stem).is_none() || name == crate::gamedir::GM_MESSAGES_FILE {
-            // The GM's messages change no state.
+        if name == crate::gamedir::GM_MESSAGES_FILE {
+            gm = Some(text(files, &format!("{ORDERS_DIR}/{name}"))?);
+            continue;
+        }
+        if SeatCode::parse(stem).is_none() {
             continue;
         }
         let path = format!("{ORDERS_DIR}/{name}");
@@ -174,7 +178,12 @@ fn replay_hosted(
         state: &before,
         ..game.text()
     };
-    let played = game.ruleset.play(at, &sheets, &stand_ins)?;
+    let orders = crate::ruleset::Orders {
+        sheets: &sheets,
+        stand_ins: &stand_ins,
+        gm: gm.as_deref(),
+    };
+    let played = game.ruleset.play(at, orders)?;
     let stored = text(files, STATE_FILE)?;
     if played.state == stored {
         return Ok(Check::Same);

@@ -121,7 +121,8 @@ async fn queue_hosted(
                 (name, turn, deadline.as_deref()),
                 (&seat_name, seat),
                 None,
-                files.gm_messages(),
+                // The report itself opens its messages with the GM's.
+                None,
             );
             text.push('\n');
             text.push_str(&report);

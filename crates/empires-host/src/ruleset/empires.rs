@@ -2,7 +2,7 @@
 //! players of the `empires-*` crates, through the same turn pipeline every door uses
 //! ([`crate::turn::play_sheets`]).
 
-use super::{Checked, GameText, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
+use super::{Checked, GameText, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::{parse_map, parse_state, to_pretty_json};
@@ -109,16 +109,19 @@ impl Ruleset for Empires {
 
     // Empires knows its dummies from its own state (2.5): the computer plays every empire
     // that sent nothing, so `stand_ins` adds nothing.
-    fn play(
-        &self,
-        g: GameText,
-        sheets: &[(String, String)],
-        _stand_ins: &[String],
-    ) -> Result<Turn> {
+    fn play(&self, g: GameText, orders: Orders) -> Result<Turn> {
         let (map, state) = game(g)?;
         let mut sent = Vec::new();
         let mut notes = Vec::new();
-        for (seat, text) in sheets {
+        if let Some(gm) = orders.gm {
+            // 10.6: the GM's messages, printed in every report.
+            sent.push(Sent {
+                name: crate::gamedir::GM_MESSAGES_FILE.to_string(),
+                empire: None,
+                text: Ok(gm.to_string()),
+            });
+        }
+        for (seat, text) in orders.sheets {
             match empire(&state, seat) {
                 Ok(code) => sent.push(Sent {
                     name: format!("{code}.txt"),

@@ -63,6 +63,19 @@ pub struct Checked {
     pub text: String,
 }
 
+/// What a turn is played with.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Orders<'a> {
+    /// The sheets sent, as (seat, text).
+    pub sheets: &'a [(String, String)],
+    /// The seats no one plays (no account holds them): the ruleset's computer player stands
+    /// in for those that sent nothing. What becomes of a seat that has a player but sent
+    /// nothing is the ruleset's rule.
+    pub stand_ins: &'a [String],
+    /// The GM's messages to every player, printed in every report of the turn.
+    pub gm: Option<&'a str>,
+}
+
 /// A turn played: everything the host writes for it, as text.
 #[derive(Debug, Clone)]
 pub struct Turn {
@@ -107,16 +120,8 @@ pub trait Ruleset: Send + Sync {
     fn sheet(&self, game: GameText, seat: &str) -> Result<String>;
     /// Reads and checks a seat's sheet, named `file` in messages.
     fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
-    /// Plays the next turn with the sheets sent, as (seat, text). `stand_ins` are the seats
-    /// no one plays (no account holds them): the ruleset's computer player stands in for
-    /// those that sent nothing. What becomes of a seat that has a player but sent nothing
-    /// is the ruleset's rule.
-    fn play(
-        &self,
-        game: GameText,
-        sheets: &[(String, String)],
-        stand_ins: &[String],
-    ) -> Result<Turn>;
+    /// Plays the next turn with what was sent for it.
+    fn play(&self, game: GameText, orders: Orders) -> Result<Turn>;
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;

@@ -1,10 +1,11 @@
 //! Napoleonic Empires behind the [`Ruleset`] interface: the `napoleonic-*` crates.
 
-use super::{Checked, GameText, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
+use super::{Checked, GameText, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
 use crate::error::{Error, Result};
 use crate::gamedir::{sha256_hex, to_pretty_json};
 use napoleonic_orders::Code;
 use napoleonic_report::draw::{MapDrawer, options};
+use napoleonic_report::model::{Message, MessageKind};
 use napoleonic_rules::event::What;
 use napoleonic_rules::setup::{NewGame, new_game};
 use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
@@ -172,12 +173,8 @@ impl Ruleset for Napoleonic {
         })
     }
 
-    fn play(
-        &self,
-        game: GameText,
-        sent: &[(String, String)],
-        stand_ins: &[String],
-    ) -> Result<Turn> {
+    fn play(&self, game: GameText, given: Orders) -> Result<Turn> {
+        let (sent, stand_ins) = (given.sheets, given.stand_ins);
         let (map, state) = (map_of(game.map)?, state_of(game.state)?);
         let mut orders: BTreeMap<KingdomCode, KingdomOrders> = BTreeMap::new();
         let mut notes = Vec::new();
@@ -244,7 +241,18 @@ impl Ruleset for Napoleonic {
         let (drawer, kept) = drawer(game, &map)?;
         let mut reports = Vec::new();
         for k in outcome.state.kingdoms.values().filter(|k| !k.independent) {
-            let r = napoleonic_report::report(&map, &outcome.state, &outcome.events, &k.code, None);
+            let mut r =
+                napoleonic_report::report(&map, &outcome.state, &outcome.events, &k.code, None);
+            if let Some(gm) = given.gm.map(str::trim).filter(|m| !m.is_empty()) {
+                // The GM's messages to every player open each report's messages.
+                r.messages.insert(
+                    0,
+                    Message {
+                        kind: MessageKind::Notice,
+                        text: format!("From the GM: {gm}"),
+                    },
+                );
+            }
             let svg = drawer.svg(&map, &r);
             reports.push((
                 format!("{}.json", k.code),

@@ -128,7 +128,24 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
             "{waiting}"
         );
 
+        // The GM's message to every player, printed in every report of the turn.
+        let gm = Submission {
+            empire: None,
+            ..sheet_from("FRA", "Winter quarters are over.")
+        };
+        store.submit("europe", &gm).await.unwrap();
         let files = one_turn(store, "europe").await;
+        for seat in ["FRA", "AUS"] {
+            let report = store
+                .turn_file("europe", 1, &format!("reports/{seat}.txt"), None)
+                .await
+                .unwrap();
+            let report = String::from_utf8(report).unwrap();
+            assert!(
+                report.contains("From the GM: Winter quarters are over."),
+                "{report}"
+            );
+        }
         let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
         for want in [
             "state.json",
@@ -190,7 +207,7 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
         // Taken back, the sheets sent for it wait again.
         let undone = store.undo("europe", T0 + 2 * HOUR).await.unwrap();
         assert_eq!(undone.turn, 1);
-        assert_eq!(undone.pending, ["FRA.txt", "PRU.txt"]);
+        assert_eq!(undone.pending, ["FRA.txt", "PRU.txt", "gm.txt"]);
         assert_eq!(store.read_hosted("europe").await.unwrap().turn, 0);
         if let Some(url) = url {
             drop_postgres(url).await;

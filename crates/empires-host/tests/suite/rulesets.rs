@@ -162,7 +162,9 @@ fn a_napoleonic_turn_plays_the_independents_and_says_when_the_game_is_won() {
     }
     let won = |notes: &[String]| notes.iter().any(|n| n.starts_with("the game is won by"));
 
-    let played = nap.play(text(&started, &started.state), &[], &[]).unwrap();
+    let played = nap
+        .play(text(&started, &started.state), Default::default())
+        .unwrap();
     let files: Vec<&str> = played
         .computer_orders
         .iter()
@@ -175,6 +177,6 @@ fn a_napoleonic_turn_plays_the_independents_and_says_when_the_game_is_won() {
     let mut state: serde_json::Value = serde_json::from_str(&started.state).unwrap();
     state["settings"]["victory_province_percent"] = 1.into();
     let low = serde_json::to_string(&state).unwrap();
-    let played = nap.play(text(&started, &low), &[], &[]).unwrap();
+    let played = nap.play(text(&started, &low), Default::default()).unwrap();
     assert!(won(&played.notes), "{:?}", played.notes);
 }

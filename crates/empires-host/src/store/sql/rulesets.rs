@@ -302,14 +302,18 @@ macro_rules! backend {
                 let mut sheets = Vec::new();
                 let mut sent = Vec::new();
                 let mut notes = Vec::new();
+                let mut gm = None;
                 for (seat, _, body) in &pending {
                     let name = match seat {
                         Some(s) => format!("{s}.txt"),
                         None => super::super::GM_FILE.to_string(),
                     };
                     sent.push((name.clone(), body.clone()));
-                    // The GM's messages are kept with the turn; this ruleset's reports carry none.
-                    let Some(seat) = seat else { continue };
+                    // The GM's messages, kept with the turn and printed in every report.
+                    let Some(seat) = seat else {
+                        gm = Some(String::from_utf8_lossy(body).into_owned());
+                        continue;
+                    };
                     match decode_sheet(body) {
                         Ok(text) => sheets.push((seat.clone(), text)),
                         Err(e) => notes.push(format!("{name}: {e}; played as sending nothing")),
@@ -346,7 +350,12 @@ macro_rules! backend {
                         missing.join(" ")
                     )));
                 }
-                let played = g.ruleset.play(g.text(), &sheets, &stand_ins)?;
+                let orders = ruleset::Orders {
+                    sheets: &sheets,
+                    stand_ins: &stand_ins,
+                    gm: gm.as_deref(),
+                };
+                let played = g.ruleset.play(g.text(), orders)?;
                 notes.extend(played.notes.iter().cloned());
                 let files = turn_files(&played, &sent)?;
                 let hash = sha256_hex(played.state.as_bytes());
