@@ -229,6 +229,15 @@ impl<'a> Receiver<'a> {
             .as_deref()
             .and_then(|t| t.trim().parse::<u32>().ok());
         let late = written_for.is_some_and(|t| t < next);
+        // Late orders are Empires' (2.4): another ruleset's sheet names its turn, and one for
+        // a turn already played would be refused when the next turn is played.
+        if let (Some(h), Some(t), true) = (&hosted, written_for, late) {
+            let o = Outcome::Refused(format!(
+                "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {} that came with your report. Nothing was kept.",
+                h.turn + 1
+            ));
+            return self.refused(inc, sender, Some(game), o, now).await;
+        }
         let before = self.store.latest_sheet(game, empire, next).await?;
         let submission = Submission {
             empire: Some(empire),

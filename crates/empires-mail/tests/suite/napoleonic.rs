@@ -106,6 +106,30 @@ async fn a_sheet_for_a_kingdom_not_the_senders_is_refused() {
 }
 
 #[tokio::test]
+async fn a_sheet_for_a_turn_already_played_is_refused_not_kept_as_late_orders() {
+    let w = world().await;
+    europe(&w).await;
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    let old = france_sheet(&w, "").await;
+    w.store.play_turn("europe", options, START).await.unwrap();
+    let raw = mail("alice@example.org", "old", &old);
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
+    let Outcome::Refused(why) = outcome else {
+        panic!("kept: {outcome:?}");
+    };
+    assert!(
+        why.contains("turn 1 of game \"europe\", which has been played"),
+        "{why}"
+    );
+    assert!(why.contains("sheet for turn 2"), "{why}");
+    assert!(w.store.pending("europe").await.unwrap().is_empty());
+}
+
+#[tokio::test]
 async fn after_the_turn_each_kingdom_is_mailed_its_own_report() {
     let w = world().await;
     europe(&w).await;
