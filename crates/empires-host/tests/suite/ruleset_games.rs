@@ -57,8 +57,8 @@ async fn stores(tag: &str) -> (Vec<(SqlStore, Option<String>)>, tempfile::TempDi
     (out, dir)
 }
 
-/// France sends its blank sheet with one order added; the turn is played.
-async fn one_turn(store: &SqlStore, game: &str) -> Files {
+/// France sends its blank sheet with one order added.
+async fn one_sheet(store: &SqlStore, game: &str) {
     let g = store.read_hosted(game).await.unwrap();
     let blank = g.ruleset.sheet(g.text(), "FRA").unwrap();
     let accepted = empires_host::submit::accept(
@@ -72,6 +72,11 @@ async fn one_turn(store: &SqlStore, game: &str) -> Files {
     assert_eq!(accepted.receipt.for_turn, 1);
     let checked = accepted.checked.expect("the ruleset's check");
     assert!(checked.text.contains("FRA.txt"), "{}", checked.text);
+}
+
+/// France sends its sheet; the turn is played.
+async fn one_turn(store: &SqlStore, game: &str) -> Files {
+    one_sheet(store, game).await;
     let options = TurnOptions {
         yes: true,
         ..TurnOptions::default()
@@ -216,6 +221,50 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
     // Every database keeps the same turn, byte for byte.
     for t in &turns[1..] {
         assert_eq!(t, &turns[0]);
+    }
+}
+
+#[tokio::test]
+async fn an_early_napoleonic_turn_waits_only_for_the_kingdoms_with_a_player() {
+    let (stores, _dir) = stores("ruleset_early").await;
+    for (store, url) in &stores {
+        europe(store, "europe").await;
+        let a = store
+            .create_account(
+                "alice",
+                None,
+                empires_host::store::sql::Role::Player,
+                None,
+                T0,
+            )
+            .await
+            .unwrap();
+        store
+            .assign_seat("europe", seat("FRA"), Some(a))
+            .await
+            .unwrap();
+        let early = Schedule::parse("every 24h early").unwrap();
+        store
+            .set_schedule("europe", &early, CatchUp::Each, &[], T0)
+            .await
+            .unwrap();
+        // France's player has sent nothing: nothing runs before the deadline.
+        assert!(
+            empires_host::clock::run_due(store, T0 + HOUR)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        // Once she has, the turn runs: the 21 kingdoms no one plays wait for no one.
+        one_sheet(store, "europe").await;
+        let ran = empires_host::clock::run_due(store, T0 + 2 * HOUR)
+            .await
+            .unwrap();
+        assert_eq!(ran.len(), 1, "{ran:?}");
+        assert_eq!(store.read_hosted("europe").await.unwrap().turn, 1);
+        if let Some(url) = url {
+            drop_postgres(url).await;
+        }
     }
 }
 

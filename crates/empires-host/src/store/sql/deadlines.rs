@@ -380,7 +380,9 @@ impl SqlStore {
     }
 
     /// The turns the clock says are to be run at `now`: deadlines (with their grace)
-    /// passed, or, for games that run early, every living human player has sent orders.
+    /// passed, or, for games that run early, every living human player has sent orders (a
+    /// player is a seat an account holds: a seat no one holds is the computer's, and
+    /// waits for no one).
     /// Paused games and games whose next turn is not the one the deadline is for are left.
     pub async fn due(&self, now: Millis) -> Result<Vec<Due>> {
         let rows: Vec<(String, i64, i64, i64)> = on_pool!(&self.pool, |p| {
@@ -390,8 +392,8 @@ impl SqlStore {
                  FROM schedules d JOIN games g ON g.id = d.game_id \
                  WHERE d.paused_at IS NULL AND d.deadline IS NOT NULL AND g.turn + 1 = d.for_turn \
                  AND (d.deadline + d.grace <= $1 OR (d.early = 1 \
-                   AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing')) \
-                   AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') \
+                   AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL) \
+                   AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL \
                      AND NOT EXISTS (SELECT 1 FROM submissions u WHERE u.game_id = g.id AND u.empire = s.empire \
                        AND u.for_turn = d.for_turn AND u.consumed_turn IS NULL AND u.status = 'accepted')))) \
                  ORDER BY d.deadline, g.name",
