@@ -69,6 +69,21 @@ pub async fn accept_hosted(
         ),
         None => None,
     };
+    // Late orders are an Empires rule (2.4): a sheet names its turn, so one that comes
+    // after the deadline while the turn waits is refused, never kept for the turn after.
+    if submission.empire.is_some()
+        && store
+            .deadline_passed(&game.name, submission.received_at)
+            .await?
+            .is_some()
+    {
+        return Err(Error::conflict(format!(
+            "the deadline of turn {} has passed: the turn will be played without this sheet. \
+             Send your orders for turn {} with the sheet that comes with your next report",
+            game.turn + 1,
+            game.turn + 2
+        )));
+    }
     let submission = Submission {
         for_turn: Some(game.turn + 1),
         ..submission.clone()

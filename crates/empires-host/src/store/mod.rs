@@ -175,6 +175,13 @@ pub trait Store: Send + Sync {
         Ok(None)
     }
 
+    /// The deadline (with its grace) of the turn waiting, if it had passed at `at` while
+    /// the turn still waits to be played; `None` with no deadline, or none passed.
+    async fn deadline_passed(&self, game: &str, at: Millis) -> Result<Option<Millis>> {
+        let _ = (game, at);
+        Ok(None)
+    }
+
     /// Keeps a turnsheet (or the GM's messages) for the next turn; the latest one an empire
     /// sends for a turn is the one played.
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt>;

@@ -1052,6 +1052,17 @@ impl Store for SqlStore {
         Ok(None)
     }
 
+    async fn deadline_passed(&self, game: &str, at: Millis) -> Result<Option<Millis>> {
+        let Some(s) = self.schedule_of(game).await? else {
+            return Ok(None);
+        };
+        let (turn, _) = self.version(game).await?;
+        Ok(match (s.deadline, s.paused_at) {
+            (Some(d), None) if s.for_turn == turn + 1 && s.schedule.run_at(d) < at => Some(d),
+            _ => None,
+        })
+    }
+
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
         let shown = &self.shown;
         on_pool!(&self.pool, |p, ops| {

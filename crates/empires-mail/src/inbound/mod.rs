@@ -248,7 +248,14 @@ impl<'a> Receiver<'a> {
             late,
         };
         let accepted = match &hosted {
-            Some(h) => accept_hosted(self.store, h, &submission, "sheet").await?,
+            Some(h) => match accept_hosted(self.store, h, &submission, "sheet").await {
+                // Refused by the game (the deadline passed): the sender is told.
+                Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
+                    let o = Outcome::Refused(format!("{e}. Nothing was kept."));
+                    return self.refused(inc, sender, Some(game), o, now).await;
+                }
+                other => other?,
+            },
             None => {
                 let loaded = self.loaded(game).await?;
                 match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {

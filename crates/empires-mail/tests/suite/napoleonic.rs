@@ -130,6 +130,40 @@ async fn a_sheet_for_a_turn_already_played_is_refused_not_kept_as_late_orders() 
 }
 
 #[tokio::test]
+async fn a_sheet_after_the_deadline_is_refused_while_the_turn_waits() {
+    let w = world().await;
+    europe(&w).await;
+    let daily = empires_host::schedule::Schedule::parse("every 24h").unwrap();
+    w.store
+        .set_schedule(
+            "europe",
+            &daily,
+            empires_host::store::sql::CatchUp::Each,
+            &[],
+            START,
+        )
+        .await
+        .unwrap();
+    let sheet = france_sheet(&w, "").await;
+    let raw = mail("alice@example.org", "late", &sheet);
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    // An hour after the deadline, before the clock has played the turn.
+    let after = START + 25 * 3_600_000;
+    let outcome = r.receive(&raw, raw.len(), after).await.unwrap();
+    let Outcome::Refused(why) = outcome else {
+        panic!("kept: {outcome:?}");
+    };
+    assert!(why.contains("the deadline of turn 1 has passed"), "{why}");
+    // Only the GM's announcement of the schedule waits, no sheet.
+    let pending = w.store.pending("europe").await.unwrap();
+    assert!(pending.iter().all(|(name, _)| name == "gm.txt"), "{pending:?}");
+    // Before the deadline the same sheet is kept.
+    let raw = mail("alice@example.org", "on-time", &sheet);
+    let outcome = r.receive(&raw, raw.len(), START + 3_600_000).await.unwrap();
+    assert!(matches!(outcome, Outcome::Accepted { .. }), "{outcome:?}");
+}
+
+#[tokio::test]
 async fn after_the_turn_each_kingdom_is_mailed_its_own_report() {
     let w = world().await;
     europe(&w).await;
