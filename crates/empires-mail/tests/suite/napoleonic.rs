@@ -156,7 +156,10 @@ async fn a_sheet_after_the_deadline_is_refused_while_the_turn_waits() {
     assert!(why.contains("the deadline of turn 1 has passed"), "{why}");
     // Only the GM's announcement of the schedule waits, no sheet.
     let pending = w.store.pending("europe").await.unwrap();
-    assert!(pending.iter().all(|(name, _)| name == "gm.txt"), "{pending:?}");
+    assert!(
+        pending.iter().all(|(name, _)| name == "gm.txt"),
+        "{pending:?}"
+    );
     // Before the deadline the same sheet is kept.
     let raw = mail("alice@example.org", "on-time", &sheet);
     let outcome = r.receive(&raw, raw.len(), START + 3_600_000).await.unwrap();
