@@ -73,6 +73,9 @@ pub struct Host {
     /// instead of reading and parsing the map and the state. A turn played or taken back by
     /// another process (`empires turn --db`, `empires undo --db`) changes the version.
     games: RwLock<HashMap<String, Kept>>,
+    /// The games known to be Empires games: a game's ruleset never changes, so a
+    /// submission to one asks the database only once.
+    empires_games: RwLock<std::collections::HashSet<String>>,
 }
 
 impl Host {
@@ -83,6 +86,7 @@ impl Host {
             config,
             limiter: Mutex::new(Limiter::default()),
             games: RwLock::new(HashMap::new()),
+            empires_games: RwLock::new(Default::default()),
         }
     }
 
@@ -106,9 +110,27 @@ impl Host {
         Ok(loaded)
     }
 
+    /// The game as texts when it is of another ruleset than Empires ([`Store::hosted_game`]);
+    /// an Empires game is remembered as one, and asks nothing the next time.
+    pub async fn hosted_game(
+        &self,
+        game: &str,
+    ) -> Result<Option<empires_host::store::sql::HostedGame>> {
+        if self.empires_games.read().is_ok_and(|g| g.contains(game)) {
+            return Ok(None);
+        }
+        let hosted = self.store.hosted_game(game).await?;
+        if hosted.is_none()
+            && let Ok(mut g) = self.empires_games.write()
+        {
+            g.insert(game.to_string());
+        }
+        Ok(hosted)
+    }
+
     /// The game's title and the turns played, whichever its ruleset.
     pub async fn heading(&self, game: &str) -> Result<(String, u32)> {
-        match self.store.hosted_game(game).await? {
+        match self.hosted_game(game).await? {
             Some(g) => Ok((format!("{} ({})", g.name, g.ruleset.title()), g.turn)),
             None => {
                 let l = self.loaded(game).await?;
@@ -135,7 +157,7 @@ impl Host {
         file: &str,
     ) -> Result<Accepted> {
         // A game of another ruleset is checked by its ruleset, read afresh each time.
-        if let Some(hosted) = self.store.hosted_game(game).await? {
+        if let Some(hosted) = self.hosted_game(game).await? {
             if let Some(want) = submission.for_turn.filter(|t| *t != hosted.turn + 1) {
                 return Err(Error::conflict(format!(
                     "the sheet was written for turn {want}, but turn {} is next: read your new report and send it again",

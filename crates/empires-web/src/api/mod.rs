@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
-use empires_host::store::{SeatCode, Store};
+use empires_host::store::SeatCode;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
@@ -214,7 +214,7 @@ async fn check_sheet(
     let req: SheetRequest = body(&bytes)?;
     let seat = seat_of(&host, &me, &game).await?;
     // A game of another ruleset: its ruleset's check, as the text a player reads.
-    if let Some(g) = host.store.hosted_game(&game).await? {
+    if let Some(g) = host.hosted_game(&game).await? {
         let checked = g
             .ruleset
             .check(g.text(), seat.as_str(), "sheet", &req.text)?;

@@ -316,7 +316,7 @@ pub async fn seat(
     host.store.assign_seat(&game, empire, account).await?;
     // The game is told who plays the empire now (2.5), with the next reports.
     if !name.is_empty() {
-        let (empire_name, turn) = match host.store.hosted_game(&game).await? {
+        let (empire_name, turn) = match host.hosted_game(&game).await? {
             Some(g) => {
                 let seats = g.ruleset.seats(g.text())?;
                 let name = seats.into_iter().find(|s| s.code == empire.as_str());

@@ -95,7 +95,7 @@ pub async fn show(
         }
         Viewer::Player(e) => e,
     };
-    if let Some(hosted) = host.store.hosted_game(&game).await? {
+    if let Some(hosted) = host.hosted_game(&game).await? {
         return super::hosted::show(&host, &me, &hosted, empire).await;
     }
     let empire = empire

@@ -13,7 +13,7 @@ use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use empires_host::check::{CheckReport, Format, check_text};
-use empires_host::store::{Loaded, SeatCode, Store, Submission};
+use empires_host::store::{Loaded, SeatCode, Submission};
 use empires_rules::EmpireCode;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -224,7 +224,7 @@ pub async fn editor(
     Path(game): Path<String>,
 ) -> Result<Response, Failure> {
     let seat = seat_of(&host, &me.account, &game).await?;
-    if let Some(hosted) = host.store.hosted_game(&game).await? {
+    if let Some(hosted) = host.hosted_game(&game).await? {
         return super::hosted::editor(&host, &me, &hosted, seat, None).await;
     }
     let empire = player_of(&host, &me.account, &game).await?;
@@ -307,7 +307,7 @@ pub async fn submit(
 ) -> Result<Response, Failure> {
     let me = form.me;
     let seat = seat_of(&host, &me.account, &game).await?;
-    if let Some(hosted) = host.store.hosted_game(&game).await? {
+    if let Some(hosted) = host.hosted_game(&game).await? {
         let text = form.form.text.replace("\r\n", "\n");
         return super::hosted::submit(&host, &me, &hosted, seat, text, form.form.for_turn).await;
     }
