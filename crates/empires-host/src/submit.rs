@@ -6,7 +6,7 @@ use crate::check::{CheckReport, Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::seat_empire;
 use crate::ruleset::Checked;
-use crate::store::sql::HostedGame;
+use crate::ruleset::HostedGame;
 use crate::store::{Loaded, Receipt, Store, Submission};
 use crate::turn::decode_sheet;
 

@@ -6,8 +6,8 @@
 use crate::error::{Error, Result};
 use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, parse_state, sha256_hex, to_pretty_json};
 use crate::ruleset::GameText;
+use crate::ruleset::HostedGame;
 use crate::staging::{RECORD_FILE, TurnRecord};
-use crate::store::sql::HostedGame;
 use crate::store::{SeatCode, Store};
 use crate::turn::{RULES_VERSION, adjudicate_sheets, decode_sheet};
 use empires_orders::parse_turnsheet;

@@ -115,7 +115,7 @@ impl Host {
     pub async fn hosted_game(
         &self,
         game: &str,
-    ) -> Result<Option<empires_host::store::sql::HostedGame>> {
+    ) -> Result<Option<empires_host::ruleset::HostedGame>> {
         if self.empires_games.read().is_ok_and(|g| g.contains(game)) {
             return Ok(None);
         }

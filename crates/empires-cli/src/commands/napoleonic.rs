@@ -6,9 +6,10 @@
 use super::hosted;
 use crate::error::{Error, Result};
 use empires_host::gamefiles::GameFiles;
+use empires_host::ruleset::HostedGame;
 use empires_host::ruleset::{self, Setup};
 use empires_host::store::Store;
-use empires_host::store::sql::{HostedGame, SqlStore};
+use empires_host::store::sql::SqlStore;
 use napoleonic_ai::Style;
 use napoleonic_ai::sim::{Simulation, simulate};
 use napoleonic_rules::{KingdomCode, Map};

@@ -24,6 +24,31 @@ pub struct GameText<'a> {
     pub kept: Option<&'a str>,
 }
 
+/// A game of any ruleset as a store keeps it, as texts: what [`Ruleset`] is handed.
+#[derive(Debug, Clone)]
+pub struct HostedGame {
+    pub name: String,
+    pub ruleset: &'static dyn Ruleset,
+    /// Turns played so far.
+    pub turn: u32,
+    pub map: String,
+    pub state: String,
+    pub kept: Option<String>,
+    /// What the reader should know: a state that does not match its hash.
+    pub warnings: Vec<String>,
+}
+
+impl HostedGame {
+    pub fn text(&self) -> GameText<'_> {
+        GameText {
+            name: &self.name,
+            map: &self.map,
+            state: &self.state,
+            kept: self.kept.as_deref(),
+        }
+    }
+}
+
 /// A place at the table: an empire, a kingdom.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seat {

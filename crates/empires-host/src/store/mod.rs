@@ -170,7 +170,7 @@ pub trait Store: Send + Sync {
     /// The game as texts when it is played under a ruleset other than Empires (served
     /// through [`crate::ruleset::Ruleset`]); `None` for an Empires game, which [`Store::load`]
     /// reads.
-    async fn hosted_game(&self, game: &str) -> Result<Option<sql::HostedGame>> {
+    async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
         let _ = game;
         Ok(None)
     }

@@ -311,7 +311,7 @@ mod deadlines;
 pub use deadlines::{CatchUp, Due, GameSchedule, ReminderDue, next_deadline, reminders_text};
 
 mod rulesets;
-pub use rulesets::{EMPIRES, HostedGame, RulesetTurn};
+pub use rulesets::{EMPIRES, RulesetTurn};
 
 mod mail;
 pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient};
@@ -1045,7 +1045,7 @@ impl Store for SqlStore {
         })
     }
 
-    async fn hosted_game(&self, game: &str) -> Result<Option<HostedGame>> {
+    async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
         if self.is_other_ruleset(game).await? {
             return self.read_hosted(game).await.map(Some);
         }

@@ -10,7 +10,7 @@ use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
 use axum::response::{IntoResponse, Response};
-use empires_host::store::sql::HostedGame;
+use empires_host::ruleset::HostedGame;
 use empires_host::store::{SeatCode, Submission};
 
 #[derive(Template)]

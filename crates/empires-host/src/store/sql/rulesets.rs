@@ -16,7 +16,7 @@ use super::{Pool, SqlStore, db_error, not_found};
 use crate::error::{Error, Result};
 use crate::gamedir::{EVENTS_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex, to_pretty_json};
 use crate::render::REPORTS_DIR;
-use crate::ruleset::{self, GameText, Ruleset, Started};
+use crate::ruleset::{self, GameText, HostedGame, Ruleset, Started};
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::store::{Files, Millis};
 use crate::turn::{TurnOptions, decode_sheet};
@@ -26,31 +26,6 @@ pub const EMPIRES: &str = "empires";
 
 /// Where a ruleset's turn keeps the orders the computer wrote (the GM's alone).
 const COMPUTER_DIR: &str = "computer";
-
-/// A game of any ruleset, as texts: what [`Ruleset`] is handed.
-#[derive(Debug, Clone)]
-pub struct HostedGame {
-    pub name: String,
-    pub ruleset: &'static dyn Ruleset,
-    /// Turns played so far.
-    pub turn: u32,
-    pub map: String,
-    pub state: String,
-    pub kept: Option<String>,
-    /// What the reader should know: a state that does not match its hash.
-    pub warnings: Vec<String>,
-}
-
-impl HostedGame {
-    pub fn text(&self) -> GameText<'_> {
-        GameText {
-            name: &self.name,
-            map: &self.map,
-            state: &self.state,
-            kept: self.kept.as_deref(),
-        }
-    }
-}
 
 /// A turn of a ruleset game played and stored.
 #[derive(Debug, Clone)]
