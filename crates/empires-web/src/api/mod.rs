@@ -218,18 +218,12 @@ async fn check_sheet(
         let checked = g
             .ruleset
             .check(g.text(), seat.as_str(), "sheet", &req.text)?;
-        return Ok(Json(checked_json(&checked)).into_response());
+        return Ok(Json(crate::pages::hosted::checked_json(&checked)).into_response());
     }
     let empire = player_of(&host, &me, &game).await?;
     let loaded = host.loaded(&game).await?;
     let report = check(&loaded, empire, &req.text)?;
     Ok(Json(report).into_response())
-}
-
-/// A ruleset's check as the API gives it: the counts and the text with every diagnostic
-/// at its line and the dry run.
-fn checked_json(c: &empires_host::ruleset::Checked) -> serde_json::Value {
-    serde_json::json!({ "errors": c.errors, "warnings": c.warnings, "text": c.text })
 }
 
 #[derive(Serialize, ToSchema)]
@@ -266,7 +260,7 @@ async fn send_sheet(
         (None, None) => (0, 0),
     };
     let check = match &accepted.checked {
-        Some(c) => checked_json(c),
+        Some(c) => crate::pages::hosted::checked_json(c),
         None => serde_json::to_value(&accepted.check).unwrap_or_default(),
     };
     let r = accepted.receipt;

@@ -47,6 +47,12 @@ struct OrdersPage {
     check: String,
 }
 
+/// A ruleset's check as the live check and the API give it: the counts and the text with
+/// every diagnostic at its line and the dry run.
+pub fn checked_json(c: &empires_host::ruleset::Checked) -> serde_json::Value {
+    serde_json::json!({ "errors": c.errors, "warnings": c.warnings, "text": c.text })
+}
+
 /// The seat's name in the game, or its code if the ruleset has none.
 fn seat_name(game: &HostedGame, seat: SeatCode) -> String {
     game.ruleset

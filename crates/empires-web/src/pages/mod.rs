@@ -87,6 +87,7 @@ pub fn router() -> Router<Arc<Host>> {
         )
         .route("/assets/style.css", get(style))
         .route("/assets/editor.js", get(editor_script))
+        .route("/assets/sheet-check.js", get(sheet_check_script))
         .fallback(not_found)
 }
 
@@ -105,6 +106,13 @@ async fn editor_script() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_str!("../../assets/editor.js"),
+    )
+}
+
+async fn sheet_check_script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../../assets/sheet-check.js"),
     )
 }
 

@@ -372,10 +372,16 @@ pub async fn live_check(
     if !same_token(&token, &me.csrf) {
         return Err(Failure::forbidden("missing or wrong X-CSRF-Token header"));
     }
-    let empire = player_of(&host, &me.account, &game).await?;
+    let seat = seat_of(&host, &me.account, &game).await?;
     let bytes = read_body(req, &host).await?;
     let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| Failure::bad_request("the turnsheet is not UTF-8 text"))?;
+    // A game of another ruleset: its ruleset's check, as the text the page shows.
+    if let Some(g) = host.hosted_game(&game).await? {
+        let checked = g.ruleset.check(g.text(), seat.as_str(), "sheet", &text)?;
+        return Ok(Json(super::hosted::checked_json(&checked)).into_response());
+    }
+    let empire = player_of(&host, &me.account, &game).await?;
     let loaded = host.loaded(&game).await?;
     let report = check(&loaded, empire, &text)?;
     let summary = summary(&report);

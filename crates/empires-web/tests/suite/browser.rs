@@ -344,6 +344,10 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
     assert!(check.contains("No order fails"), "{check}");
     let sheet = c.find(Locator::Id("sheet")).await.unwrap();
     sheet.send_keys("\nMARCH NOWHERE\n").await.unwrap();
+    // Checked as it is written: the mistake is named at its line before the sheet is sent.
+    let live = wait_text(&c, "#check-text", "MARCH NOWHERE").await;
+    assert!(live.contains("error"), "{live}");
+    wait_text(&c, "#check-title", "1 error").await;
     c.find(Locator::Css("#sheet-form button[type=submit]"))
         .await
         .unwrap()

@@ -78,6 +78,14 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].0, "FRA.txt");
 
+    // The editor's live check answers with the ruleset's check, keeping nothing.
+    let live = w.live_check("europe", &alice, &sheet).await;
+    assert_eq!(live.status, StatusCode::OK, "{}", live.body);
+    let v: serde_json::Value = serde_json::from_str(&live.body).unwrap();
+    assert_eq!(v["errors"], 1, "{v}");
+    assert!(v["text"].as_str().unwrap().contains("MARCH NOWHERE"), "{v}");
+    assert_eq!(w.host.store.pending("europe").await.unwrap().len(), 1);
+
     // A sheet written for a turn already played is refused.
     let stale = w.send_sheet("europe", &alice, &blank, 7).await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.body);
