@@ -105,6 +105,42 @@ pub async fn tutorial_game(
         .expect("the game kept");
 }
 
+/// Creates the Napoleonic Empires game `name` on the standard map of Europe in `store`,
+/// set up from `seed` at time `at`, and gives each (kingdom code, account name) its seat;
+/// the accounts must exist. The game the doors' tests of a second ruleset play.
+pub async fn napoleonic_game(
+    store: &crate::store::sql::SqlStore,
+    name: &str,
+    players: &[(&str, &str)],
+    seed: u64,
+    at: crate::store::Millis,
+) {
+    let napoleonic = crate::ruleset::by_id("napoleonic").expect("the Napoleonic ruleset");
+    let setup = crate::ruleset::Setup {
+        name: name.into(),
+        seed,
+        map: None,
+        seats: Vec::new(),
+    };
+    let started = napoleonic.create(&setup).expect("a Napoleonic game");
+    store
+        .create_ruleset_game(name, napoleonic, &started, at)
+        .await
+        .expect("the game kept");
+    for (seat, player) in players {
+        let account = store
+            .account_by_name(player)
+            .await
+            .expect("the accounts")
+            .expect("an account for each player");
+        let seat = seat.parse().expect("a kingdom's code");
+        store
+            .assign_seat(name, seat, Some(account.id))
+            .await
+            .expect("the seat given");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

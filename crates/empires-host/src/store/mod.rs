@@ -249,16 +249,19 @@ pub fn turn_entries(
     for (name, text) in &files.reports {
         out.push((format!("{REPORTS_DIR}/{name}"), text.as_bytes().to_vec()));
     }
-    out.sort();
-    for pair in out.windows(2) {
-        if pair[0].0 == pair[1].0 {
-            return Err(Error::new(format!(
-                "a turn would hold two files named {}",
-                pair[0].0
-            )));
-        }
+    sorted_unique(out)
+}
+
+/// A turn's files sorted by path, refused if two have the same path.
+pub fn sorted_unique(mut files: Files) -> Result<Files> {
+    files.sort();
+    match files.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        Some(pair) => Err(Error::new(format!(
+            "a turn would hold two files named {}",
+            pair[0].0
+        ))),
+        None => Ok(files),
     }
-    Ok(out)
 }
 
 /// Opens the store a door names: a `sqlite:` or `postgres://` URL.

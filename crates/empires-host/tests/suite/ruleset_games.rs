@@ -5,7 +5,6 @@
 //! game itself.
 
 use empires_host::error::Kind;
-use empires_host::ruleset::{self, Setup};
 use empires_host::schedule::Schedule;
 use empires_host::store::sql::{CatchUp, SqlStore};
 use empires_host::store::{Files, SeatCode, Store, Submission};
@@ -31,19 +30,7 @@ fn sheet_from(seat_code: &str, body: &str) -> Submission {
 }
 
 async fn europe(store: &SqlStore, name: &str) {
-    let napoleonic = ruleset::by_id("napoleonic").unwrap();
-    let started = napoleonic
-        .create(&Setup {
-            name: name.into(),
-            seed: 11,
-            map: None,
-            seats: Vec::new(),
-        })
-        .unwrap();
-    store
-        .create_ruleset_game(name, napoleonic, &started, T0)
-        .await
-        .unwrap();
+    empires_host::testdb::napoleonic_game(store, name, &[], 11, T0).await;
 }
 
 /// SQLite, and PostgreSQL when a server is at hand.

@@ -6,32 +6,14 @@
 use crate::common;
 
 use common::{ALICE_PW, START, World, outbox, world};
-use empires_host::ruleset::{self, Setup};
 use empires_host::store::Store;
 use empires_host::turn::TurnOptions;
 use empires_mail::inbound::{Outcome, Receiver};
 
 /// Adds the Napoleonic game "europe": alice plays France, bob Prussia.
 async fn europe(w: &World) {
-    let napoleonic = ruleset::by_id("napoleonic").unwrap();
-    let setup = Setup {
-        name: "europe".into(),
-        seed: 9,
-        map: None,
-        seats: Vec::new(),
-    };
-    let started = napoleonic.create(&setup).unwrap();
-    w.store
-        .create_ruleset_game("europe", napoleonic, &started, START)
-        .await
-        .unwrap();
-    for (seat, name) in [("FRA", "alice"), ("PRU", "bob")] {
-        let a = w.store.account_by_name(name).await.unwrap().unwrap();
-        w.store
-            .assign_seat("europe", seat.parse().unwrap(), Some(a.id))
-            .await
-            .unwrap();
-    }
+    let players = [("FRA", "alice"), ("PRU", "bob")];
+    empires_host::testdb::napoleonic_game(&w.store, "europe", &players, 9, START).await;
 }
 
 fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {

@@ -317,11 +317,7 @@ pub async fn seat(
     // The game is told who plays the empire now (2.5), with the next reports.
     if !name.is_empty() {
         let (empire_name, turn) = match host.hosted_game(&game).await? {
-            Some(g) => {
-                let seats = g.ruleset.seats(g.text())?;
-                let name = seats.into_iter().find(|s| s.code == empire.as_str());
-                (name.map_or_else(|| empire.to_string(), |s| s.name), g.turn)
-            }
+            Some(g) => (super::hosted::seat_name(&g, empire), g.turn),
             None => {
                 let loaded = host.loaded(&game).await?;
                 let name = loaded

@@ -54,7 +54,7 @@ pub fn checked_json(c: &empires_host::ruleset::Checked) -> serde_json::Value {
 }
 
 /// The seat's name in the game, or its code if the ruleset has none.
-fn seat_name(game: &HostedGame, seat: SeatCode) -> String {
+pub fn seat_name(game: &HostedGame, seat: SeatCode) -> String {
     game.ruleset
         .seats(game.text())
         .ok()

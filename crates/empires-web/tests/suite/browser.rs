@@ -160,18 +160,49 @@ async fn wait_text(c: &Client, css: &str, want: &str) -> String {
     panic!("{css} never showed {want:?}; it showed {last:?}");
 }
 
+/// The site served on a free port of this machine, as `empires serve` serves it.
+struct Site {
+    base: String,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<empires_host::Result<()>>,
+}
+
+impl Site {
+    async fn start(w: &common::World) -> Site {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(empires_web::serve::run(listener, w.host.clone(), async {
+            let _ = stopped.await;
+        }));
+        Site { base, stop, server }
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        self.server.await.unwrap().unwrap();
+    }
+}
+
+/// On the console: plays the turn now, and waits for the page to say it was played.
+async fn play_now(c: &Client) {
+    c.find(Locator::Css("#play + form button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(c, ".notice", "The turn was played").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
     let Some((_driver, driver_url)) = start_driver().await else {
         return;
     };
     let w = common::world().await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(empires_web::serve::run(listener, w.host.clone(), async {
-        let _ = stopped.await;
-    }));
+    let site = Site::start(&w).await;
+    let base = site.base.clone();
     let c = browser(&driver_url).await;
 
     log_in(&c, &base, "alice").await;
@@ -255,13 +286,7 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
         .unwrap();
     wait_text(&c, "main", "1 of 4 seats have sent").await;
     shoot(&c, "console", None).await;
-    c.find(Locator::Css("#play + form button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    wait_text(&c, ".notice", "The turn was played").await;
+    play_now(&c).await;
     // The GM puts the game on a weekly deadline in Paris time.
     let spec = c.find(Locator::Id("spec")).await.unwrap();
     spec.clear().await.unwrap();
@@ -313,8 +338,7 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
     wait_text(&c, "main", "404").await;
 
     c.close().await.unwrap();
-    let _ = stop.send(());
-    server.await.unwrap().unwrap();
+    site.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -324,12 +348,8 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
     };
     let w = common::world().await;
     crate::napoleonic::europe(&w).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(empires_web::serve::run(listener, w.host.clone(), async {
-        let _ = stopped.await;
-    }));
+    let site = Site::start(&w).await;
+    let base = site.base.clone();
     let c = browser(&driver_url).await;
 
     // France's player finds her blank sheet with its dry run, adds an order and sends it.
@@ -367,13 +387,7 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
         .unwrap();
     wait_text(&c, "main", "1 of 22 seats have sent").await;
     shoot(&c, "napoleonic-console", None).await;
-    c.find(Locator::Css("#play + form button"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    wait_text(&c, ".notice", "The turn was played").await;
+    play_now(&c).await;
     log_out(&c).await;
 
     // She reads France's report of turn 1, and is refused Prussia's.
@@ -392,6 +406,5 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
     wait_text(&c, "main", "404").await;
 
     c.close().await.unwrap();
-    let _ = stop.send(());
-    server.await.unwrap().unwrap();
+    site.stop().await;
 }

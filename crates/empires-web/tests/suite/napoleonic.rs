@@ -8,34 +8,16 @@ use crate::common;
 
 use axum::http::StatusCode;
 use common::{START, World, world};
-use empires_host::ruleset::{self, Setup};
 use empires_host::store::Store;
 
 /// Adds the Napoleonic game "europe", run by gm1, with alice playing France and bob
 /// Prussia; carol plays only in the Empires game "beta".
 pub async fn europe(w: &World) {
-    let napoleonic = ruleset::by_id("napoleonic").unwrap();
-    let setup = Setup {
-        name: "europe".into(),
-        seed: 5,
-        map: None,
-        seats: Vec::new(),
-    };
-    let started = napoleonic.create(&setup).unwrap();
     let store = &w.host.store;
-    store
-        .create_ruleset_game("europe", napoleonic, &started, START)
-        .await
-        .unwrap();
+    let players = [("FRA", "alice"), ("PRU", "bob")];
+    empires_host::testdb::napoleonic_game(store, "europe", &players, 5, START).await;
     let gm = store.account_by_name("gm1").await.unwrap().unwrap();
     store.set_game_gm("europe", gm.id).await.unwrap();
-    for (seat, name) in [("FRA", "alice"), ("PRU", "bob")] {
-        let a = store.account_by_name(name).await.unwrap().unwrap();
-        store
-            .assign_seat("europe", seat.parse().unwrap(), Some(a.id))
-            .await
-            .unwrap();
-    }
 }
 
 #[tokio::test]

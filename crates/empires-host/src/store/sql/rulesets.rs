@@ -135,14 +135,7 @@ fn turn_files(played: &ruleset::Turn, sent: &[(String, Vec<u8>)]) -> Result<File
     for (name, text) in &played.reports {
         out.push((format!("{REPORTS_DIR}/{name}"), text.clone().into_bytes()));
     }
-    out.sort();
-    if let Some(pair) = out.windows(2).find(|p| p[0].0 == p[1].0) {
-        return Err(Error::new(format!(
-            "a turn would hold two files named {}",
-            pair[0].0
-        )));
-    }
-    Ok(out)
+    crate::store::sorted_unique(out)
 }
 
 /// The queries of ruleset games, written once and compiled for each backend.
