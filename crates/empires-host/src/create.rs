@@ -77,21 +77,14 @@ fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Resul
     crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
     let turns = game.turns_dir();
     fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
-    // The map's drawing, worked out once for the whole game.
-    let layers = crate::drawing::draw(map);
-    if let Some(l) = &layers {
-        let script = crate::drawing::script(l, map_text)?;
+    // The map's drawing, worked out once for the whole game (or built into the program,
+    // for a standard map).
+    let (layout, script) = crate::drawing::layout(map, map_text, None);
+    if let Some(script) = &script {
         crate::files::write_new(&dir.join(crate::drawing::MAP_SCRIPT), script.as_bytes())?;
     }
     let mut files = TurnFiles::new(state, None)?;
-    files.reports = crate::render::render_all(
-        map,
-        layers.as_ref().map(|l| &l.layout),
-        state,
-        &[],
-        &[],
-        &[],
-    )?;
+    files.reports = crate::render::render_all(map, layout.as_deref(), state, &[], &[], &[])?;
     game.write_start(state.turn, &files)?;
     let orders = game.orders_dir();
     fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;

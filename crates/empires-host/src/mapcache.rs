@@ -10,7 +10,6 @@
 
 use empires_rules::map::MapFile;
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::xxh3_128;
 
 /// The ready-to-load copy beside `map.toml`.
 pub const MAP_CACHE: &str = ".map.json";
@@ -18,12 +17,7 @@ pub const MAP_CACHE: &str = ".map.json";
 /// Bumped whenever the map file's fields change, so that older copies are made again.
 const FORMAT: u32 = 1;
 
-/// Identifies a map's text: the 128-bit XXH3 of its bytes, in hex. It tells a derived copy
-/// (this one, the drawing in `map.js`) that it was made from the same text, which needs no
-/// cryptographic strength: the GM holds both files.
-pub fn map_key(map_text: &str) -> String {
-    format!("{:032x}", xxh3_128(map_text.as_bytes()))
-}
+pub use crate::drawing::map_key;
 
 /// The first line of [`MAP_CACHE`].
 #[derive(Serialize, Deserialize)]

@@ -986,21 +986,12 @@ impl Store for SqlStore {
     }
 
     async fn create(&self, game: &NewGame<'_>) -> Result<()> {
-        // The map's drawing, worked out once for the whole game.
-        let (layers, _) = crate::drawing::layers(game.map, game.map_text, None);
-        let script = match &layers {
-            Some(l) => Some(crate::drawing::script(l, game.map_text)?),
-            None => None,
-        };
+        // The map's drawing, worked out once for the whole game (or built into the program,
+        // for a standard map).
+        let (layout, script) = crate::drawing::layout(game.map, game.map_text, None);
         let mut files = crate::gamedir::TurnFiles::new(game.state, None)?;
-        files.reports = crate::render::render_all(
-            game.map,
-            layers.as_ref().map(|l| &l.layout),
-            game.state,
-            &[],
-            &[],
-            &[],
-        )?;
+        files.reports =
+            crate::render::render_all(game.map, layout.as_deref(), game.state, &[], &[], &[])?;
         let entries = turn_entries(&files, None, &[])?;
         let done = on_pool!(&self.pool, |p, ops| ops::create(
             p,

@@ -96,6 +96,43 @@ fn a_game_directory_keeps_its_map_drawing_and_every_page_loads_it() {
     assert_eq!(std::fs::read_to_string(&script).unwrap(), kept);
 }
 
+/// The standard maps are drawn when the program is built: each built drawing is, byte for
+/// byte, what drawing the map now gives, and a game on a standard map is given it. A map
+/// changed in any way, even by a comment, is drawn for its own game.
+#[test]
+fn the_standard_maps_drawings_are_built_in_and_a_changed_map_is_drawn_for_its_game() {
+    for m in empires_maps::standard::MAPS {
+        let map = parse_map(m.text, m.file).unwrap();
+        let drawn = drawing::script(&drawing::draw(&map).unwrap(), m.text).unwrap();
+        assert!(
+            drawing::standard_script(m.text) == Some(drawn.as_str()),
+            "the built drawing of {} is not what drawing it gives",
+            m.name
+        );
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let (text, map, state) = tutorial();
+    let standard = tmp.path().join("standard");
+    empires_host::create::create_dir(&standard, &text, &map, &state).unwrap();
+    let built = drawing::standard_script(&text).expect("the tutorial map is standard");
+    assert!(std::fs::read_to_string(standard.join(MAP_SCRIPT)).unwrap() == built);
+
+    let changed = format!("{text}\n# the GM's own copy\n");
+    assert!(drawing::standard_script(&changed).is_none());
+    let own = tmp.path().join("own");
+    empires_host::create::create_dir(&own, &changed, &map, &state).unwrap();
+    let kept = std::fs::read_to_string(own.join(MAP_SCRIPT)).unwrap();
+    assert!(
+        drawing::read(&kept, &changed).is_some(),
+        "drawn for its text"
+    );
+    assert!(drawing::read(&kept, &text).is_none());
+    assert!(
+        kept == drawing::script(&drawing::draw(&map).unwrap(), &changed).unwrap(),
+        "the same drawing, keyed to its own text"
+    );
+}
+
 #[test]
 fn a_database_game_keeps_its_map_drawing_and_exports_it() {
     let rt = tokio::runtime::Builder::new_current_thread()
