@@ -11,7 +11,7 @@ use empires_rules::{EmpireCode, GameState, Map};
 pub const REPORTS_DIR: &str = "reports";
 
 /// What a turn's reports are handed to, file by file, as (file name, contents).
-pub type Sink<'a> = dyn FnMut(String, String) -> Result<()> + 'a;
+pub type Sink<'a> = dyn FnMut(String, String) -> Result<()> + Send + 'a;
 
 /// Every report of a turn, as (file name, contents); see [`render_into`].
 pub fn render_all(

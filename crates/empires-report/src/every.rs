@@ -80,7 +80,7 @@ pub fn render_each<F, S, E>(
 ) -> Result<Common, E>
 where
     F: Fn(EmpireCode) -> Option<String> + Sync,
-    S: FnMut(Rendered) -> Result<(), E>,
+    S: FnMut(Rendered) -> Result<(), E> + Send,
     E: From<serde_json::Error> + Send,
 {
     let st = t.state;
@@ -93,39 +93,64 @@ where
     let files = public::render(&report_with(t, &sh, first.code))?;
     let text_pointer = text::shared_pointer();
     let batch = BATCH_PER_THREAD * rayon::current_num_threads().max(1);
+    // One batch is handed on while the next is rendered, so that writing the reports (the
+    // system's work, on one core) overlaps rendering them (on the others).
+    let mut done: Vec<Rendered> = Vec::new();
     for empires in st.empires.chunks(batch) {
-        let done = empires
-            .par_iter()
-            .map(|e| {
-                let r = report_with(t, &sh, e.code);
-                let actions = e.actions_per_turn.unwrap_or(st.options.actions_per_turn);
-                let svg = map_svg(e.code);
-                let map = svg.as_deref().map(|svg| match layer {
-                    Some(layer) => html::PageMap::Layered {
-                        overlay: svg,
-                        layer,
-                        turn: turn_part,
-                    },
-                    None => html::PageMap::Whole(svg),
-                });
-                let text = text::render_with(&r, actions, &text_pointer);
-                let html = html::render_with(&r, actions, map, html::SHARED_POINTER);
-                let mut json = serde_json::to_string(&public::without_parts(r))?;
-                json.push('\n');
-                Ok(Rendered {
-                    empire: e.code,
-                    json,
-                    text,
-                    html,
-                })
-            })
-            .collect::<Result<Vec<_>, E>>()?;
-        for r in done {
-            sink(r)?;
-        }
+        let handed = std::mem::take(&mut done);
+        let (rendered, handed) = rayon::join(
+            || render_batch(t, &sh, empires, layer, turn_part, &map_svg, &text_pointer),
+            || handed.into_iter().try_for_each(&mut sink),
+        );
+        handed?;
+        done = rendered?;
     }
+    done.into_iter().try_for_each(&mut sink)?;
     Ok(Common {
         public: Some(files),
         gm,
     })
+}
+
+/// The reports of `empires`, rendered side by side.
+fn render_batch<F, E>(
+    t: &Turn,
+    sh: &crate::build::Shared,
+    empires: &[empires_rules::state::EmpireState],
+    layer: Option<&str>,
+    turn_part: Option<&str>,
+    map_svg: &F,
+    text_pointer: &str,
+) -> Result<Vec<Rendered>, E>
+where
+    F: Fn(EmpireCode) -> Option<String> + Sync,
+    E: From<serde_json::Error> + Send,
+{
+    let st = t.state;
+    empires
+        .par_iter()
+        .map(|e| {
+            let r = report_with(t, &sh, e.code);
+            let actions = e.actions_per_turn.unwrap_or(st.options.actions_per_turn);
+            let svg = map_svg(e.code);
+            let map = svg.as_deref().map(|svg| match layer {
+                Some(layer) => html::PageMap::Layered {
+                    overlay: svg,
+                    layer,
+                    turn: turn_part,
+                },
+                None => html::PageMap::Whole(svg),
+            });
+            let text = text::render_with(&r, actions, &text_pointer);
+            let html = html::render_with(&r, actions, map, html::SHARED_POINTER);
+            let mut json = serde_json::to_string(&public::without_parts(r))?;
+            json.push('\n');
+            Ok(Rendered {
+                empire: e.code,
+                json,
+                text,
+                html,
+            })
+        })
+        .collect::<Result<Vec<_>, E>>()
 }
