@@ -130,7 +130,7 @@ where
     empires
         .par_iter()
         .map(|e| {
-            let r = report_with(t, &sh, e.code);
+            let r = report_with(t, sh, e.code);
             let actions = e.actions_per_turn.unwrap_or(st.options.actions_per_turn);
             let svg = map_svg(e.code);
             let map = svg.as_deref().map(|svg| match layer {
@@ -141,7 +141,7 @@ where
                 },
                 None => html::PageMap::Whole(svg),
             });
-            let text = text::render_with(&r, actions, &text_pointer);
+            let text = text::render_with(&r, actions, text_pointer);
             let html = html::render_with(&r, actions, map, html::SHARED_POINTER);
             let mut json = serde_json::to_string(&public::without_parts(r))?;
             json.push('\n');
