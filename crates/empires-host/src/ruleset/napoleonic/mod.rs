@@ -2,50 +2,53 @@
 
 use super::{Checked, GameText, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
 use crate::error::{Error, Result};
-use crate::gamedir::{sha256_hex, to_pretty_json};
+use crate::gamedir::to_pretty_json;
+use kept::KeptDrawing;
 use napoleonic_orders::Code;
-use napoleonic_report::draw::{MapDrawer, options};
+use napoleonic_report::draw::MapDrawer;
 use napoleonic_report::model::{Message, MessageKind};
 use napoleonic_rules::event::What;
 use napoleonic_rules::setup::{NewGame, new_game};
 use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
 use std::collections::BTreeMap;
 
+mod kept;
+
 pub struct Napoleonic;
 
-/// The map's drawing as kept with a game: the layer, and the hash of the map it was drawn
-/// from, so a drawing of another map is never used.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct KeptDrawing {
-    map: String,
-    layers: empires_maps::draw::Layers,
+/// The standard map of Europe's `kept.json`, drawn when the program was built (by the
+/// crate's build script, with [`kept::draw`]): drawing it takes seconds.
+const BUILT_EUROPE: &str = include_str!(concat!(env!("OUT_DIR"), "/napoleonic.kept.json"));
+
+/// The drawing of `map_text` built into the program, if it is the standard map's text.
+fn built(map_text: &str) -> Option<&'static str> {
+    (map_text == napoleonic_rules::standard::EUROPE_TOML).then_some(BUILT_EUROPE)
 }
 
-fn kept_drawing(map_text: &str, drawer: &MapDrawer) -> Result<String> {
-    let kept = KeptDrawing {
-        map: sha256_hex(map_text.as_bytes()),
-        layers: drawer.layers.clone(),
-    };
-    serde_json::to_string(&kept).map_err(|e| Error::new(e.to_string()))
-}
-
-/// The map's drawer from the kept layer, or worked out again (and returned to keep) when
-/// it is missing, damaged or of another map.
-fn drawer(game: GameText, map: &Map) -> Result<(MapDrawer, Option<String>)> {
-    let hash = sha256_hex(game.map.as_bytes());
-    let from_kept = game
-        .kept
-        .and_then(|k| serde_json::from_str::<KeptDrawing>(k).ok())
-        .filter(|k| k.map == hash)
-        .and_then(|k| MapDrawer::with_layers(map, k.layers).ok());
-    match from_kept {
-        Some(d) => Ok((d, None)),
-        None => {
-            let d = MapDrawer::new(map, &options()).map_err(Error::new)?;
-            let kept = kept_drawing(game.map, &d)?;
-            Ok((d, Some(kept)))
-        }
+/// The kept drawing of a map: the built one for the standard map, else worked out.
+fn kept_drawing(map: &Map, map_text: &str) -> Result<String> {
+    match built(map_text) {
+        Some(b) => Ok(b.to_string()),
+        None => kept::draw(map, map_text).map_err(Error::new),
     }
+}
+
+/// The map's drawer from the kept layer, or from the built one or worked out again (and
+/// returned to keep) when it is missing, damaged or of another map.
+fn drawer(game: GameText, map: &Map) -> Result<(MapDrawer, Option<String>)> {
+    let hash = kept::map_hash(game.map);
+    let from = |k: &str| {
+        serde_json::from_str::<KeptDrawing>(k)
+            .ok()
+            .filter(|k| k.map == hash)
+            .and_then(|k| MapDrawer::with_layers(map, k.layers).ok())
+    };
+    if let Some(d) = game.kept.and_then(from) {
+        return Ok((d, None));
+    }
+    let kept = kept_drawing(map, game.map)?;
+    let d = from(&kept).ok_or_else(|| Error::new("the map's drawing does not fit the map"))?;
+    Ok((d, Some(kept)))
 }
 
 fn map_of(text: &str) -> Result<Map> {
@@ -118,9 +121,8 @@ impl Ruleset for Napoleonic {
             )));
         }
         let state = new_game(&map, &new).map_err(Error::new)?;
-        let drawer = MapDrawer::new(&map, &options()).map_err(Error::new)?;
         Ok(Started {
-            kept: Some(kept_drawing(&text, &drawer)?),
+            kept: Some(kept_drawing(&map, &text)?),
             map: text,
             state: to_pretty_json(&state, "state.json")?,
         })
@@ -293,5 +295,30 @@ impl Ruleset for Napoleonic {
             seat: h.kingdom.map(|k| k.value.to_string()),
             turn: h.turn.map(|t| t.value.to_string()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The drawing built into the program is, byte for byte, what drawing the standard map
+    /// now gives, and only the standard map's very text is given it.
+    #[test]
+    fn the_built_drawing_of_europe_is_what_drawing_it_gives() {
+        let text = napoleonic_rules::standard::EUROPE_TOML;
+        let map = napoleonic_rules::standard::europe();
+        assert!(kept::draw(&map, text).unwrap() == BUILT_EUROPE);
+        // A game that has lost its drawing is given the built one again.
+        let game = GameText {
+            name: "g",
+            map: text,
+            state: "",
+            kept: None,
+        };
+        let (_, fresh) = drawer(game, &map).unwrap();
+        assert!(fresh == Some(BUILT_EUROPE.to_string()));
+        // A map changed in any way is the GM's own (drawn by `kept::draw`, as above).
+        assert!(built(&format!("{text}\n# the GM's own copy\n")).is_none());
     }
 }
