@@ -171,7 +171,7 @@ impl Game {
     /// The map's whole layer, as kept in `map.js` or worked out again; nothing is written.
     pub fn layers(&self) -> Option<Arc<Layers>> {
         let kept = self.dir.kept_script();
-        drawing::layers(&self.map, &self.map_text, kept.as_deref()).0
+        drawing::layers(&self.map, &self.map_text, kept.as_deref())
     }
 }
 

@@ -56,7 +56,7 @@ pub async fn queue_reports(
     }
     let everyone = store.report_recipients(game, true).await?;
     let loaded = Arc::new(store.load(game).await?);
-    let (layers, _) = drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
+    let layers = drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
     let ctx = Turns {
         store,
         cfg,

@@ -80,7 +80,7 @@ pub fn run_at(
     };
     let place = format!("{}: turn {turn}", store.describe(&game));
     let layers = if format == Format::Html {
-        empires_host::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref()).0
+        empires_host::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref())
     } else {
         None
     };

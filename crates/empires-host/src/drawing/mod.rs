@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use empires_maps::draw::{Layers, Layout};
 use empires_rules::Map;
 use script::{SUFFIX, encode, head};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -53,27 +54,26 @@ pub fn layout(
     map: &Map,
     map_text: &str,
     kept: Option<(&str, u64)>,
-) -> (Option<Arc<Layout>>, Option<String>) {
+) -> (Option<Arc<Layout>>, Option<Cow<'static, str>>) {
     if let Some(head) = kept.and_then(|(k, length)| head(k, length, map_text)) {
         return (Some(Arc::new(head.layout)), None);
     }
     if let Some(built) = standard_script(map_text)
         && let Some(head) = head(built, built.len() as u64, map_text)
     {
-        return (Some(Arc::new(head.layout)), Some(built.to_string()));
+        return (Some(Arc::new(head.layout)), Some(Cow::Borrowed(built)));
     }
-    let (layers, fresh) = layers(map, map_text, None);
-    (layers.map(|l| Arc::new(l.layout.clone())), fresh)
+    let layers = layers(map, map_text, None);
+    let fresh = layers.as_ref().and_then(|l| script(l, map_text).ok());
+    (
+        layers.map(|l| Arc::new(l.layout.clone())),
+        fresh.map(Cow::Owned),
+    )
 }
 
 /// The map's layer: the kept one if it fits, from this process's cache, from the drawing
-/// built into the program for a standard map, or worked out afresh. The second value is the
-/// script to keep when the kept one was missing or stale.
-pub fn layers(
-    map: &Map,
-    map_text: &str,
-    kept: Option<&str>,
-) -> (Option<Arc<Layers>>, Option<String>) {
+/// built into the program for a standard map, or worked out afresh.
+pub fn layers(map: &Map, map_text: &str, kept: Option<&str>) -> Option<Arc<Layers>> {
     let cache = cache();
     let hash = map_key(map_text);
     let remember = |l: Layers| {
@@ -84,18 +84,16 @@ pub fn layers(
         l
     };
     if let Some(l) = kept.and_then(|k| read(k, map_text)) {
-        return (Some(remember(l)), None);
+        return Some(remember(l));
     }
-    let built = standard_script(map_text);
     let cached = cache.lock().ok().and_then(|c| c.get(&hash).cloned());
-    let layers = cached
-        .or_else(|| built.and_then(|b| read(b, map_text)).map(&remember))
-        .or_else(|| draw(map).map(&remember));
-    let fresh = match built {
-        Some(b) => Some(b.to_string()),
-        None => layers.as_ref().and_then(|l| script(l, map_text).ok()),
-    };
-    (layers, fresh)
+    cached
+        .or_else(|| {
+            standard_script(map_text)
+                .and_then(|b| read(b, map_text))
+                .map(&remember)
+        })
+        .or_else(|| draw(map).map(&remember))
 }
 
 /// The file beside a turn's reports holding the part of every empire's map overlay that
