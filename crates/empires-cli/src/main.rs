@@ -245,6 +245,12 @@ enum Command {
         #[command(subcommand)]
         command: MailCommand,
     },
+    /// The host's accounts: list them, make a GM, give any account a new password (a GM
+    /// who lost theirs). Whoever reaches the database acts as the host administrator.
+    Accounts {
+        #[command(subcommand)]
+        command: AccountsCommand,
+    },
     /// Copy an SQLite database, consistently, while it is in use.
     Backup {
         /// The database (sqlite:<file>).
@@ -394,6 +400,37 @@ enum MailCommand {
         db: String,
         #[arg(long)]
         game: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum AccountsCommand {
+    /// Every account: its role, its address, whether it has a password, its seats.
+    List {
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+    },
+    /// Make a GM: a new account, whose password is printed once, or an existing account
+    /// raised to GM.
+    MakeGm {
+        /// The account's name.
+        name: String,
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+        /// Make it a host administrator too: it makes GMs and recovers accounts on the web.
+        #[arg(long)]
+        admin: bool,
+    },
+    /// Give an account a new password, printed once: every session of the account ends
+    /// and its API tokens are revoked.
+    Reset {
+        /// The account's name.
+        name: String,
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
     },
 }
 
@@ -632,6 +669,14 @@ fn main() -> ExitCode {
                 commands::mail::log(&db, game.as_deref()).map(|r| show(&r.trim_end(), &[]))
             }
         },
+        Command::Accounts { command } => match command {
+            AccountsCommand::List { db } => commands::accounts::list(&db),
+            AccountsCommand::MakeGm { name, db, admin } => {
+                commands::accounts::make_gm(&db, &name, admin)
+            }
+            AccountsCommand::Reset { name, db } => commands::accounts::reset(&db, &name),
+        }
+        .map(|r| show(&r.trim_end(), &[])),
         Command::Backup { db, to } => hosted::backup(&db, &to).map(|r| show(&r, &[])),
         Command::Check {
             paths,

@@ -135,7 +135,7 @@ pub async fn napoleonic_game(
             .expect("an account for each player");
         let seat = seat.parse().expect("a kingdom's code");
         store
-            .assign_seat(name, seat, Some(account.id))
+            .assign_seat(name, seat, Some(account.id), 0)
             .await
             .expect("the seat given");
     }

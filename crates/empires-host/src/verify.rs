@@ -8,7 +8,7 @@ use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, parse_state, sha256_hex,
 use crate::ruleset::GameText;
 use crate::ruleset::HostedGame;
 use crate::staging::{RECORD_FILE, TurnRecord};
-use crate::store::{SeatCode, Store};
+use crate::store::{SeatCode, Store, Stranded};
 use crate::turn::{RULES_VERSION, adjudicate_sheets, decode_sheet};
 use empires_orders::parse_turnsheet;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -37,6 +37,8 @@ pub enum Check {
 pub struct VerifyReport {
     pub game: String,
     pub turns: Vec<(u32, Check)>,
+    /// Receipts the store's turns broke: each is a failure.
+    pub stranded: Vec<Stranded>,
 }
 
 impl VerifyReport {
@@ -46,6 +48,7 @@ impl VerifyReport {
             .iter()
             .filter(|(_, c)| matches!(c, Check::Differs { .. }))
             .count()
+            + self.stranded.len()
     }
 }
 
@@ -70,13 +73,17 @@ impl fmt::Display for VerifyReport {
             .iter()
             .filter(|(_, c)| matches!(c, Check::OtherRules { .. }))
             .count();
+        for s in &self.stranded {
+            writeln!(f, "STRANDED: {s}")?;
+        }
         write!(
             f,
-            "{}: {} turns checked, {} differ, {} played under other rules",
+            "{}: {} turns checked, {} differ, {} played under other rules, {} receipts stranded",
             self.game,
             self.turns.len(),
-            self.failures(),
-            other
+            self.failures() - self.stranded.len(),
+            other,
+            self.stranded.len()
         )
     }
 }
@@ -110,7 +117,12 @@ pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
         turns.push((t, check));
         prev = files;
     }
-    Ok(VerifyReport { game: label, turns })
+    let stranded = store.stranded_receipts(game).await?;
+    Ok(VerifyReport {
+        game: label,
+        turns,
+        stranded,
+    })
 }
 
 /// [`verify`] for a game of another ruleset: each turn played again through
@@ -132,7 +144,12 @@ async fn verify_hosted(store: &dyn Store, game: &HostedGame) -> Result<VerifyRep
         turns.push((t, check));
         prev = files;
     }
-    Ok(VerifyReport { game: label, turns })
+    let stranded = store.stranded_receipts(&game.name).await?;
+    Ok(VerifyReport {
+        game: label,
+        turns,
+        stranded,
+    })
 }
 
 fn replay_hosted(

@@ -12,6 +12,8 @@ use empires_host::error::Kind;
 pub struct Failure {
     pub status: StatusCode,
     pub message: String,
+    /// Seconds to wait before asking again, sent as `Retry-After` (a limit was reached).
+    pub retry_after: Option<u64>,
 }
 
 impl Failure {
@@ -19,7 +21,27 @@ impl Failure {
         Failure {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// Too many requests: 429, with the seconds to wait.
+    pub fn too_many(message: impl Into<String>, retry_after: u64) -> Failure {
+        Failure {
+            retry_after: Some(retry_after),
+            ..Failure::new(StatusCode::TOO_MANY_REQUESTS, message)
+        }
+    }
+
+    /// The answer's `Retry-After` header, when there is one to send.
+    fn with_retry_after(&self, mut response: Response) -> Response {
+        if let Some(s) = self.retry_after {
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                axum::http::HeaderValue::from(s),
+            );
+        }
+        response
     }
 
     pub fn bad_request(message: impl Into<String>) -> Failure {
@@ -73,7 +95,7 @@ impl IntoResponse for Failure {
             return Redirect::to("/login").into_response();
         }
         let page = error_page(self.status, &self.message);
-        (self.status, Html(page)).into_response()
+        self.with_retry_after((self.status, Html(page)).into_response())
     }
 }
 
@@ -90,7 +112,8 @@ impl<E: Into<Failure>> From<E> for ApiFailure {
 impl IntoResponse for ApiFailure {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.0.message });
-        (self.0.status, axum::Json(body)).into_response()
+        self.0
+            .with_retry_after((self.0.status, axum::Json(body)).into_response())
     }
 }
 

@@ -2,7 +2,9 @@
 //! in memory between requests.
 
 use crate::auth::limit::Limiter;
-use empires_host::store::sql::SqlStore;
+use crate::failure::Failure;
+use crate::sheet_limit::SheetLimiter;
+use empires_host::store::sql::{HostLimits, SqlStore};
 use empires_host::store::{Loaded, Millis, Store, Submission};
 use empires_host::submit::{Accepted, accept_on};
 use empires_host::turn::{TurnOptions, TurnReport};
@@ -68,6 +70,11 @@ pub struct Host {
     pub clock: Clock,
     pub config: WebConfig,
     pub limiter: Mutex<Limiter>,
+    /// The sheets each account sent in the last minute.
+    sheets: Mutex<SheetLimiter>,
+    /// The host's limits, with when they were read: read again after a minute, so that a
+    /// change made by another process (`empires host limits`) is taken up.
+    limits: RwLock<Option<(Millis, HostLimits)>>,
     /// Each game's current turn, loaded once, with the stored version it was loaded at:
     /// checking a turnsheet then costs one small read (is the game still at that version?)
     /// instead of reading and parsing the map and the state. A turn played or taken back by
@@ -85,6 +92,8 @@ impl Host {
             clock,
             config,
             limiter: Mutex::new(Limiter::default()),
+            sheets: Mutex::new(SheetLimiter::default()),
+            limits: RwLock::new(None),
             games: RwLock::new(HashMap::new()),
             empires_games: RwLock::new(Default::default()),
         }
@@ -92,6 +101,48 @@ impl Host {
 
     pub fn now(&self) -> Millis {
         self.clock.now()
+    }
+
+    /// The host's limits, read at most once a minute.
+    pub async fn limits(&self) -> Result<HostLimits> {
+        let now = self.now();
+        if let Ok(l) = self.limits.read()
+            && let Some((at, limits)) = *l
+            && now - at < 60_000
+        {
+            return Ok(limits);
+        }
+        let limits = self.store.host_limits().await?;
+        if let Ok(mut l) = self.limits.write() {
+            *l = Some((now, limits));
+        }
+        Ok(limits)
+    }
+
+    /// Forgets the limits read, after the administrator changed them.
+    pub fn forget_limits(&self) {
+        if let Ok(mut l) = self.limits.write() {
+            *l = None;
+        }
+    }
+
+    /// Counts one sheet `account` sends now, or refuses it (429, with the seconds to wait)
+    /// beyond the host's `sheets_per_minute`.
+    pub async fn take_sheet(&self, account: i64) -> std::result::Result<(), Failure> {
+        let per_minute = self.limits().await?.sheets_per_minute;
+        let now = self.now();
+        let taken = match self.sheets.lock() {
+            Ok(mut l) => l.take(account, now, per_minute),
+            Err(_) => Ok(()),
+        };
+        taken.map_err(|wait| {
+            Failure::too_many(
+                format!(
+                    "more than {per_minute} sheets in a minute from one account: wait {wait} seconds; the last sheet you sent is kept"
+                ),
+                wait,
+            )
+        })
     }
 
     /// The game as it stands now.

@@ -18,6 +18,7 @@ pub mod failure;
 pub mod host;
 pub mod pages;
 pub mod serve;
+pub mod sheet_limit;
 
 use axum::Router;
 use std::sync::Arc;

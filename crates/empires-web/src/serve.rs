@@ -98,11 +98,15 @@ pub async fn clock_round(
     lines
 }
 
-/// The host's clock, every [`CLOCK_TICK`], for as long as the host serves.
+/// The host's clock, every [`CLOCK_TICK`], for as long as the host serves; an SQLite
+/// store's write-ahead log is kept under its cap at the same pace.
 async fn clock_rounds(host: Arc<Host>, mail: Option<empires_mail::MailConfig>) {
     loop {
         for line in clock_round(&host.store, mail.as_ref(), host.now()).await {
             eprintln!("{line}");
+        }
+        if let Err(e) = host.store.keep_wal_small().await {
+            eprintln!("{e}");
         }
         tokio::time::sleep(CLOCK_TICK).await;
     }
@@ -137,8 +141,12 @@ pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
             .create_account(&name, None, Role::Gm, Some(&hash), now)
             .await?;
         lines.push(format!(
-            "The host's first GM account is \"{name}\", password {password}: it is shown only now. Log in and change it on the account page."
+            "The host's first GM account is \"{name}\", password {password}: it is shown only now. Log in and change it on the account page. It is the host's administrator; a lost password is recovered with `empires accounts reset {name} --db ...`."
         ));
+    }
+    // The first GM is the host's administrator on a host that has none.
+    if let Some(name) = host.store.ensure_admin().await? {
+        lines.push(format!("\"{name}\" is the host's administrator."));
     }
     let gm = first_gm(&host).await?;
     let adopted = host.store.adopt_games(gm).await?;
@@ -280,8 +288,32 @@ pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Resul
         options.db
     );
     let _ = out.flush();
-    run(listener, started.host, async {
+    let host = started.host.clone();
+    let served = run(listener, started.host, stop_signal()).await;
+    // A clean stop leaves the database whole in its file.
+    host.store.close().await;
+    served
+}
+
+/// Ctrl-C, or the SIGTERM a service manager stops the host with.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(t) => t,
+                Err(_) => {
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
         let _ = tokio::signal::ctrl_c().await;
-    })
-    .await
+    }
 }

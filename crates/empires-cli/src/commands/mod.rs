@@ -1,6 +1,7 @@
 //! One module per subcommand. Each `run` returns a report to print; warnings inside it go
 //! to standard error.
 
+pub mod accounts;
 pub mod check;
 pub mod demo;
 pub mod hosted;

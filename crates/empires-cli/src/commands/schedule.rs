@@ -85,6 +85,20 @@ pub enum HostCommand {
         #[arg(long, default_value_t = 5.0)]
         tick: f64,
     },
+    /// Show the host's limits on what one player may send, or set them: every process of
+    /// the host reads them from the database (a serving host within a minute).
+    Limits {
+        /// The database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: String,
+        /// Sheets one account may send in a minute, through every door and token.
+        #[arg(long, value_name = "N")]
+        sheets_per_minute: Option<u32>,
+        /// Sheets kept for one seat and turn; older superseded ones are dropped, their
+        /// hashes kept in the game's audit log.
+        #[arg(long, value_name = "N")]
+        sheets_kept: Option<u32>,
+    },
 }
 
 fn parse_catch_up(s: &str) -> std::result::Result<CatchUp, String> {
@@ -206,12 +220,19 @@ fn describe(game: &str, s: &GameSchedule) -> String {
 
 /// `empires host run`: the host's clock without the web door.
 pub fn host(command: HostCommand) -> Result<String> {
-    let HostCommand::Run {
-        mail,
-        with_mail,
-        once,
-        tick,
-    } = command;
+    let (mail, with_mail, once, tick) = match command {
+        HostCommand::Run {
+            mail,
+            with_mail,
+            once,
+            tick,
+        } => (mail, with_mail, once, tick),
+        HostCommand::Limits {
+            db,
+            sheets_per_minute,
+            sheets_kept,
+        } => return limits(&db, sheets_per_minute, sheets_kept),
+    };
     let config = if with_mail {
         Some(mail.config()?)
     } else {
@@ -239,5 +260,22 @@ pub fn host(command: HostCommand) -> Result<String> {
             }
             tokio::time::sleep(tick).await;
         }
+    })
+}
+
+/// `empires host limits`: the host's limits, changed as asked.
+fn limits(db: &str, per_minute: Option<u32>, kept: Option<u32>) -> Result<String> {
+    let store = crate::commands::hosted::open_db(db)?;
+    block_on(async {
+        let mut limits = store.host_limits().await?;
+        if per_minute.is_some() || kept.is_some() {
+            limits.sheets_per_minute = per_minute.unwrap_or(limits.sheets_per_minute);
+            limits.sheets_kept = kept.unwrap_or(limits.sheets_kept);
+            store.set_host_limits(limits).await?;
+        }
+        Ok(format!(
+            "sheets a minute from one account: {}\nsheets kept for one seat and turn: {}",
+            limits.sheets_per_minute, limits.sheets_kept
+        ))
     })
 }

@@ -144,3 +144,68 @@ fn database_mistakes_are_one_clear_line() {
     let e = fails(&["export", "g", s(tmp.path()), "--db", db]);
     assert!(e.contains("not empty"), "{e}");
 }
+
+/// The administrator's commands: a GM made with a password printed once, every account
+/// listed, a lost password given back, each written in the account's log; the host's
+/// limits shown and set.
+#[test]
+fn accounts_are_made_listed_and_recovered_from_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let db = url.as_str();
+    ok(&[
+        "new", "britain", "--db", db, "--map", "tutorial", "--seed", "1", "--player", "EN=Alice",
+    ]);
+    let made = stdout(&ok(&["accounts", "make-gm", "boss", "--db", db, "--admin"]));
+    let password = |out: &str, after: &str| -> String {
+        let at = out.find(after).unwrap_or_else(|| panic!("{out}")) + after.len();
+        out[at..].chars().take(20).collect()
+    };
+    let first = password(&made, "password ");
+    let list = stdout(&ok(&["accounts", "list", "--db", db]));
+    assert!(list.contains("boss: GM, administrator"), "{list}");
+    assert!(list.contains("Alice: player"), "{list}");
+    let again = stdout(&ok(&["accounts", "reset", "boss", "--db", db]));
+    let second = password(&again, "shown only now: ");
+    assert_ne!(first, second);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = empires_host::store::sql::SqlStore::open(db).await.unwrap();
+        let boss = store.account_by_name("boss").await.unwrap().unwrap();
+        let hash = boss.password_hash.clone().unwrap();
+        assert!(empires_web::auth::verify_password(&hash, &second).await);
+        assert!(!empires_web::auth::verify_password(&hash, &first).await);
+        assert!(boss.admin);
+        let log = store.account_log(boss.id, 10).await.unwrap();
+        assert!(log.iter().any(|l| l.action == "password reset"), "{log:?}");
+    });
+    let e = empires(&["accounts", "reset", "nobody", "--db", db]);
+    assert!(!e.status.success());
+    assert!(
+        stderr(&e).contains("no account named \"nobody\""),
+        "{}",
+        stderr(&e)
+    );
+    // The host's limits.
+    let shown = stdout(&ok(&["host", "limits", "--db", db]));
+    assert!(
+        shown.contains("sheets a minute from one account: 30"),
+        "{shown}"
+    );
+    let set = stdout(&ok(&[
+        "host",
+        "limits",
+        "--db",
+        db,
+        "--sheets-per-minute",
+        "10",
+        "--sheets-kept",
+        "5",
+    ]));
+    assert!(
+        set.contains("one account: 10") && set.contains("seat and turn: 5"),
+        "{set}"
+    );
+    let e = empires(&["host", "limits", "--db", db, "--sheets-kept", "0"]);
+    assert!(!e.status.success(), "a limit of 0 is refused");
+}

@@ -67,6 +67,13 @@ impl Store for DirStore {
             )));
         }
         let g = Game::load(&path(game))?;
+        // A won game (11.7) is over: it takes no more sheets.
+        if g.state.result.is_some() {
+            return Err(Error::conflict(format!(
+                "{game}: the game is over, won at turn {}; it takes no more turnsheets or messages",
+                g.turn
+            )));
+        }
         if let Some(want) = submission.for_turn.filter(|t| *t != g.turn + 1) {
             return Err(Error::conflict(format!(
                 "{game}: the turnsheet was checked for turn {want}, but the next turn is {}; check it again",

@@ -124,6 +124,32 @@ pub struct Receipt {
     pub replaces: Option<String>,
 }
 
+/// A sheet (or a GM's message) a store gave a receipt for that was neither played in the
+/// turn the receipt named nor is still pending for it: what a store must never hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stranded {
+    /// The seat that sent it; `None` for a GM's message.
+    pub seat: Option<String>,
+    pub for_turn: u32,
+    pub sha256: String,
+    pub door: String,
+    pub received_at: Millis,
+}
+
+impl std::fmt::Display for Stranded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let who = match &self.seat {
+            Some(s) => format!("{s}'s sheet"),
+            None => "a GM's message".to_string(),
+        };
+        write!(
+            f,
+            "{who} received through {} for turn {} (SHA-256 {}) was never played",
+            self.door, self.for_turn, self.sha256
+        )
+    }
+}
+
 /// A new game to keep: its name in the store, its map, its starting position.
 pub struct NewGame<'a> {
     pub name: &'a str,
@@ -185,6 +211,15 @@ pub trait Store: Send + Sync {
     /// Keeps a turnsheet (or the GM's messages) for the next turn; the latest one an empire
     /// sends for a turn is the one played.
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt>;
+
+    /// Every receipt the store gave that its turns broke: a sheet kept for a turn that has
+    /// been played without it, though no later sheet of its seat replaced it. Empty on a
+    /// sound store. A game directory keeps no receipts apart from its files, so it finds
+    /// none.
+    async fn stranded_receipts(&self, game: &str) -> Result<Vec<Stranded>> {
+        let _ = game;
+        Ok(Vec::new())
+    }
 
     /// The files pending for the next turn, as a game directory's `orders/` names them
     /// (`EN.txt`, `gm.txt`), with their bytes.

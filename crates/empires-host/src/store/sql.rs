@@ -14,7 +14,8 @@
 //! never leave half of one.
 
 use super::{
-    Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Submission, Undone, turn_entries,
+    Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Stranded, Submission, Undone,
+    turn_entries,
 };
 use crate::error::{Error, Kind, Result};
 use crate::gamedir::{ORDERS_DIR, STATE_FILE, parse_map, parse_state, sha256_hex};
@@ -46,7 +47,15 @@ pub struct SqlStore {
     pool: Pool,
     /// The URL without its password, for messages.
     shown: String,
+    /// The host's `sheets_kept` limit, read when the store is opened ([`limits`]).
+    kept: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    /// The SQLite database's file, whose write-ahead log is `<file>-wal`.
+    sqlite_file: Option<std::path::PathBuf>,
 }
+
+/// What the write-ahead log of an SQLite store is truncated to after a checkpoint, and
+/// the size past which the host checkpoints it ([`SqlStore::keep_wal_small`]): 64 MiB.
+pub const WAL_CAP: u64 = 64 * 1024 * 1024;
 
 #[derive(Clone)]
 enum Pool {
@@ -85,10 +94,14 @@ impl SqlStore {
     pub async fn open(url: &str) -> Result<SqlStore> {
         let shown = shown_url(url);
         let fail = |what: &str, e: sqlx::Error| db_error(what, &shown, e);
+        let mut sqlite_file = None;
         let pool = if url.starts_with("sqlite:") {
             let options = SqliteConnectOptions::from_str(url)
                 .map_err(|e| fail("not an SQLite URL", e))?
                 .create_if_missing(true)
+                // A log that was checkpointed is cut back to this size, not kept at the
+                // largest it ever grew to.
+                .pragma("journal_size_limit", WAL_CAP.to_string())
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
                 .busy_timeout(Duration::from_secs(30))
@@ -105,6 +118,7 @@ impl SqlStore {
                 .run(&pool)
                 .await
                 .map_err(|e| schema_error(&shown, e))?;
+            sqlite_file = Some(pool.connect_options().get_filename().to_path_buf());
             Pool::Sqlite(pool)
         } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
             let pool = PgPoolOptions::new()
@@ -123,7 +137,17 @@ impl SqlStore {
                 "{shown}: not a database URL; give sqlite:<file> or postgres://<user>@<host>/<database>"
             )));
         };
-        Ok(SqlStore { pool, shown })
+        let store = SqlStore {
+            pool,
+            shown,
+            kept: Default::default(),
+            sqlite_file,
+        };
+        let limits = store.host_limits().await?;
+        store
+            .kept
+            .store(limits.sheets_kept, std::sync::atomic::Ordering::Relaxed);
+        Ok(store)
     }
 
     /// Stores a turn played elsewhere ([`crate::turn::play_sheets`]) on the game as it
@@ -138,6 +162,45 @@ impl SqlStore {
             now
         )
         .await)
+    }
+
+    /// The size of an SQLite store's write-ahead log, in bytes; `None` on PostgreSQL.
+    pub fn wal_bytes(&self) -> Option<u64> {
+        let file = self.sqlite_file.as_ref()?;
+        let mut wal = file.as_os_str().to_owned();
+        wal.push("-wal");
+        Some(std::fs::metadata(wal).map_or(0, |m| m.len()))
+    }
+
+    /// Copies an SQLite store's write-ahead log into the database and empties it, waiting
+    /// (up to the busy timeout) for the readers of older versions to finish: what keeps
+    /// the log from growing without end while readers never stop. Nothing on PostgreSQL.
+    pub async fn checkpoint(&self) -> Result<()> {
+        if let Pool::Sqlite(p) = &self.pool {
+            sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                .execute(p)
+                .await
+                .map_err(|e| self.err("cannot checkpoint the write-ahead log", e))?;
+        }
+        Ok(())
+    }
+
+    /// Checkpoints an SQLite store's write-ahead log once it has grown past half of
+    /// [`WAL_CAP`], so that it stays under the cap. Whether it did.
+    pub async fn keep_wal_small(&self) -> Result<bool> {
+        match self.wal_bytes() {
+            Some(n) if n > WAL_CAP / 2 => self.checkpoint().await.map(|()| true),
+            _ => Ok(false),
+        }
+    }
+
+    /// Closes the store at a clean stop: an SQLite store's write-ahead log is emptied into
+    /// the database first, so that a stopped host leaves one file.
+    pub async fn close(&self) {
+        if let Err(e) = self.checkpoint().await {
+            eprintln!("{e}");
+        }
+        on_pool!(&self.pool, |p| p.close().await);
     }
 
     /// The URL, without its password.
@@ -248,6 +311,24 @@ impl SqlStore {
         db_error(what, &self.shown, e)
     }
 
+    /// What a read of a game's row appends to lock it against a turn's claim until the
+    /// commit, in a transaction that keeps something for the turn it reads: see
+    /// `SHARE_GAME`.
+    fn share_game(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => lite::SHARE_GAME,
+            Pool::Postgres(_) => pg::SHARE_GAME,
+        }
+    }
+
+    /// How a transaction that reads what it then writes begins: see `BEGIN_WRITE`.
+    fn begin_write(&self) -> &'static str {
+        match self.pool {
+            Pool::Sqlite(_) => lite::BEGIN_WRITE,
+            Pool::Postgres(_) => pg::BEGIN_WRITE,
+        }
+    }
+
     /// A whole game brought in from elsewhere (`empires import`): its map, every turn's
     /// files and what is pending, in one transaction.
     pub async fn import(
@@ -304,6 +385,17 @@ use on_pool;
 mod accounts;
 pub use accounts::{Account, GameEntry, LinkPurpose, Role, Seat, TokenEntry};
 
+mod invitations;
+pub use invitations::Invitation;
+
+mod limits;
+pub use limits::HostLimits;
+
+mod addresses;
+
+mod account_log;
+pub use account_log::AccountLogLine;
+
 mod ledger;
 pub use ledger::{SeatBefore, ledger_entries_of_turn};
 
@@ -356,6 +448,13 @@ fn moved_on(shown: &str, game: &str, want: u32, next: u32) -> Error {
     ))
 }
 
+/// A sheet or a message for a game that has been won.
+fn game_over(shown: &str, game: &str, turn: i64) -> Error {
+    Error::conflict(format!(
+        "{shown}, game \"{game}\": the game is over, won at turn {turn}; it takes no more turnsheets or messages"
+    ))
+}
+
 fn schema_error(shown: &str, e: sqlx::migrate::MigrateError) -> Error {
     Error::of(
         Kind::Unavailable,
@@ -373,9 +472,56 @@ const FILES_PER_INSERT: usize = 200;
 
 /// The queries, written once and compiled for each backend.
 macro_rules! backend {
-    ($m:ident, $pool:ty, $conn:ty, $db:ty) => {
+    ($m:ident, $pool:ty, $conn:ty, $db:ty, $share:literal, $begin:literal) => {
         mod $m {
             use super::*;
+
+            /// What a statement that keeps a sheet appends to its read of the game's row:
+            /// on PostgreSQL, a shared lock on the row until the commit. A turn's claim
+            /// writes that row first, so the two wait for each other: a sheet is either
+            /// kept before the claim, and the turn reads it, or after the commit, and it
+            /// reads the turn the commit left. Without it a sheet inserted between the
+            /// turn's read of what is pending and its commit was receipted for the turn
+            /// just played and never played. SQLite needs none: its one writer at a time
+            /// already orders the two, and a write on a stale read fails rather than
+            /// keeps.
+            pub const SHARE_GAME: &str = $share;
+
+            /// How a transaction that reads what it then writes begins: on SQLite it takes the
+            /// one writer's lock at once, waiting its turn, so that what it read is still so
+            /// when it writes (a deferred one would be refused, "database is locked", if a
+            /// turn was stored between its read and its write). PostgreSQL's row lock
+            /// ([`SHARE_GAME`]) does that work there.
+            pub const BEGIN_WRITE: &str = $begin;
+
+            /// An empire's turnsheet, kept by one statement that checks the game, the turn
+            /// and the seat as it inserts, marks it late when the turn's deadline has
+            /// passed (2.4, decision 22), and tells which sheet it replaces.
+            pub const KEEP_SHEET: &str = concat!(
+                "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
+                 SELECT g.id, $2, g.turn + 1 + CASE WHEN EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
+                 AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 1 ELSE 0 END, $3, $4, $5, $6, \
+                 CASE WHEN $8 = 'late' OR EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
+                 AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 'late' ELSE $8 END FROM games g \
+                 WHERE g.name = $1 AND ($7 IS NULL OR g.turn + 1 = $7) AND g.finished_at IS NULL \
+                 AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2)",
+                $share,
+                " RETURNING for_turn, (SELECT p.sha256 FROM submissions p WHERE p.game_id = submissions.game_id \
+                 AND p.empire = submissions.empire AND p.for_turn = submissions.for_turn \
+                 AND p.consumed_turn IS NULL AND p.id < submissions.id ORDER BY p.id DESC LIMIT 1), status"
+            );
+
+            /// The game, the empire's seat and the sheet a new one replaces, read (and on
+            /// PostgreSQL locked, as [`SHARE_GAME`] says) by the transaction that keeps a
+            /// sheet or a GM's message.
+            pub const READ_FOR_SHEET: &str = concat!(
+                "SELECT g.id, g.turn, \
+                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2), \
+                 (SELECT sha256 FROM submissions u WHERE u.game_id = g.id AND u.empire = $2 \
+                  AND u.for_turn = g.turn + 1 AND u.consumed_turn IS NULL ORDER BY u.id DESC LIMIT 1), \
+                 g.finished_at FROM games g WHERE g.name = $1",
+                $share
+            );
 
             pub async fn insert_game(c: &mut $conn, game: &NewGame<'_>) -> sqlx::Result<i64> {
                 let st = game.state;
@@ -801,8 +947,11 @@ macro_rules! backend {
                         sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
                     }
                 }
-                sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
+                // A won game (11.7) is over: it takes no more sheets.
+                let over = played.report.game_over.is_some().then_some(now);
+                sqlx::query("UPDATE games SET turn = $1, finished_at = $2 WHERE id = $3")
                     .bind(i64::from(next))
+                    .bind(over)
                     .bind(id)
                     .execute(&mut *tx)
                     .await?;
@@ -930,7 +1079,8 @@ macro_rules! backend {
                         .execute(&mut *tx)
                         .await?;
                     }
-                    sqlx::query("UPDATE games SET turn = $1 WHERE id = $2")
+                    // A game taken back from its last turn is not over any more.
+                    sqlx::query("UPDATE games SET turn = $1, finished_at = NULL WHERE id = $2")
                         .bind(turn - 1)
                         .bind(id)
                         .execute(&mut *tx)
@@ -968,8 +1118,22 @@ macro_rules! backend {
     };
 }
 
-backend!(lite, SqlitePool, sqlx::SqliteConnection, sqlx::Sqlite);
-backend!(pg, PgPool, sqlx::PgConnection, sqlx::Postgres);
+backend!(
+    lite,
+    SqlitePool,
+    sqlx::SqliteConnection,
+    sqlx::Sqlite,
+    "",
+    "BEGIN IMMEDIATE"
+);
+backend!(
+    pg,
+    PgPool,
+    sqlx::PgConnection,
+    sqlx::Postgres,
+    " FOR SHARE OF g",
+    "BEGIN"
+);
 
 /// The bytes of `state.json` among a turn's files.
 fn game_state_bytes(files: &[(String, Vec<u8>)]) -> &[u8] {
@@ -1064,30 +1228,29 @@ impl Store for SqlStore {
             // nothing, the slower path below says why.
             if let Some(code) = submission.empire {
                 let sha = sha256_hex(&submission.body);
-                let kept: Option<(i64, Option<String>)> = sqlx::query_as(
-                    "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
-                     SELECT g.id, $2, g.turn + 1 + CASE WHEN EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
-                     AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 1 ELSE 0 END, $3, $4, $5, $6, \
-                     CASE WHEN $8 = 'late' OR EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
-                     AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 'late' ELSE $8 END FROM games g \
-                     WHERE g.name = $1 AND ($7 IS NULL OR g.turn + 1 = $7) \
-                     AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2) \
-                     RETURNING for_turn, (SELECT p.sha256 FROM submissions p WHERE p.game_id = submissions.game_id \
-                     AND p.empire = submissions.empire AND p.for_turn = submissions.for_turn \
-                     AND p.consumed_turn IS NULL AND p.id < submissions.id ORDER BY p.id DESC LIMIT 1)",
-                )
-                .bind(game)
-                .bind(code.as_str())
-                .bind(&submission.body[..])
-                .bind(&sha)
-                .bind(submission.received_at)
-                .bind(&submission.door)
-                .bind(submission.for_turn.map(i64::from))
-                .bind(if submission.late { "late" } else { "accepted" })
-                .fetch_optional(p)
-                .await
-                .map_err(fail("cannot keep the turnsheet"))?;
-                if let Some((for_turn, replaces)) = kept {
+                let kept: Option<(i64, Option<String>, String)> = sqlx::query_as(ops::KEEP_SHEET)
+                    .bind(game)
+                    .bind(code.as_str())
+                    .bind(&submission.body[..])
+                    .bind(&sha)
+                    .bind(submission.received_at)
+                    .bind(&submission.door)
+                    .bind(submission.for_turn.map(i64::from))
+                    .bind(if submission.late { "late" } else { "accepted" })
+                    .fetch_optional(p)
+                    .await
+                    .map_err(fail("cannot keep the turnsheet"))?;
+                if let Some((for_turn, replaces, status)) = kept {
+                    if replaces.is_some() {
+                        self.drop_superseded(
+                            game,
+                            code.as_str(),
+                            for_turn as u32,
+                            &status,
+                            submission.received_at,
+                        )
+                        .await?;
+                    }
                     return Ok(Receipt {
                         for_turn: for_turn as u32,
                         sha256: sha,
@@ -1095,23 +1258,24 @@ impl Store for SqlStore {
                     });
                 }
             }
-            let mut tx = p.begin().await.map_err(fail("cannot start"))?;
+            let mut tx = p
+                .begin_with(ops::BEGIN_WRITE)
+                .await
+                .map_err(fail("cannot start"))?;
             let empire = submission.empire.map(|c| c.to_string());
             // The game, the empire's seat and the sheet a new one replaces, in one statement:
             // a submission is the commonest write a host makes.
-            let row: Option<(i64, i64, Option<i32>, Option<String>)> = sqlx::query_as(
-                "SELECT g.id, g.turn, \
-                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2), \
-                 (SELECT sha256 FROM submissions u WHERE u.game_id = g.id AND u.empire = $2 \
-                  AND u.for_turn = g.turn + 1 AND u.consumed_turn IS NULL ORDER BY u.id DESC LIMIT 1) \
-                 FROM games g WHERE g.name = $1",
-            )
-            .bind(game)
-            .bind(empire.as_deref())
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(fail("cannot read the game"))?;
-            let (id, turn, seat, replaces) = row.ok_or_else(|| not_found(shown, game))?;
+            let row: Option<(i64, i64, Option<i32>, Option<String>, Option<Millis>)> =
+                sqlx::query_as(ops::READ_FOR_SHEET)
+                    .bind(game)
+                    .bind(empire.as_deref())
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(fail("cannot read the game"))?;
+            let (id, turn, seat, replaces, finished) = row.ok_or_else(|| not_found(shown, game))?;
+            if finished.is_some() {
+                return Err(game_over(shown, game, turn));
+            }
             let for_turn = turn as u32 + 1;
             if let Some(want) = submission.for_turn.filter(|t| *t != for_turn) {
                 return Err(moved_on(shown, game, want, for_turn));
@@ -1135,12 +1299,68 @@ impl Store for SqlStore {
             tx.commit()
                 .await
                 .map_err(fail("cannot keep the turnsheet"))?;
+            if let (Some(code), Some(_)) = (&empire, &replaces) {
+                let status = if submission.late { "late" } else { "accepted" };
+                self.drop_superseded(game, code, for_turn, status, submission.received_at)
+                    .await?;
+            }
             Ok(Receipt {
                 for_turn,
                 sha256: sha256_hex(&submission.body),
                 replaces,
             })
         })
+    }
+
+    async fn stranded_receipts(&self, game: &str) -> Result<Vec<Stranded>> {
+        // A sheet no turn played, for a turn that has been played, is stranded unless a
+        // sheet the turn did play outranks it: on-time orders outrank late ones (2.4,
+        // decision 22), and a later sheet an earlier one.
+        let sheets: Vec<(String, i64, String, String, Millis)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT s.empire, s.for_turn, s.sha256, s.door, s.received_at \
+                 FROM submissions s JOIN games g ON g.id = s.game_id \
+                 WHERE g.name = $1 AND s.consumed_turn IS NULL AND s.for_turn <= g.turn \
+                 AND NOT EXISTS (SELECT 1 FROM submissions c WHERE c.game_id = s.game_id \
+                 AND c.empire = s.empire AND c.for_turn = s.for_turn AND c.consumed_turn IS NOT NULL \
+                 AND ((c.status <> 'late' AND s.status = 'late') \
+                 OR ((c.status = 'late') = (s.status = 'late') AND c.id > s.id))) \
+                 ORDER BY s.id",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the turnsheets", e))?;
+        // A turn plays every GM's message kept for it.
+        let messages: Vec<(i64, Vec<u8>, Millis)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT m.for_turn, m.body, m.written_at FROM gm_messages m JOIN games g ON g.id = m.game_id \
+                 WHERE g.name = $1 AND m.consumed_turn IS NULL AND m.for_turn <= g.turn ORDER BY m.id",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the GM's messages", e))?;
+        let mut out: Vec<Stranded> = sheets
+            .into_iter()
+            .map(|(seat, for_turn, sha256, door, received_at)| Stranded {
+                seat: Some(seat),
+                for_turn: for_turn as u32,
+                sha256,
+                door,
+                received_at,
+            })
+            .collect();
+        out.extend(messages.into_iter().map(|(for_turn, body, at)| Stranded {
+            seat: None,
+            for_turn: for_turn as u32,
+            sha256: sha256_hex(&body),
+            door: "the GM".to_string(),
+            received_at: at,
+        }));
+        Ok(out)
     }
 
     async fn pending(&self, game: &str) -> Result<Files> {

@@ -4,6 +4,7 @@
 mod deadlines;
 mod drawing;
 mod ledger;
+mod receipts;
 mod ruleset_games;
 mod rulesets;
 mod stores;

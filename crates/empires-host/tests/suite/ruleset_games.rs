@@ -101,7 +101,7 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
                 .await
                 .unwrap();
             store
-                .assign_seat("europe", seat(code), Some(a))
+                .assign_seat("europe", seat(code), Some(a), T0)
                 .await
                 .unwrap();
         }
@@ -227,7 +227,7 @@ async fn an_early_napoleonic_turn_waits_only_for_the_kingdoms_with_a_player() {
             .await
             .unwrap();
         store
-            .assign_seat("europe", seat("FRA"), Some(a))
+            .assign_seat("europe", seat("FRA"), Some(a), T0)
             .await
             .unwrap();
         let early = Schedule::parse("every 24h early").unwrap();

@@ -1,9 +1,10 @@
 //! Games played to their end on every standard map, kept in a directory or in SQLite, replay
 //! turn for turn: `empires verify` finds every stored state again.
 
+use empires_host::error::Kind;
 use empires_host::store::dir::DirStore;
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{NewGame, Store};
+use empires_host::store::{NewGame, Store, Submission};
 use empires_host::turn::TurnOptions;
 use empires_host::verify::{Check, verify};
 use empires_rules::Variant;
@@ -39,12 +40,31 @@ async fn played_to_the_end(map_name: &str, store: &dyn Store, game: &str) {
         yes: true,
         ..TurnOptions::default()
     };
-    let turns = loop {
+    let (turns, over) = loop {
         let t = store.play_turn(game, options, 0).await.unwrap();
         if t.game_over.is_some() || t.turn >= 150 {
-            break t.turn;
+            break (t.turn, t.game_over.is_some());
         }
     };
+    // A game won (11.7) takes no more sheets nor messages.
+    if over {
+        let message = Submission {
+            empire: None,
+            body: b"Well played.".to_vec(),
+            door: "test".into(),
+            received_at: 0,
+            for_turn: None,
+            late: false,
+        };
+        let e = store.submit(game, &message).await.unwrap_err();
+        assert_eq!(e.kind(), Kind::Conflict, "{e}");
+        assert!(e.to_string().contains("the game is over"), "{e}");
+    } else {
+        assert_ne!(
+            map_name, "tutorial",
+            "the tutorial game is won within 150 turns"
+        );
+    }
     let report = verify(store, game).await.unwrap();
     assert_eq!(report.turns.len() as u32, turns, "{report}");
     assert!(

@@ -66,6 +66,19 @@ pub struct ErrorAnswer {
     pub error: String,
 }
 
+/// An API request's body, read up to the host's limit ([`crate::auth::MAX_BODY`], 256 KiB):
+/// a larger one is refused with 413 and a JSON answer before it is read whole, like every
+/// other refusal of the API.
+pub struct ApiBody(pub Bytes);
+
+impl<S: Send + Sync> axum::extract::FromRequest<S> for ApiBody {
+    type Rejection = ApiFailure;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<ApiBody, ApiFailure> {
+        Ok(ApiBody(crate::auth::read_body(req, state).await?))
+    }
+}
+
 /// A JSON body, refused with a clear message when it does not read.
 fn body<T: serde::de::DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiFailure> {
     serde_json::from_slice(bytes).map_err(|e| {
@@ -98,7 +111,7 @@ pub struct LoginAnswer {
 async fn login(
     State(host): State<Arc<Host>>,
     parts: Parts,
-    bytes: Bytes,
+    ApiBody(bytes): ApiBody,
 ) -> Result<Json<LoginAnswer>, ApiFailure> {
     let req: LoginRequest = body(&bytes)?;
     let address = crate::auth::client_address(&parts, &host);
@@ -203,13 +216,14 @@ pub struct SheetRequest {
 /// code, message, suggestions) and the forecast, as `empires check --format json` prints.
 #[utoipa::path(post, path = "/api/games/{game}/check", request_body = SheetRequest,
     params(("game" = String, Path)),
-    responses((status = 200, description = "the check: errors, warnings, diagnostics, forecast"), (status = 404, body = ErrorAnswer)),
+    responses((status = 200, description = "the check: errors, warnings, diagnostics, forecast"), (status = 404, body = ErrorAnswer),
+        (status = 413, description = "the body is over 256 KiB", body = ErrorAnswer)),
     security(("bearer" = [])))]
 async fn check_sheet(
     State(host): State<Arc<Host>>,
     ApiUser(me): ApiUser,
     Path(game): Path<String>,
-    bytes: Bytes,
+    ApiBody(bytes): ApiBody,
 ) -> Result<Response, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
     let seat = seat_of(&host, &me, &game).await?;
@@ -243,16 +257,19 @@ pub struct SheetReceipt {
 /// Sends my turnsheet for the next turn; the last one sent before the turn is played counts.
 #[utoipa::path(post, path = "/api/games/{game}/orders", request_body = SheetRequest,
     params(("game" = String, Path)),
-    responses((status = 200, body = SheetReceipt), (status = 409, body = ErrorAnswer), (status = 404, body = ErrorAnswer)),
+    responses((status = 200, body = SheetReceipt), (status = 409, body = ErrorAnswer), (status = 404, body = ErrorAnswer),
+        (status = 413, description = "the body is over 256 KiB", body = ErrorAnswer),
+        (status = 429, description = "over the host's sheets a minute; Retry-After says how long to wait", body = ErrorAnswer)),
     security(("bearer" = [])))]
 async fn send_sheet(
     State(host): State<Arc<Host>>,
     ApiUser(me): ApiUser,
     Path(game): Path<String>,
-    bytes: Bytes,
+    ApiBody(bytes): ApiBody,
 ) -> Result<Json<SheetReceipt>, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
     let seat = seat_of(&host, &me, &game).await?;
+    host.take_sheet(me.id).await?;
     let (accepted, received_at) = keep(&host, &game, seat, req.text, req.for_turn, "api").await?;
     let (errors, warnings) = match (&accepted.check, &accepted.checked) {
         (Some(c), _) => (c.errors, c.warnings),

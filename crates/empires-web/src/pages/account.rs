@@ -26,6 +26,25 @@ pub struct TokenLine {
     pub revoked: bool,
 }
 
+/// An invitation to a seat as the account page lists it.
+pub struct InvitationLine {
+    pub id: i64,
+    pub game: String,
+    pub title: String,
+    pub seat: String,
+    pub by: String,
+    pub at: String,
+}
+
+/// A line of the account's own log.
+pub struct LogLine {
+    pub at: String,
+    pub who: String,
+    pub game: String,
+    pub action: String,
+    pub detail: String,
+}
+
 #[derive(Template)]
 #[template(path = "account.html")]
 struct AccountPage {
@@ -35,6 +54,32 @@ struct AccountPage {
     notice: Option<String>,
     new_token: Option<String>,
     tokens: Vec<TokenLine>,
+    invitations: Vec<InvitationLine>,
+    log: Vec<LogLine>,
+}
+
+/// How many lines of its log the account page shows.
+const LOG_LINES: i64 = 100;
+
+/// An account's log as a page shows it: `who` names the actor, "you" for the account.
+pub async fn log_lines(host: &Host, account: i64, name: &str) -> Result<Vec<LogLine>, Failure> {
+    Ok(host
+        .store
+        .account_log(account, LOG_LINES)
+        .await?
+        .into_iter()
+        .map(|l| LogLine {
+            at: time(l.at),
+            who: match l.actor {
+                Some(a) if a == name => "you".to_string(),
+                Some(a) => a,
+                None => "the host's command line".to_string(),
+            },
+            game: l.game.unwrap_or_default(),
+            action: l.action,
+            detail: l.detail,
+        })
+        .collect())
 }
 
 async fn account_page(
@@ -55,6 +100,20 @@ async fn account_page(
             revoked: t.revoked_at.is_some(),
         })
         .collect();
+    let invitations = host
+        .store
+        .invitations_for(me.account.id)
+        .await?
+        .into_iter()
+        .map(|i| InvitationLine {
+            id: i.id,
+            game: i.game,
+            title: i.title,
+            seat: i.seat,
+            by: i.invited_by.unwrap_or_else(|| "the host".to_string()),
+            at: time(i.created_at),
+        })
+        .collect();
     Ok(page(&AccountPage {
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
@@ -62,6 +121,8 @@ async fn account_page(
         notice,
         new_token,
         tokens,
+        invitations,
+        log: log_lines(host, me.account.id, &me.account.name).await?,
     })?
     .into_response())
 }
@@ -94,7 +155,18 @@ pub async fn password(
     }
     check_new_password(&f.password, &f.again)?;
     let hash = hash_password(&f.password).await?;
-    host.store.set_password(me.account.id, &hash).await?;
+    let now = host.now();
+    host.store.set_password(me.account.id, &hash, now).await?;
+    host.store
+        .log_account(
+            me.account.id,
+            Some(me.account.id),
+            None,
+            now,
+            "password changed",
+            "every session ended and every API token revoked",
+        )
+        .await?;
     let cookie = start_session(&host, me.account.id).await?;
     Ok(([(SET_COOKIE, cookie)], Redirect::to("/account")).into_response())
 }
@@ -222,6 +294,18 @@ pub async fn link_use(
         .redeem_link(&secret_hash(&token), purpose, &hash, host.now())
         .await?
         .ok_or_else(spent)?;
+    host.store
+        .log_account(
+            account,
+            Some(account),
+            None,
+            host.now(),
+            "password set",
+            &format!(
+                "with a one-time {kind} link; every session ended and every API token revoked"
+            ),
+        )
+        .await?;
     let cookie = start_session(&host, account).await?;
     let clear = set_cookie(LOGIN_COOKIE, "", 0, host.config.secure_cookies);
     Ok((
@@ -230,4 +314,57 @@ pub async fn link_use(
         Redirect::to("/games"),
     )
         .into_response())
+}
+
+/// Accepts or declines an invitation to a seat: `/account/invitations/{id}/{answer}`.
+/// Accepting makes the seat the account's, and the game is told who plays it.
+pub async fn answer_invitation(
+    State(host): State<Arc<Host>>,
+    Path((id, answer)): Path<(i64, String)>,
+    form: CsrfForm<Empty>,
+) -> Result<Response, Failure> {
+    let me = &form.me;
+    let accept = match answer.as_str() {
+        "accept" => true,
+        "decline" => false,
+        _ => return Err(Failure::not_found("an invitation is accepted or declined")),
+    };
+    let now = host.now();
+    let invitation = host
+        .store
+        .answer_invitation(id, me.account.id, accept, now)
+        .await?
+        .ok_or_else(|| Failure::not_found("no such invitation is waiting for you"))?;
+    let (game, seat) = (&invitation.game, &invitation.seat);
+    let word = if accept { "accepted" } else { "declined" };
+    let code = empires_host::store::SeatCode::parse(seat)
+        .ok_or_else(|| Failure::not_found(format!("\"{seat}\" is not a seat")))?;
+    if accept {
+        super::console::announce_player(&host, game, code, &me.account.name).await?;
+    }
+    host.store
+        .audit_by(
+            Some(game),
+            me.account.id,
+            now,
+            &format!("{word} an invitation"),
+            &format!("{} to {seat}", me.account.name),
+        )
+        .await?;
+    host.store
+        .log_account(
+            me.account.id,
+            Some(me.account.id),
+            Some(game),
+            now,
+            &format!("invitation {word}"),
+            &format!("{seat} of game \"{game}\""),
+        )
+        .await?;
+    let notice = if accept {
+        format!("You play {seat} in \"{}\" from now on.", invitation.title)
+    } else {
+        format!("You declined {seat} in \"{}\".", invitation.title)
+    };
+    account_page(&host, me, Some(notice), None).await
 }

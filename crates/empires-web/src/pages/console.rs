@@ -14,7 +14,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::store::SeatCode;
-use empires_host::store::sql::{LinkPurpose, Role};
+use empires_host::store::sql::LinkPurpose;
 use empires_host::store::{Millis, Store, Submission};
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -29,6 +29,9 @@ pub struct SeatLine {
     pub holder: String,
     pub holder_name: String,
     pub has_holder: bool,
+    /// The holder's account is this GM's to hand links to: made for this game, and its
+    /// owner has not set a password of their own.
+    pub held: bool,
     pub status: String,
     pub missed: u32,
     pub sent: bool,
@@ -64,6 +67,8 @@ struct ConsolePage {
     notice: Option<String>,
     link: Option<LinkShown>,
     seats: Vec<SeatLine>,
+    /// Invitations to the game's seats still waiting: (seat, account, when).
+    invitations: Vec<(String, String, String)>,
     sent_count: usize,
     audit: Vec<AuditLine>,
     schedule: super::schedule::ScheduleForm,
@@ -87,6 +92,7 @@ fn notice_text(code: &str) -> Option<String> {
             "played" => "The turn was played: every report is ready.",
             "message" => "The message will be printed in the next report.",
             "seat" => "The seat was given.",
+            "invited" => "That account exists already: it is invited to the seat, which is its own when its owner accepts on their games page.",
             "created" => "The game was started.",
             "schedule" => "The schedule was set; the players are told with the next reports.",
             "paused" => "The game is paused: no turn is played until you resume it.",
@@ -148,6 +154,10 @@ async fn console_page(
                 .map(|(_, n)| n.clone())
                 .unwrap_or_default(),
             has_holder: s.account.is_some(),
+            held: match &s.account {
+                Some((id, _)) => host.store.manages(me.account.id, *id, game).await?,
+                None => false,
+            },
             status: s.status,
             missed: s.missed_turns,
             sent: sent.contains(s.empire.as_str()),
@@ -180,6 +190,13 @@ async fn console_page(
         link,
         sent_count: seats.iter().filter(|s| s.sent).count(),
         seats,
+        invitations: host
+            .store
+            .invitations_of_game(game)
+            .await?
+            .into_iter()
+            .map(|i| (i.seat, i.account, time(i.created_at)))
+            .collect(),
         audit,
         schedule: super::schedule::ScheduleForm::of(host.store.schedule_of(game).await?.as_ref()),
         paid,
@@ -290,76 +307,138 @@ fn empire_of(text: &str) -> Result<SeatCode, Failure> {
         .ok_or_else(|| Failure::bad_request(format!("\"{text}\" is not a seat's code")))
 }
 
-/// Gives a seat to an account (made on the spot, without a password, if the name is new;
-/// an invite link then lets its player in), or to no one.
+/// Gives a seat to an account or to no one. A new name gets an account made on the spot,
+/// without a password, which this GM holds for this game until its owner sets a password
+/// of their own (an invitation link lets them in). An account that exists already is
+/// never taken: it is invited to the seat, and the seat is its own when its owner accepts.
 pub async fn seat(
     State(host): State<Arc<Host>>,
     Path(game): Path<String>,
     form: CsrfForm<SeatForm>,
 ) -> Result<Response, Failure> {
+    let me = form.me.account.id;
     gm_of(&host, &form.me.account, &game).await?;
     let empire = empire_of(&form.form.empire)?;
     let name = form.form.account.trim();
-    let account = if name.is_empty() {
-        None
-    } else {
-        check_account_name(name)?;
-        Some(match host.store.account_by_name(name).await? {
-            Some(a) => a.id,
-            None => {
-                host.store
-                    .create_account(name, None, Role::Player, None, host.now())
-                    .await?
-            }
-        })
-    };
-    host.store.assign_seat(&game, empire, account).await?;
-    // The game is told who plays the empire now (2.5), with the next reports.
-    if !name.is_empty() {
-        let (empire_name, turn) = match host.hosted_game(&game).await? {
-            Some(g) => (super::hosted::seat_name(&g, empire), g.turn),
-            None => {
-                let loaded = host.loaded(&game).await?;
-                let name = loaded
-                    .map
-                    .empires
-                    .iter()
-                    .find(|e| *e.code.as_str() == *empire.as_str())
-                    .map_or_else(|| empire.to_string(), |e| e.name.clone());
-                (name, loaded.turn)
-            }
-        };
-        let words = format!(
-            "{empire_name} ({empire}) is played by {name} from turn {}.",
-            turn + 1
-        );
-        host.submit(
-            &game,
-            &Submission {
-                empire: None,
-                body: words.into_bytes(),
-                door: "web".into(),
-                received_at: host.now(),
-                for_turn: None,
-                late: false,
-            },
-            "message",
-        )
-        .await?;
+    let now = host.now();
+    if name.is_empty() {
+        host.store.assign_seat(&game, empire, None, now).await?;
+        host.store
+            .audit_by(
+                Some(&game),
+                me,
+                now,
+                "gave a seat",
+                &format!("{empire} to no one"),
+            )
+            .await?;
+        return Ok(back(&game, "seat"));
     }
+    check_account_name(name)?;
+    let (account, made) = match host.store.account_by_name(name).await? {
+        None => (
+            host.store
+                .create_managed_account(name, me, &game, now)
+                .await?,
+            true,
+        ),
+        Some(a) if host.store.manages(me, a.id, &game).await? => (a.id, false),
+        Some(a) => {
+            host.store
+                .invite_to_seat(&game, empire, a.id, me, now)
+                .await?;
+            let detail = format!("{name} to {empire}");
+            host.store
+                .audit_by(
+                    Some(&game),
+                    me,
+                    now,
+                    "invited an account to a seat",
+                    &detail,
+                )
+                .await?;
+            host.store
+                .log_account(
+                    a.id,
+                    Some(me),
+                    Some(&game),
+                    now,
+                    "invited to a seat",
+                    &format!("{empire} of game \"{game}\"; the seat is yours when you accept"),
+                )
+                .await?;
+            return Ok(back(&game, "invited"));
+        }
+    };
+    host.store
+        .assign_seat(&game, empire, Some(account), now)
+        .await?;
+    announce_player(&host, &game, empire, name).await?;
     host.store
         .audit_by(
             Some(&game),
-            form.me.account.id,
-            host.now(),
+            me,
+            now,
             "gave a seat",
-            &format!(
-                "{empire} to {}",
-                if name.is_empty() { "no one" } else { name }
-            ),
+            &format!("{empire} to {name}"),
+        )
+        .await?;
+    let action = if made {
+        "made for a seat"
+    } else {
+        "given a seat"
+    };
+    host.store
+        .log_account(
+            account,
+            Some(me),
+            Some(&game),
+            now,
+            action,
+            &format!("{empire} of game \"{game}\""),
         )
         .await?;
     Ok(back(&game, "seat"))
+}
+
+/// Tells the game, with the next reports, who plays a seat from the next turn (2.5).
+pub async fn announce_player(
+    host: &Host,
+    game: &str,
+    empire: SeatCode,
+    name: &str,
+) -> Result<(), Failure> {
+    let (empire_name, turn) = match host.hosted_game(game).await? {
+        Some(g) => (super::hosted::seat_name(&g, empire), g.turn),
+        None => {
+            let loaded = host.loaded(game).await?;
+            let name = loaded
+                .map
+                .empires
+                .iter()
+                .find(|e| *e.code.as_str() == *empire.as_str())
+                .map_or_else(|| empire.to_string(), |e| e.name.clone());
+            (name, loaded.turn)
+        }
+    };
+    let words = format!(
+        "{empire_name} ({empire}) is played by {name} from turn {}.",
+        turn + 1
+    );
+    host.submit(
+        game,
+        &Submission {
+            empire: None,
+            body: words.into_bytes(),
+            door: "web".into(),
+            received_at: host.now(),
+            for_turn: None,
+            late: false,
+        },
+        "message",
+    )
+    .await?;
+    Ok(())
 }
 
 /// An account name the host takes: 1 to 40 letters, digits, spaces, `-`, `_` or `.`.
@@ -413,9 +492,12 @@ pub async fn link(
             "no one holds {empire}'s seat: give it to an account first"
         )));
     };
-    // A GM's links reach the players of their own games only, never another GM.
-    if host.store.account(account).await?.role == Role::Gm {
-        return Err(Failure::forbidden("a GM's password is not reset by a link"));
+    // A GM's links reach only the accounts it made for this game, and only until their
+    // owners set passwords of their own: never an account that plays elsewhere, never a GM.
+    if !host.store.manages(me.account.id, account, &game).await? {
+        return Err(Failure::forbidden(format!(
+            "{name} has a password of their own, or plays in other games: only they can reset it (\"forgot your password?\" on the log-in page sends a link to their address), or the host administrator"
+        )));
     }
     let token = new_secret();
     let now = host.now();
@@ -436,6 +518,16 @@ pub async fn link(
             now,
             "made a one-time link",
             &format!("{path} link for {name} ({empire})"),
+        )
+        .await?;
+    host.store
+        .log_account(
+            account,
+            Some(me.account.id),
+            Some(&game),
+            now,
+            "one-time link made",
+            &format!("{path} link, for {empire}"),
         )
         .await?;
     let base = host.config.public_url.clone().unwrap_or_default();

@@ -10,6 +10,8 @@ use empires_host::store::Millis;
 pub struct Nav {
     pub name: String,
     pub csrf: String,
+    /// The host administrator sees the way to the accounts page.
+    pub admin: bool,
 }
 
 impl Nav {
@@ -17,8 +19,27 @@ impl Nav {
         Some(Nav {
             name: me.account.name.clone(),
             csrf: me.csrf.clone(),
+            admin: me.account.admin,
         })
     }
+}
+
+#[derive(Template)]
+#[template(path = "notice.html")]
+struct NoticePage<'a> {
+    nav: Option<Nav>,
+    heading: &'a str,
+    text: &'a str,
+}
+
+/// A page that says one thing, for a visitor who may not be logged in.
+pub fn notice_page(heading: &str, text: &str) -> Result<String, Failure> {
+    Ok(NoticePage {
+        nav: None,
+        heading,
+        text,
+    }
+    .render()?)
 }
 
 /// A page rendered from its template.

@@ -22,6 +22,8 @@ struct SettingsPage {
     nav: Option<Nav>,
     csrf: String,
     email: String,
+    /// Whether the owner has confirmed the address.
+    verified: bool,
     reports: bool,
     has_password: bool,
     new_password: Option<String>,
@@ -45,6 +47,7 @@ async fn settings_page(
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
         email: email.unwrap_or_default(),
+        verified: host.store.account(me.account.id).await?.email_verified,
         reports,
         has_password,
         new_password,
@@ -86,10 +89,108 @@ pub async fn save(
             "give an address to have your reports mailed to",
         ));
     }
-    host.store
-        .set_mail_settings(form.me.account.id, email, reports)
+    let me = &form.me;
+    let waits = host
+        .store
+        .set_address(me.account.id, email, reports, false)
         .await?;
-    settings_page(&host, &form.me, Some("Saved.".into()), None).await
+    let notice = match email {
+        Some(e) if waits => {
+            mail_proof(&host, me.account.id, e).await?;
+            format!(
+                "Saved. A link is on its way to {e}: open it to confirm the address is yours. Until then no report is mailed there and no sheet is taken from it."
+            )
+        }
+        _ => "Saved.".to_string(),
+    };
+    if waits {
+        host.store
+            .log_account(
+                me.account.id,
+                Some(me.account.id),
+                None,
+                host.now(),
+                "address changed",
+                "waiting for the link mailed to it",
+            )
+            .await?;
+    }
+    settings_page(&host, me, Some(notice), None).await
+}
+
+/// How long a link proving an address works: 2 days.
+const PROOF_LIFE: empires_host::store::Millis = 2 * 24 * 3600 * 1000;
+
+/// Mails `email` a link that proves it is `account`'s.
+async fn mail_proof(host: &Host, account: i64, email: &str) -> Result<(), Failure> {
+    let token = crate::auth::new_secret();
+    let now = host.now();
+    host.store
+        .create_email_link(
+            &crate::auth::secret_hash(&token),
+            account,
+            email,
+            now,
+            now + PROOF_LIFE,
+        )
+        .await?;
+    let base = host.config.public_url.clone().unwrap_or_default();
+    let url = format!("{}/account/mail/verify/{token}", base.trim_end_matches('/'));
+    let from = host
+        .config
+        .mail_address
+        .clone()
+        .unwrap_or_else(|| empires_mail::config::DEFAULT_FROM.to_string());
+    let cfg = empires_mail::MailConfig::new(&from, None)?;
+    let env = empires_mail::compose::Envelope {
+        to: email,
+        subject: "Confirm your address for Empires".to_string(),
+        in_reply_to: None,
+        key: format!("verify-{account}-{now}"),
+        now,
+    };
+    let text = format!(
+        "This address was given for an Empires account. To confirm it is yours, open this link within two days:\n\n{url}\n\nUntil then no report is mailed here and no turnsheet is taken from it. If you did not give it, do nothing.\n"
+    );
+    let message = empires_mail::compose::answer(&cfg, &env, &text)?;
+    let mail = empires_mail::compose::queued(None, Some(account), "verify", None, &env, message);
+    host.store.queue_mail(&mail, now).await?;
+    Ok(())
+}
+
+/// `/account/mail/verify/{token}`: the link mailed to a new address; opening it proves the
+/// address is the account's. It needs no log-in: the link is the proof.
+pub async fn verify(
+    State(host): State<Arc<Host>>,
+    Path(token): Path<String>,
+) -> Result<Response, Failure> {
+    let now = host.now();
+    let (account, email) = host
+        .store
+        .verify_email(&crate::auth::secret_hash(&token), now)
+        .await?
+        .ok_or_else(|| {
+            Failure::not_found(
+                "this link has been used, has expired, or was mailed to an address the account no longer has: set the address again on your mail page",
+            )
+        })?;
+    host.store
+        .log_account(
+            account,
+            Some(account),
+            None,
+            now,
+            "address confirmed",
+            &email,
+        )
+        .await?;
+    Ok(axum::response::Html(super::layout::notice_page(
+        "Address confirmed",
+        &format!(
+            "{email} is confirmed: reports can be mailed to it, and turnsheets are taken from it."
+        ),
+    )?)
+    .into_response())
 }
 
 /// Issues me a new mail password, shown once; the old one stops working.
@@ -259,9 +360,31 @@ pub async fn reset_password(
         .find(|s| s.empire == empire)
         .and_then(|s| s.account)
         .ok_or_else(|| Failure::not_found("no player holds that empire"))?;
+    // Only an account this GM made for this game, whose owner has not taken it over: a
+    // mail password opens every game the account plays.
+    if !host
+        .store
+        .manages(form.me.account.id, seat.0, &game)
+        .await?
+    {
+        return Err(Failure::forbidden(format!(
+            "{} has a password of their own, or plays in other games: they make their own mail password on their mail page",
+            seat.1
+        )));
+    }
     let p = password::issue();
     host.store
         .set_mail_password(seat.0, &password::hash(&p))
+        .await?;
+    host.store
+        .log_account(
+            seat.0,
+            Some(form.me.account.id),
+            Some(&game),
+            host.now(),
+            "new mail password",
+            &format!("issued by the GM, for {empire}"),
+        )
         .await?;
     host.store
         .audit_by(

@@ -2,7 +2,9 @@
 //! JavaScript; a small script enhances the order editor with live checking.
 
 pub mod account;
+pub mod admin;
 pub mod console;
+pub mod forgot;
 pub mod games;
 pub mod hosted;
 pub mod layout;
@@ -29,6 +31,7 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/", get(login::home))
         .route("/login", get(login::form).post(login::submit))
         .route("/logout", post(login::logout))
+        .route("/forgot", get(forgot::form).post(forgot::send))
         .route("/games", get(games::list))
         .route("/games/new", get(newgame::form).post(newgame::create))
         .route("/games/{game}", get(games::show))
@@ -56,10 +59,15 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/console/ledger/buy", post(ledger::buy))
         .route("/games/{game}/export", get(console::export))
         .route("/account", get(account::show))
+        .route("/admin", get(admin::show))
+        .route("/admin/gm", post(admin::make_gm))
+        .route("/admin/accounts/{id}", get(admin::account_log))
+        .route("/admin/accounts/{id}/reset", post(admin::reset_link))
         .route("/account/password", post(account::password))
         .route("/account/tokens", post(account::make_token))
         .route("/account/mail", get(mail::settings).post(mail::save))
         .route("/account/mail-password", post(mail::new_password))
+        .route("/account/mail/verify/{token}", get(mail::verify))
         .route("/games/{game}/console/mail", get(mail::console))
         .route("/games/{game}/console/mail/{id}/retry", post(mail::retry))
         .route(
@@ -67,6 +75,10 @@ pub fn router() -> Router<Arc<Host>> {
             post(mail::reset_password),
         )
         .route("/account/tokens/{id}/revoke", post(account::revoke_token))
+        .route(
+            "/account/invitations/{id}/{answer}",
+            post(account::answer_invitation),
+        )
         .route(
             "/invite/{token}",
             get(|s: State<Arc<Host>>, Path(t): Path<String>| {

@@ -13,7 +13,6 @@ use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::ruleset::{GameText, Ruleset, Setup as OtherSetup};
-use empires_host::store::sql::Role;
 use empires_host::store::{NewGame, SeatCode, Store};
 use empires_rules::setup::NewGame as Setup;
 use empires_rules::variant::Options;
@@ -222,7 +221,11 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         "" => None,
         v => Some(Variant::parse(v).ok_or_else(|| format!("\"{v}\" is not a variant"))?),
     };
-    let players = empires_of(parse_players(&f.players)?)?;
+    let seats = parse_players(&f.players)?;
+    let existing = existing_accounts(host, &seats)
+        .await
+        .map_err(|e| e.to_string())?;
+    let players = empires_of(seats.clone())?;
     let defaults = Options::default();
     let options = Options {
         // 2.6: actions a turn; 2.5: missed turns before a player counts as dropped out.
@@ -266,6 +269,9 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         .set_game_gm(name, me.account.id)
         .await
         .map_err(|e| e.to_string())?;
+    seat_players(host, me, name, &seats, &existing)
+        .await
+        .map_err(|e| e.to_string())?;
     host.store
         .audit_by(
             Some(name),
@@ -283,8 +289,8 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
     Ok(())
 }
 
-/// Starts a game of another ruleset on its standard map, gives each player their seat
-/// (making the account, without a password, if the name is new) and makes `me` its GM.
+/// Starts a game of another ruleset on its standard map, makes `me` its GM and seats its
+/// players as [`seat_players`] does.
 async fn start_other(
     host: &Host,
     me: &Me,
@@ -327,20 +333,10 @@ async fn start_other(
         .set_game_gm(name, me.account.id)
         .await
         .map_err(fail)?;
-    for (seat, player) in &players {
-        let account = match host.store.account_by_name(player).await.map_err(fail)? {
-            Some(a) => a.id,
-            None => host
-                .store
-                .create_account(player, None, Role::Player, None, now)
-                .await
-                .map_err(fail)?,
-        };
-        host.store
-            .assign_seat(name, *seat, Some(account))
-            .await
-            .map_err(fail)?;
-    }
+    let existing = existing_accounts(host, &players).await.map_err(fail)?;
+    seat_players(host, me, name, &players, &existing)
+        .await
+        .map_err(fail)?;
     host.store
         .audit_by(
             Some(name),
@@ -351,4 +347,89 @@ async fn start_other(
         )
         .await
         .map_err(fail)
+}
+
+/// The accounts that exist already among the players named for a new game's seats.
+async fn existing_accounts(
+    host: &Host,
+    players: &BTreeMap<SeatCode, String>,
+) -> empires_host::Result<BTreeMap<SeatCode, i64>> {
+    let mut out = BTreeMap::new();
+    for (seat, name) in players {
+        if let Some(a) = host.store.account_by_name(name).await? {
+            out.insert(*seat, a.id);
+        }
+    }
+    Ok(out)
+}
+
+/// Seats a new game's players. A name that was new has its account made for this game,
+/// held by its GM until the owner sets a password. An account that existed before the
+/// game is never given the seat: it is invited to it, and the seat stays empty (the
+/// computer's) until its owner accepts.
+async fn seat_players(
+    host: &Host,
+    me: &Me,
+    game: &str,
+    players: &BTreeMap<SeatCode, String>,
+    existing: &BTreeMap<SeatCode, i64>,
+) -> empires_host::Result<()> {
+    let gm = me.account.id;
+    let now = host.now();
+    for (seat, player) in players {
+        let detail = format!("{seat} of game \"{game}\"");
+        if let Some(&account) = existing.get(seat) {
+            host.store.assign_seat(game, *seat, None, now).await?;
+            host.store
+                .invite_to_seat(game, *seat, account, gm, now)
+                .await?;
+            host.store
+                .audit_by(
+                    Some(game),
+                    gm,
+                    now,
+                    "invited an account to a seat",
+                    &format!("{player} to {seat}"),
+                )
+                .await?;
+            host.store
+                .log_account(
+                    account,
+                    Some(gm),
+                    Some(game),
+                    now,
+                    "invited to a seat",
+                    &detail,
+                )
+                .await?;
+            continue;
+        }
+        // An Empires game made the account with the game; another ruleset's seats are
+        // given here.
+        let account = match host.store.account_by_name(player).await? {
+            Some(a) => {
+                host.store.mark_managed(a.id, gm, game).await?;
+                a.id
+            }
+            None => {
+                host.store
+                    .create_managed_account(player, gm, game, now)
+                    .await?
+            }
+        };
+        host.store
+            .assign_seat(game, *seat, Some(account), now)
+            .await?;
+        host.store
+            .log_account(
+                account,
+                Some(gm),
+                Some(game),
+                now,
+                "made for a seat",
+                &detail,
+            )
+            .await?;
+    }
+    Ok(())
 }

@@ -307,6 +307,7 @@ pub async fn submit(
 ) -> Result<Response, Failure> {
     let me = form.me;
     let seat = seat_of(&host, &me.account, &game).await?;
+    host.take_sheet(me.account.id).await?;
     if let Some(hosted) = host.hosted_game(&game).await? {
         let text = form.form.text.replace("\r\n", "\n");
         return super::hosted::submit(&host, &me, &hosted, seat, text, form.form.for_turn).await;

@@ -155,6 +155,7 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
         .await;
     assert_eq!(a.status, StatusCode::NOT_FOUND);
 
+    // Alice has a password of her own: her mail password is hers to make.
     let a = w
         .post_form(
             "/games/alpha/console/mail/password/EN",
@@ -163,13 +164,30 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
             true,
         )
         .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
+    // An account the GM made for the game gets one from the GM, shown once.
+    w.post_form(
+        "/games/alpha/console/seat",
+        Some(&gm),
+        &[("empire", "IR"), ("account", "dave")],
+        true,
+    )
+    .await;
+    let a = w
+        .post_form(
+            "/games/alpha/console/mail/password/IR",
+            Some(&gm),
+            &[],
+            true,
+        )
+        .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let i = a.body.find("shown only now: ").unwrap() + 16;
     let p: String = a.body[i..].chars().take(14).collect();
-    let alice = store.account_by_name("alice").await.unwrap().unwrap().id;
+    let dave = store.account_by_name("dave").await.unwrap().unwrap().id;
     assert!(empires_mail::password::verify(
         &p,
-        &store.mail_password_hash(alice).await.unwrap().unwrap()
+        &store.mail_password_hash(dave).await.unwrap().unwrap()
     ));
     let audit = store.audit_entries("alpha").await.unwrap();
     assert!(
@@ -177,4 +195,99 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
             .iter()
             .any(|(_, _, action, d)| action == "new mail password" && !d.contains(&p))
     );
+}
+
+/// A new address counts for nothing until the link mailed to it is opened: no report goes
+/// there and no sheet is taken from it; no two accounts hold one address; an address set
+/// by the host's operator is taken on their word.
+#[tokio::test]
+async fn a_new_address_is_proved_before_it_is_used() {
+    let w = world().await;
+    let store = &w.host.store;
+    let alice = w.session("alice").await;
+    let id = store.account_by_name("alice").await.unwrap().unwrap().id;
+    let a = w
+        .post_form(
+            "/account/mail",
+            Some(&alice),
+            &[("email", "alice@example.org"), ("reports", "on")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+    assert!(a.body.contains("A link is on its way"), "{}", a.body);
+    assert!(!store.account(id).await.unwrap().email_verified);
+    assert!(
+        store
+            .accounts_by_email("alice@example.org")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        store
+            .report_recipients("alpha", true)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // The link is in the outbox, to the new address.
+    let due = store.due_mail(i64::MAX, 50).await.unwrap();
+    let mail = due
+        .iter()
+        .find(|m| m.recipient == "alice@example.org")
+        .expect("a link mailed to the new address");
+    let text = String::from_utf8_lossy(&mail.message).replace("=\r\n", "");
+    let at = text.find("/account/mail/verify/").expect("the link");
+    let link: String = text[at..at + 21 + 64].to_string();
+    // Bob cannot claim the address meanwhile.
+    let bob = w.session("bob").await;
+    let a = w
+        .post_form(
+            "/account/mail",
+            Some(&bob),
+            &[("email", "Alice@Example.org")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.body);
+    let opened = w.get(&link, None).await;
+    assert_eq!(opened.status, StatusCode::OK, "{}", opened.body);
+    assert!(store.account(id).await.unwrap().email_verified);
+    assert_eq!(
+        store.accounts_by_email("alice@example.org").await.unwrap(),
+        vec![id]
+    );
+    assert_eq!(
+        store.report_recipients("alpha", true).await.unwrap().len(),
+        1
+    );
+    assert_eq!(
+        w.get(&link, None).await.status,
+        StatusCode::NOT_FOUND,
+        "once"
+    );
+    // Saving the same address again keeps it proved; a new one waits again.
+    w.post_form(
+        "/account/mail",
+        Some(&alice),
+        &[("email", "ALICE@example.org"), ("reports", "on")],
+        true,
+    )
+    .await;
+    assert!(store.account(id).await.unwrap().email_verified);
+    w.post_form(
+        "/account/mail",
+        Some(&alice),
+        &[("email", "new@example.org")],
+        true,
+    )
+    .await;
+    assert!(!store.account(id).await.unwrap().email_verified);
+    // The operator's word (`empires mail account --email`) needs no link.
+    store
+        .set_mail_settings(id, Some("op@example.org"), false)
+        .await
+        .unwrap();
+    assert!(store.account(id).await.unwrap().email_verified);
 }

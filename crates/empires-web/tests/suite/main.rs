@@ -4,6 +4,8 @@
 mod access;
 mod browser;
 mod common;
+mod limits;
 mod mail;
 mod napoleonic;
 mod play;
+mod takeover;

@@ -257,7 +257,8 @@ async fn a_gm_starts_a_napoleonic_game_on_the_web() {
         "{}",
         console.body
     );
-    // Alice finds it among her games; dave's account was made for him.
+    // Alice, who has an account, is invited and accepts; dave's account was made for him.
+    w.accept_invitations("alice").await;
     let alice = w.session("alice").await;
     let list = w.get("/games", Some(&alice)).await;
     assert!(list.body.contains("europe2"), "{}", list.body);

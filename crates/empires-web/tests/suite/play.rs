@@ -15,7 +15,7 @@ const GOOD: &str = "GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n";
 const TYPO: &str = "GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n2. LEVY LOM\n";
 
 /// The CSRF token of a page's forms.
-fn csrf_of(page: &str) -> String {
+pub fn csrf_of(page: &str) -> String {
     let at = page
         .find("name=\"csrf\" value=\"")
         .expect("a form with a CSRF token")
@@ -23,7 +23,7 @@ fn csrf_of(page: &str) -> String {
     page[at..at + 64].to_string()
 }
 
-async fn log_in_form(w: &World, name: &str, password: &str) -> common::Answer {
+pub async fn log_in_form(w: &World, name: &str, password: &str) -> common::Answer {
     let form = w.get("/login", None).await;
     let cookie = form.headers.get("set-cookie").unwrap().to_str().unwrap();
     let cookie = cookie.split(';').next().unwrap().to_string();
@@ -348,6 +348,17 @@ async fn player_written_text_comes_back_escaped_everywhere() {
 async fn one_time_links_set_a_password_once() {
     let w = world().await;
     let gm = w.session("gm1").await;
+    // A new name: an account made for this game, which its GM holds until it has a
+    // password of its own.
+    let seat = w
+        .post_form(
+            "/games/alpha/console/seat",
+            Some(&gm),
+            &[("empire", "SC"), ("account", "dave")],
+            true,
+        )
+        .await;
+    assert_eq!(seat.status, StatusCode::SEE_OTHER, "{}", seat.body);
     let page = w
         .post_form(
             "/games/alpha/console/link",
@@ -361,7 +372,7 @@ async fn one_time_links_set_a_password_once() {
     let link = page.body[at..at + 8 + 64].to_string();
     let form = w.get(&link, None).await;
     assert_eq!(form.status, StatusCode::OK);
-    assert!(form.body.contains("bob"));
+    assert!(form.body.contains("dave"));
     let cookie = form
         .headers
         .get("set-cookie")
@@ -393,12 +404,22 @@ async fn one_time_links_set_a_password_once() {
         StatusCode::BAD_REQUEST,
         "too short a password"
     );
-    let used = w.send(post("bobs-new-password")).await;
+    let used = w.send(post("daves-new-password")).await;
     assert_eq!(used.status, StatusCode::SEE_OTHER, "{}", used.body);
-    assert!(log_in_form(&w, "bob", "bobs-new-password").await.status == StatusCode::SEE_OTHER);
+    assert!(log_in_form(&w, "dave", "daves-new-password").await.status == StatusCode::SEE_OTHER);
     let again = w.send(post("another-password")).await;
     assert_eq!(again.status, StatusCode::NOT_FOUND, "a link works once");
     assert_eq!(w.get(&link, None).await.status, StatusCode::NOT_FOUND);
+    // Dave has a password of his own now: his GM makes no more links for him.
+    let a = w
+        .post_form(
+            "/games/alpha/console/link",
+            Some(&gm),
+            &[("empire", "SC"), ("purpose", "reset")],
+            true,
+        )
+        .await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
     // A GM makes links only for the seats of their own games.
     let gm2 = w.session("gm2").await;
     let a = w
@@ -722,7 +743,8 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
         "{}",
         console.body
     );
-    // Alice now plays two games; the new one shows on her list.
+    // Alice, invited, accepts: she plays two games now, and the new one shows on her list.
+    w.accept_invitations("alice").await;
     let alice = w.session("alice").await;
     assert!(
         w.get("/games", Some(&alice))
@@ -799,7 +821,43 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
         )
         .await;
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.body);
+    // Carol has an account already: she is invited, and plays SC once she accepts.
+    assert!(a.location().ends_with("notice=invited"), "{}", a.location());
     let carol = w.session("carol").await;
+    assert_eq!(
+        w.get("/games/alpha", Some(&carol)).await.status,
+        StatusCode::NOT_FOUND
+    );
+    let account = w.get("/account", Some(&carol)).await;
+    assert!(
+        account.body.contains("invites you to play SC"),
+        "{}",
+        account.body
+    );
+    let id = w
+        .host
+        .store
+        .invitations_for(
+            w.host
+                .store
+                .account_by_name("carol")
+                .await
+                .unwrap()
+                .unwrap()
+                .id,
+        )
+        .await
+        .unwrap()[0]
+        .id;
+    let accepted = w
+        .post_form(
+            &format!("/account/invitations/{id}/accept"),
+            Some(&carol),
+            &[],
+            true,
+        )
+        .await;
+    assert_eq!(accepted.status, StatusCode::OK, "{}", accepted.body);
     let page = w.get("/games/alpha", Some(&carol)).await;
     assert!(page.body.contains("(SC)"), "{}", page.body);
     assert_eq!(
@@ -833,8 +891,14 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
     assert!(
         log.iter()
             .any(|(_, who, a, d)| who.as_deref() == Some("gm1")
-                && a == "gave a seat"
-                && d == "SC to carol")
+                && a == "invited an account to a seat"
+                && d == "carol to SC")
+    );
+    assert!(
+        log.iter()
+            .any(|(_, who, a, d)| who.as_deref() == Some("carol")
+                && a == "accepted an invitation"
+                && d == "carol to SC")
     );
     // The game is told with the next reports (2.5): who plays the empire from which turn.
     let pending = w.host.store.pending("alpha").await.unwrap();

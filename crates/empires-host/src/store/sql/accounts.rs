@@ -40,26 +40,59 @@ pub struct Account {
     pub role: Role,
     /// The password's hash (PHC string); `None` until a password is set.
     pub password_hash: Option<String>,
+    /// The host administrator: a GM who also makes GMs and recovers any account.
+    pub admin: bool,
+    /// The GM that made the account for one of its games, and that game's id, while the
+    /// owner has not yet set a password of their own: that GM alone may hand the account
+    /// an invitation link or a mail password. `None` once the owner has taken it over.
+    pub managed: Option<(i64, i64)>,
+    /// Whether the owner has shown that `email` is theirs.
+    pub email_verified: bool,
 }
 
-type AccountRow = (i64, String, Option<String>, String, Option<String>);
+type AccountRow = (
+    i64,
+    String,
+    Option<String>,
+    String,
+    Option<String>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    i64,
+);
 /// An account's row and its session's CSRF token.
-type SessionRow = (i64, String, Option<String>, String, Option<String>, String);
+type SessionRow = (
+    i64,
+    String,
+    Option<String>,
+    String,
+    Option<String>,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    i64,
+    String,
+);
 /// A seat's row: empire, account id and name, status, missed turns.
 type SeatRow = (String, Option<i64>, Option<String>, String, i64);
 
 fn account(row: AccountRow) -> Account {
-    let (id, name, email, role, password_hash) = row;
+    let (id, name, email, role, password_hash, admin, managed_by, managed_game, verified) = row;
     Account {
         id,
         name,
         email,
         role: Role::parse(&role),
         password_hash,
+        admin: admin != 0,
+        managed: managed_by.zip(managed_game),
+        email_verified: verified != 0,
     }
 }
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.email, a.role, a.password_hash";
+const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.email, a.role, a.password_hash, a.admin, \
+     a.managed_by, a.managed_game, a.email_verified";
 
 /// What a one-time link is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +142,24 @@ pub struct TokenEntry {
     pub revoked_at: Option<Millis>,
 }
 
+/// Ends every session of an account and revokes its live API tokens, in the transaction
+/// `$tx` (of either backend): what a new password does to whoever held the old one.
+macro_rules! shut_out {
+    ($tx:ident, $account:expr, $now:expr) => {
+        sqlx::query("DELETE FROM sessions WHERE account_id = $1")
+            .bind($account)
+            .execute(&mut *$tx)
+            .await?;
+        sqlx::query(
+            "UPDATE api_tokens SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL",
+        )
+        .bind($now)
+        .bind($account)
+        .execute(&mut *$tx)
+        .await?;
+    };
+}
+
 impl SqlStore {
     /// A new account; refused as a conflict when the name is taken.
     pub async fn create_account(
@@ -145,6 +196,135 @@ impl SqlStore {
                 }
             }
         }
+    }
+
+    /// A player's account made by the GM `gm` for its game `game`, without a password: until
+    /// its owner sets one of their own, that GM may hand it an invitation link or a mail
+    /// password ([`SqlStore::manages`]); no other GM ever may.
+    pub async fn create_managed_account(
+        &self,
+        name: &str,
+        gm: i64,
+        game: &str,
+        now: Millis,
+    ) -> Result<i64> {
+        let row: sqlx::Result<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "INSERT INTO accounts (name, role, created_at, managed_by, managed_game) \
+                 VALUES ($1, 'player', $2, $3, (SELECT id FROM games WHERE name = $4)) RETURNING id",
+            )
+            .bind(name)
+            .bind(now)
+            .bind(gm)
+            .bind(game)
+            .fetch_one(p)
+            .await
+        });
+        row.map(|(id,)| id).map_err(|e| {
+            let e = self.err("cannot create the account", e);
+            if e.kind() == crate::error::Kind::Conflict {
+                Error::conflict(format!("an account named \"{name}\" already exists"))
+            } else {
+                e
+            }
+        })
+    }
+
+    /// How many mails of `kind` were queued for `account` since `since`: a limit on mail a
+    /// stranger can make the host send to an account's owner.
+    pub async fn mail_count_since(&self, account: i64, kind: &str, since: Millis) -> Result<i64> {
+        let (n,): (i64,) = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT COUNT(*) FROM outbox WHERE account_id = $1 AND kind = $2 AND created_at >= $3",
+            )
+            .bind(account)
+            .bind(kind)
+            .bind(since)
+            .fetch_one(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the outbox", e))?;
+        Ok(n)
+    }
+
+    /// Records whether the owner has shown the account's address to be theirs.
+    pub async fn set_email_verified(&self, account: i64, verified: bool) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE accounts SET email_verified = $1 WHERE id = $2")
+                .bind(i64::from(verified))
+                .bind(account)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot change the account", e))
+    }
+
+    /// Marks an account the game's creation just made (without a password) as held by the
+    /// GM `gm` for its game `game`, as [`SqlStore::create_managed_account`] would have.
+    pub async fn mark_managed(&self, account: i64, gm: i64, game: &str) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query(
+                "UPDATE accounts SET managed_by = $1, managed_game = (SELECT id FROM games WHERE name = $2) \
+                 WHERE id = $3 AND password_hash IS NULL AND managed_by IS NULL",
+            )
+            .bind(gm)
+            .bind(game)
+            .bind(account)
+            .execute(p)
+            .await
+            .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot change the account", e))
+    }
+
+    /// Whether the GM `gm` still holds `account` for its game `game`: it made the account
+    /// for that game, and the owner has not set a password of their own since.
+    pub async fn manages(&self, gm: i64, account: i64, game: &str) -> Result<bool> {
+        let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT a.id FROM accounts a JOIN games g ON g.id = a.managed_game \
+                 WHERE a.id = $1 AND a.managed_by = $2 AND g.name = $3 AND g.gm_account_id = $2 \
+                 AND a.password_hash IS NULL",
+            )
+            .bind(account)
+            .bind(gm)
+            .bind(game)
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the accounts", e))?;
+        Ok(row.is_some())
+    }
+
+    /// Makes an account a GM (`Role::Gm`) or a player, and the host administrator or not.
+    pub async fn set_role(&self, account: i64, role: Role, admin: bool) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE accounts SET role = $1, admin = $2 WHERE id = $3")
+                .bind(role.as_str())
+                .bind(i64::from(admin))
+                .bind(account)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot change the account", e))
+    }
+
+    /// Makes the first GM the host administrator when the host has none (a database from
+    /// before there were administrators, or one whose GMs were all made at the command
+    /// line); its name, when one was made.
+    pub async fn ensure_admin(&self) -> Result<Option<String>> {
+        let row: Option<(String,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "UPDATE accounts SET admin = 1 WHERE id = (SELECT MIN(id) FROM accounts WHERE role = 'gm') \
+                 AND NOT EXISTS (SELECT 1 FROM accounts WHERE admin = 1) RETURNING name",
+            )
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot change the account", e))?;
+        Ok(row.map(|(n,)| n))
     }
 
     /// The account of that name, if there is one.
@@ -189,20 +369,22 @@ impl SqlStore {
         Ok(n)
     }
 
-    /// Sets an account's password hash and ends every session it had, so that a changed
-    /// or reset password shuts out whoever knew the old one.
-    pub async fn set_password(&self, account: i64, hash: &str) -> Result<()> {
+    /// Sets an account's password hash, ends every session it had and revokes its API
+    /// tokens, so that a changed or reset password shuts out whoever knew the old one or
+    /// holds a token made with it. A GM's hold on the account ends with it: a password is
+    /// set by the account's owner (or, for a GM, by the host administrator).
+    pub async fn set_password(&self, account: i64, hash: &str, now: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| async {
             let mut tx = p.begin().await?;
-            sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
-                .bind(hash)
-                .bind(account)
-                .execute(&mut *tx)
-                .await?;
-            sqlx::query("DELETE FROM sessions WHERE account_id = $1")
-                .bind(account)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "UPDATE accounts SET password_hash = $1, managed_by = NULL, managed_game = NULL \
+                 WHERE id = $2",
+            )
+            .bind(hash)
+            .bind(account)
+            .execute(&mut *tx)
+            .await?;
+            shut_out!(tx, account, now);
             tx.commit().await
         }
         .await)
@@ -253,9 +435,14 @@ impl SqlStore {
                 .await
         })
         .map_err(|e| self.err("cannot read the session", e))?;
-        Ok(row.map(|(id, name, email, role, hash, csrf)| {
-            (account((id, name, email, role, hash)), csrf)
-        }))
+        Ok(row.map(
+            |(id, name, email, role, hash, admin, by, game, verified, csrf)| {
+                (
+                    account((id, name, email, role, hash, admin, by, game, verified)),
+                    csrf,
+                )
+            },
+        ))
     }
 
     /// Ends a session (log-out), and drops every expired one.
@@ -405,7 +592,8 @@ impl SqlStore {
 
     /// Uses a link up and sets the password it was for, in one transaction: of two uses of
     /// the same link at once, one sets the password and the other is told the link is
-    /// spent. Every session of the account ends.
+    /// spent. Every session of the account ends and every token is revoked, and the GM that
+    /// made the account no longer holds it: its owner has a password of their own.
     pub async fn redeem_link(
         &self,
         token_sha256: &str,
@@ -413,7 +601,8 @@ impl SqlStore {
         password_hash: &str,
         now: Millis,
     ) -> Result<Option<i64>> {
-        let done: sqlx::Result<Option<i64>> = on_pool!(&self.pool, |p| async {
+        let done: sqlx::Result<Option<i64>> = on_pool!(&self.pool, |p| {
+            async {
             let mut tx = p.begin().await?;
             let row: Option<(i64,)> = sqlx::query_as(
                 "UPDATE links SET used_at = $1 \
@@ -426,20 +615,21 @@ impl SqlStore {
             .fetch_optional(&mut *tx)
             .await?;
             if let Some((id,)) = row {
-                sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
-                    .bind(password_hash)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                sqlx::query("DELETE FROM sessions WHERE account_id = $1")
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
+                sqlx::query(
+                    "UPDATE accounts SET password_hash = $1, managed_by = NULL, managed_game = NULL \
+                     WHERE id = $2",
+                )
+                .bind(password_hash)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                shut_out!(tx, id, now);
             }
             tx.commit().await?;
             Ok(row.map(|(id,)| id))
         }
-        .await);
+        .await
+        });
         done.map_err(|e| self.err("cannot use the link", e))
     }
 
@@ -575,24 +765,41 @@ impl SqlStore {
 
     /// Gives an empire's seat to an account (or to no one, `None`): who may log in and play
     /// it from now on (2.5: a replacement player takes over the empire as it stands).
+    ///
+    /// Invitations to the seat still waiting are withdrawn: the GM has given it otherwise.
     pub async fn assign_seat(
         &self,
         game: &str,
         empire: SeatCode,
         account: Option<i64>,
+        now: Millis,
     ) -> Result<()> {
-        let done = on_pool!(&self.pool, |p| {
-            sqlx::query(
+        let done = on_pool!(&self.pool, |p| async {
+            let mut tx = p.begin().await?;
+            let n = sqlx::query(
                 "UPDATE seats SET account_id = $1 \
                  WHERE empire = $2 AND game_id = (SELECT id FROM games WHERE name = $3)",
             )
             .bind(account)
             .bind(empire.as_str())
             .bind(game)
-            .execute(p)
-            .await
-            .map(|r| r.rows_affected())
-        })
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            sqlx::query(
+                "UPDATE seat_invitations SET answered_at = $1, answer = 'withdrawn' \
+                 WHERE seat = $2 AND answered_at IS NULL \
+                 AND game_id = (SELECT id FROM games WHERE name = $3)",
+            )
+            .bind(now)
+            .bind(empire.as_str())
+            .bind(game)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok::<u64, sqlx::Error>(n)
+        }
+        .await)
         .map_err(|e| self.err("cannot assign the seat", e))?;
         if done == 0 {
             return Err(Error::not_found(format!(

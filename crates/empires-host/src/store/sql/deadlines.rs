@@ -505,14 +505,20 @@ impl SqlStore {
     ) -> Result<()> {
         let shown = &self.shown;
         let fail = |what: &'static str| move |e: sqlx::Error| super::db_error(what, shown, e);
+        // The announcement is for the turn read here: the read locks the game's row so
+        // that no turn is played between the two.
+        let read = format!(
+            "SELECT g.id, g.turn FROM games g WHERE g.name = $1{}",
+            self.share_game()
+        );
+        let begin = self.begin_write();
         on_pool!(&self.pool, |p| {
-            let mut tx = p.begin().await.map_err(fail("cannot start"))?;
-            let row: Option<(i64, i64)> =
-                sqlx::query_as("SELECT id, turn FROM games WHERE name = $1")
-                    .bind(game)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(fail("cannot read the game"))?;
+            let mut tx = p.begin_with(begin).await.map_err(fail("cannot start"))?;
+            let row: Option<(i64, i64)> = sqlx::query_as(&read)
+                .bind(game)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(fail("cannot read the game"))?;
             let (id, turn) = row.ok_or_else(|| {
                 Error::not_found(format!("{shown}: no game named \"{game}\" is kept here"))
             })?;

@@ -122,23 +122,18 @@ impl SqlStore {
         Ok((row.0, row.1 != 0))
     }
 
-    /// Sets an account's address (`None` for none) and whether its reports are mailed.
+    /// Sets an account's address (`None` for none) and whether its reports are mailed, as
+    /// whoever runs the host does it: the address is taken as verified. A player's own
+    /// change goes through [`SqlStore::set_address`], and waits for its proof.
     pub async fn set_mail_settings(
         &self,
         account: i64,
         email: Option<&str>,
         mail_reports: bool,
     ) -> Result<()> {
-        on_pool!(&self.pool, |p| {
-            sqlx::query("UPDATE accounts SET email = $1, mail_reports = $2 WHERE id = $3")
-                .bind(email)
-                .bind(i64::from(mail_reports))
-                .bind(account)
-                .execute(p)
-                .await
-                .map(|_| ())
-        })
-        .map_err(|e| self.err("cannot change the account", e))
+        self.set_address(account, email, mail_reports, true)
+            .await
+            .map(|_| ())
     }
 
     /// Sets the hash of an account's mail password, the proof a turnsheet sent by mail
@@ -167,10 +162,13 @@ impl SqlStore {
         Ok(row.and_then(|r| r.0))
     }
 
-    /// The accounts whose address on record is `email` (compared without regard to case).
+    /// The accounts whose address on record is `email` (compared without regard to case),
+    /// once verified: a sheet from an address not yet proved is a stranger's.
     pub async fn accounts_by_email(&self, email: &str) -> Result<Vec<i64>> {
         let rows: Vec<(i64,)> = on_pool!(&self.pool, |p| {
-            sqlx::query_as("SELECT id FROM accounts WHERE LOWER(email) = LOWER($1) ORDER BY id")
+            sqlx::query_as(
+                "SELECT id FROM accounts WHERE LOWER(email) = LOWER($1) AND email_verified <> 0 ORDER BY id",
+            )
                 .bind(email)
                 .fetch_all(p)
                 .await
@@ -494,8 +492,8 @@ impl SqlStore {
         .map_err(|e| self.err("cannot record the mailed turn", e))
     }
 
-    /// Who gets a game's reports by mail: every seat held by an account with an address
-    /// that asked for them (or, with `reports_only` false, every seat held by an account
+    /// Who gets a game's reports by mail: every seat held by an account with a verified
+    /// address that asked for them (or, with `reports_only` false, every seat held by an account
     /// with an address), in the order of the empires' codes.
     pub async fn report_recipients(
         &self,
@@ -507,7 +505,7 @@ impl SqlStore {
                 "SELECT s.empire, a.id, a.name, a.email FROM seats s \
                  JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id \
                  WHERE g.name = $1 AND (a.mail_reports <> 0 OR NOT $2) \
-                 AND a.email IS NOT NULL AND a.email <> '' ORDER BY s.empire",
+                 AND a.email IS NOT NULL AND a.email <> '' AND a.email_verified <> 0 ORDER BY s.empire",
             )
             .bind(game)
             .bind(reports_only)

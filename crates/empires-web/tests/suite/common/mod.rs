@@ -127,6 +127,30 @@ impl World {
         Session { cookie, csrf }
     }
 
+    /// Accepts, as `name`, every invitation to a seat waiting for them (on their account
+    /// page, as they would).
+    pub async fn accept_invitations(&self, name: &str) {
+        let account = self
+            .host
+            .store
+            .account_by_name(name)
+            .await
+            .unwrap()
+            .unwrap();
+        let s = self.session(name).await;
+        for i in self.host.store.invitations_for(account.id).await.unwrap() {
+            let a = self
+                .post_form(
+                    &format!("/account/invitations/{}/accept", i.id),
+                    Some(&s),
+                    &[],
+                    true,
+                )
+                .await;
+            assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        }
+    }
+
     /// An API token for `name`.
     pub async fn token(&self, name: &str) -> String {
         let account = self
