@@ -18,6 +18,9 @@ pub struct AccountLogLine {
     pub detail: String,
 }
 
+/// A line's row: time, actor's name, game's name, action, detail.
+type LogRow = (Millis, Option<String>, Option<String>, String, String);
+
 impl SqlStore {
     /// Writes a line in `account`'s log.
     pub async fn log_account(
@@ -49,7 +52,7 @@ impl SqlStore {
 
     /// `account`'s log, newest first, at most `limit` lines.
     pub async fn account_log(&self, account: i64, limit: i64) -> Result<Vec<AccountLogLine>> {
-        let rows: Vec<(Millis, Option<String>, Option<String>, String, String)> =
+        let rows: Vec<LogRow> =
             on_pool!(&self.pool, |p| {
                 sqlx::query_as(
                     "SELECT l.at, a.name, g.name, l.action, l.detail FROM account_log l \
