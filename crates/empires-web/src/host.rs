@@ -1,7 +1,6 @@
-//! What every request shares: the store, the clock, the log-in limiter and the games kept
-//! in memory between requests.
+//! What every request shares: the store (which keeps the log-in limit's counts too), the
+//! clock and the games kept in memory between requests.
 
-use crate::auth::limit::Limiter;
 use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
 use empires_host::store::sql::{HostLimits, SqlStore};
@@ -11,15 +10,16 @@ use empires_host::turn::{TurnOptions, TurnReport};
 use empires_host::{Error, Result};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 /// How the server was told to behave.
 #[derive(Debug, Clone, Default)]
 pub struct WebConfig {
     /// Mark cookies `Secure`: the site is reached through TLS (a reverse proxy in front).
     pub secure_cookies: bool,
-    /// Take the client's address from `X-Forwarded-For`, as a reverse proxy in front sets
-    /// it; otherwise that header is ignored (anyone could send it).
+    /// Take the client's address from `X-Forwarded-For`: its right-most entry, the one the
+    /// one reverse proxy in front appended ([`crate::auth::client_address`]); otherwise
+    /// that header is ignored (anyone could send it).
     pub trust_forwarded: bool,
     /// The address players reach the site at (`https://empires.example.org`), for the
     /// one-time links the GM hands out; without it links are shown relative to the site.
@@ -69,7 +69,6 @@ pub struct Host {
     pub store: SqlStore,
     pub clock: Clock,
     pub config: WebConfig,
-    pub limiter: Mutex<Limiter>,
     /// The sheets each account sent in the last minute.
     sheets: Mutex<SheetLimiter>,
     /// The host's limits, with when they were read: read again after a minute, so that a
@@ -91,7 +90,6 @@ impl Host {
             store,
             clock,
             config,
-            limiter: Mutex::new(Limiter::default()),
             sheets: Mutex::new(SheetLimiter::default()),
             limits: RwLock::new(None),
             games: RwLock::new(HashMap::new()),

@@ -405,6 +405,8 @@ pub use deadlines::{CatchUp, Due, GameSchedule, ReminderDue, next_deadline, remi
 mod rulesets;
 pub use rulesets::{EMPIRES, RulesetTurn};
 
+mod login_limits;
+
 mod mail;
 pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient};
 

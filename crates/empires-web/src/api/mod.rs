@@ -115,7 +115,17 @@ async fn login(
 ) -> Result<Json<LoginAnswer>, ApiFailure> {
     let req: LoginRequest = body(&bytes)?;
     let address = crate::auth::client_address(&parts, &host);
-    let account = authenticate(&host, &req.name, &req.password, &address).await?;
+    // A client that kept a browser's device cookie is limited as that browser is.
+    let device = crate::auth::cookie(&parts, crate::auth::limit::DEVICE_COOKIE);
+    let account = authenticate(
+        &host,
+        &req.name,
+        &req.password,
+        &address,
+        device.as_deref(),
+    )
+    .await?
+    .account;
     let label = req.label.unwrap_or_else(|| "API".into());
     let label: String = label.trim().chars().take(100).collect();
     let token = new_secret();

@@ -139,22 +139,41 @@ pub fn set_cookie(name: &str, value: &str, max_age_secs: i64, secure: bool) -> S
     )
 }
 
-/// The address a request came from: the peer's, or the proxy's word for it when the host
-/// is configured to trust a proxy in front.
+/// The address a request came from, as the log-in limit counts it ([`limit::address_of`]):
+/// the peer's, or, when the host is configured to trust the reverse proxy in front
+/// (`--trust-forwarded`), the right-most `X-Forwarded-For` entry.
+///
+/// That option assumes one reverse proxy in front, which appends the address it saw to the
+/// header (nginx's `$proxy_add_x_forwarded_for`, Caddy's and Apache's default). The entries
+/// to its left are whatever the client wrote and are never believed; the right-most is the
+/// hop the proxy itself saw, the right-most that is not a trusted proxy. A right-most entry
+/// that is not an IP address (a proxy that does not append) counts as the peer's address,
+/// which is the proxy's: such requests share one count rather than choosing their own.
 pub fn client_address(parts: &Parts, host: &Host) -> String {
-    if host.config.trust_forwarded
-        && let Some(first) = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-    {
-        return first.trim().to_string();
-    }
-    parts
+    let peer = parts
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "local".to_string(), |c| c.0.ip().to_string())
+        .map(|c| c.0.ip());
+    let forwarded = if host.config.trust_forwarded {
+        forwarded_client(&parts.headers)
+    } else {
+        None
+    };
+    match forwarded.or(peer) {
+        Some(ip) => limit::address_of(ip),
+        None => "local".to_string(),
+    }
+}
+
+/// The right-most entry of the `X-Forwarded-For` headers (the last header if there are
+/// several, its last entry), if it is an IP address (with or without a port).
+pub fn forwarded_client(headers: &axum::http::HeaderMap) -> Option<std::net::IpAddr> {
+    let last = headers.get_all("x-forwarded-for").iter().last()?;
+    let entry = last.to_str().ok()?.rsplit(',').next()?.trim();
+    entry
+        .parse::<std::net::IpAddr>()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|s| s.ip()))
 }
 
 /// The logged-in account of a page request, with its session's CSRF token.

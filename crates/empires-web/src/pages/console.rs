@@ -444,7 +444,7 @@ pub async fn announce_player(
 /// An account name the host takes: 1 to 40 letters, digits, spaces, `-`, `_` or `.`.
 pub fn check_account_name(name: &str) -> Result<(), Failure> {
     let ok = !name.is_empty()
-        && name.chars().count() <= 40
+        && name.chars().count() <= crate::auth::limit::MAX_NAME
         && name
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'));

@@ -1,14 +1,17 @@
 //! Logging in and out. The log-in form doubles its CSRF token in a short-lived cookie (there
-//! is no session yet to keep it in); failed attempts count against the name and the address
-//! ([`crate::auth::limit`]); a successful one starts a new session with a new id.
+//! is no session yet to keep it in); each attempt counts against the rate limit
+//! ([`crate::auth::limit`]); a successful one starts a new session with a new id and marks
+//! the browser with a device cookie.
 
 use super::layout::{Nav, page};
+use crate::auth::limit::{self, Keys};
 use crate::auth::{
     self, CsrfForm, Empty, LOGIN_COOKIE, MaybeMe, SESSION_COOKIE, SESSION_LIFE, client_address,
     new_secret, same_token, secret_hash, set_cookie,
 };
 use crate::failure::Failure;
 use crate::host::Host;
+use empires_host::store::sql::Account;
 use askama::Template;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
@@ -78,48 +81,104 @@ async fn stand_in_hash() -> &'static str {
         .await
 }
 
-/// Checks a name and password, with the rate limit: the account, or why not.
+/// A log-in that succeeded.
+pub struct LoggedIn {
+    pub account: Account,
+    /// The SHA-256 of the device cookie the browser sent, when it is one this account's
+    /// log-ins were made from ([`limit::DEVICE_COOKIE`]).
+    pub device: Option<String>,
+}
+
+/// Checks a name and password, with the rate limit ([`crate::auth::limit`]): the account,
+/// or why not. `device` is the device cookie the request carried, if any. A name longer
+/// than an account's can be, or a password longer than any taken, is refused with 400
+/// before anything is looked up or counted.
 pub async fn authenticate(
     host: &Host,
     name: &str,
     password: &str,
     address: &str,
-) -> Result<empires_host::store::sql::Account, Failure> {
-    let now = host.now();
-    let allowed = host
-        .limiter
-        .lock()
-        .map(|mut l| l.allows(name, address, now))
-        .unwrap_or(false);
-    if !allowed {
-        return Err(Failure::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many failed log-ins: wait a quarter of an hour and try again",
-        ));
+    device: Option<&str>,
+) -> Result<LoggedIn, Failure> {
+    let name = limit::normalise_name(name);
+    limit::check_login_name(name)?;
+    if password.len() > auth::MAX_PASSWORD {
+        return Err(Failure::bad_request(format!(
+            "a password has at most {} bytes",
+            auth::MAX_PASSWORD
+        )));
     }
-    let account = host.store.account_by_name(name.trim()).await?;
+    let now = host.now();
+    let account = host.store.account_by_name(name).await?;
+    let device = match (device.filter(|d| !d.is_empty()), &account) {
+        (Some(token), Some(a)) => {
+            let sha = secret_hash(token);
+            let owner = host.store.login_device(&sha, now).await?;
+            (owner == Some(a.id)).then_some(sha)
+        }
+        _ => None,
+    };
+    let keys = match &device {
+        Some(sha) => Keys::Device(sha.clone()),
+        None => Keys::Name {
+            name: name.to_string(),
+            address: address.to_string(),
+        },
+    };
+    // The try is counted before the password is checked: attempts made at the same time
+    // cannot all pass a check that none of them has counted yet.
+    keys.reserve(&host.store, now).await?;
     let hash = match account.as_ref().and_then(|a| a.password_hash.clone()) {
         Some(h) => h,
         None => stand_in_hash().await.to_string(),
     };
-    let ok = password.len() <= auth::MAX_PASSWORD && auth::verify_password(&hash, password).await;
+    let ok = auth::verify_password(&hash, password).await;
     match account {
         Some(a) if ok && a.password_hash.is_some() => {
-            if let Ok(mut l) = host.limiter.lock() {
-                l.succeeded(name);
-            }
-            Ok(a)
+            keys.succeeded(&host.store).await?;
+            Ok(LoggedIn { account: a, device })
+        }
+        _ => Err(Failure::new(
+            StatusCode::UNAUTHORIZED,
+            "wrong account name or password",
+        )),
+    }
+}
+
+/// The device cookie for a browser that has just logged in: the one it sent, kept a year
+/// longer, or a new one remembered for the account.
+async fn device_cookie(
+    host: &Host,
+    logged: &LoggedIn,
+    sent: Option<&str>,
+) -> Result<String, Failure> {
+    let now = host.now();
+    let expires = now + limit::DEVICE_LIFE;
+    let token = match (&logged.device, sent) {
+        (Some(sha), Some(token)) => {
+            host.store.renew_login_device(sha, expires).await?;
+            token.to_string()
         }
         _ => {
-            if let Ok(mut l) = host.limiter.lock() {
-                l.failed(name, address, now);
-            }
-            Err(Failure::new(
-                StatusCode::UNAUTHORIZED,
-                "wrong account name or password",
-            ))
+            let token = new_secret();
+            host.store
+                .add_login_device(
+                    &secret_hash(&token),
+                    logged.account.id,
+                    now,
+                    expires,
+                    limit::DEVICES_PER_ACCOUNT,
+                )
+                .await?;
+            token
         }
-    }
+    };
+    Ok(set_cookie(
+        limit::DEVICE_COOKIE,
+        &token,
+        limit::DEVICE_LIFE / 1000,
+        host.config.secure_cookies,
+    ))
 }
 
 /// Starts a session for `account`: the `Set-Cookie` value that carries it.
@@ -143,11 +202,13 @@ pub async fn start_session(host: &Host, account: i64) -> Result<String, Failure>
     ))
 }
 
-/// Logs in, or shows the form again with what went wrong.
+/// Logs in, or shows the form again with what went wrong. A browser that logs in is given
+/// a device cookie (or keeps its own), so that failures from elsewhere never shut it out.
 pub async fn submit(State(host): State<Arc<Host>>, req: Request) -> Result<Response, Failure> {
     let (parts, body) = req.into_parts();
     let address = client_address(&parts, &host);
     let doubled = auth::cookie(&parts, LOGIN_COOKIE).unwrap_or_default();
+    let device = auth::cookie(&parts, limit::DEVICE_COOKIE);
     let bytes = auth::read_body(Request::from_parts(parts, body), &host).await?;
     let form: LoginForm = serde_urlencoded::from_bytes(&bytes)
         .map_err(|e| Failure::bad_request(format!("the form cannot be read: {e}")))?;
@@ -156,18 +217,33 @@ pub async fn submit(State(host): State<Arc<Host>>, req: Request) -> Result<Respo
             "the log-in form's security token is missing or out of date: reload the page and log in again",
         ));
     }
-    match authenticate(&host, &form.name, &form.password, &address).await {
-        Ok(account) => {
-            let cookie = start_session(&host, account.id).await?;
+    match authenticate(
+        &host,
+        &form.name,
+        &form.password,
+        &address,
+        device.as_deref(),
+    )
+    .await
+    {
+        Ok(logged) => {
+            let cookie = start_session(&host, logged.account.id).await?;
+            let device = device_cookie(&host, &logged, device.as_deref()).await?;
             let clear = set_cookie(LOGIN_COOKIE, "", 0, host.config.secure_cookies);
             Ok((
-                AppendHeaders([(SET_COOKIE, cookie), (SET_COOKIE, clear)]),
+                AppendHeaders([
+                    (SET_COOKIE, cookie),
+                    (SET_COOKIE, device),
+                    (SET_COOKIE, clear),
+                ]),
                 Redirect::to("/games"),
             )
                 .into_response())
         }
         Err(f) if f.status.is_client_error() => {
-            login_page(&host, form.name, Some(f.message), f.status)
+            // The name is shown again in the form: never more of it than a name can have.
+            let name = form.name.chars().take(limit::MAX_NAME).collect();
+            login_page(&host, name, Some(f.message), f.status)
         }
         Err(f) => Err(f),
     }

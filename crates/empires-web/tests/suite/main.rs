@@ -5,6 +5,7 @@ mod access;
 mod browser;
 mod common;
 mod limits;
+mod login_limit;
 mod mail;
 mod napoleonic;
 mod play;

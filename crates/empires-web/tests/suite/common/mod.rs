@@ -67,7 +67,8 @@ pub async fn world_with(config: WebConfig) -> World {
     build_with(url, Some(dir), config).await
 }
 
-async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: WebConfig) -> World {
+/// The world on the database at `url`, the server configured by `config`.
+pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: WebConfig) -> World {
     let store = SqlStore::open(&url).await.unwrap();
     let host = Arc::new(Host::new(store, Clock::manual(START), config));
     for (name, role) in [
@@ -103,6 +104,24 @@ async fn new_game(host: &Host, name: &str, gm: &str, players: &[(&str, &str)]) {
 }
 
 impl World {
+    /// Another host over the same database, as a second `serve` process (or this one
+    /// started again) would be: a store and a router of its own, nothing shared in memory.
+    pub async fn another_host(&self) -> World {
+        let store = SqlStore::open(&self.url).await.unwrap();
+        let host = Arc::new(Host::new(
+            store,
+            Clock::manual(self.host.now()),
+            self.host.config.clone(),
+        ));
+        let app = empires_web::app(host.clone());
+        World {
+            host,
+            app,
+            _dir: None,
+            url: self.url.clone(),
+        }
+    }
+
     /// A session for `name`, as logging in makes one.
     pub async fn session(&self, name: &str) -> Session {
         let account = self
