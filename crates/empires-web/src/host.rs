@@ -10,7 +10,7 @@ use empires_host::turn::{TurnOptions, TurnReport};
 use empires_host::{Error, Result};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 /// How the server was told to behave.
 #[derive(Debug, Clone, Default)]

@@ -117,15 +117,9 @@ async fn login(
     let address = crate::auth::client_address(&parts, &host);
     // A client that kept a browser's device cookie is limited as that browser is.
     let device = crate::auth::cookie(&parts, crate::auth::limit::DEVICE_COOKIE);
-    let account = authenticate(
-        &host,
-        &req.name,
-        &req.password,
-        &address,
-        device.as_deref(),
-    )
-    .await?
-    .account;
+    let account = authenticate(&host, &req.name, &req.password, &address, device.as_deref())
+        .await?
+        .account;
     let label = req.label.unwrap_or_else(|| "API".into());
     let label: String = label.trim().chars().take(100).collect();
     let token = new_secret();

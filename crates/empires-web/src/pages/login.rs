@@ -11,12 +11,12 @@ use crate::auth::{
 };
 use crate::failure::Failure;
 use crate::host::Host;
-use empires_host::store::sql::Account;
 use askama::Template;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
+use empires_host::store::sql::Account;
 use serde::Deserialize;
 use std::sync::Arc;
 use tokio::sync::OnceCell;

@@ -106,10 +106,7 @@ impl SqlStore {
             ),
         };
         on_pool!(&self.pool, |p| async {
-            sqlx::query(limits)
-                .bind(now - window)
-                .execute(p)
-                .await?;
+            sqlx::query(limits).bind(now - window).execute(p).await?;
             sqlx::query(devices).bind(now).execute(p).await.map(|_| ())
         }
         .await)
