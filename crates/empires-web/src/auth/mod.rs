@@ -168,7 +168,7 @@ pub fn client_address(parts: &Parts, host: &Host) -> String {
 /// The right-most entry of the `X-Forwarded-For` headers (the last header if there are
 /// several, its last entry), if it is an IP address (with or without a port).
 pub fn forwarded_client(headers: &axum::http::HeaderMap) -> Option<std::net::IpAddr> {
-    let last = headers.get_all("x-forwarded-for").iter().last()?;
+    let last = headers.get_all("x-forwarded-for").iter().next_back()?;
     let entry = last.to_str().ok()?.rsplit(',').next()?.trim();
     entry
         .parse::<std::net::IpAddr>()
