@@ -218,6 +218,15 @@ enum Command {
         /// A certificate authority (PEM) to trust for the SMTP server.
         #[arg(long, value_name = "FILE.pem", env = "EMPIRES_SMTP_CA")]
         smtp_ca: Option<PathBuf>,
+        /// With --mail, how many refusals the door answers to one address in an hour (see
+        /// `empires mail receive --help`).
+        #[arg(
+            long,
+            value_name = "N",
+            env = "EMPIRES_MAIL_REFUSALS_PER_HOUR",
+            default_value_t = empires_mail::config::DEFAULT_REFUSALS_PER_HOUR
+        )]
+        mail_refusals_per_hour: u32,
     },
     /// A host game's deadlines (2.4): set its schedule, pause, resume, extend.
     Schedule {
@@ -356,7 +365,9 @@ enum Command {
 #[derive(Debug, Subcommand)]
 enum MailCommand {
     /// Take in one message from standard input, as a mail server's delivery pipe gives it,
-    /// and answer it. Exits 75 (try again later) when the message could not be dealt with.
+    /// and answer it. Exits 0 whatever the message holds (a sheet refused is answered with
+    /// the reason), and 75 (try again later) only when the host could not deal with it: the
+    /// database out of reach, the command's settings wrong.
     Receive {
         #[command(flatten)]
         mail: commands::mail::MailArgs,
@@ -576,6 +587,7 @@ fn main() -> ExitCode {
             mail_from,
             smtp,
             smtp_ca,
+            mail_refusals_per_hour,
         } => {
             let door = if mail {
                 let args = commands::mail::MailArgs {
@@ -583,6 +595,7 @@ fn main() -> ExitCode {
                     from: mail_from,
                     smtp,
                     smtp_ca,
+                    refusals_per_hour: mail_refusals_per_hour,
                 };
                 match args.config() {
                     Ok(config) => Some(empires_web::serve::MailDoor { config, maildir }),

@@ -14,6 +14,11 @@ const TIMEOUT: Duration = Duration::from_secs(30);
 /// The address the host's mail comes from unless told.
 pub const DEFAULT_FROM: &str = "Empires <empires@localhost>";
 
+/// How many refusals the door answers to one address in an hour unless told: a player
+/// who gets a sheet wrong a few times is told each time, and a stranger forging a
+/// player's address cannot make the host flood that player with refusals.
+pub const DEFAULT_REFUSALS_PER_HOUR: u32 = 5;
+
 /// The mail door's settings.
 #[derive(Debug, Clone)]
 pub struct MailConfig {
@@ -23,6 +28,10 @@ pub struct MailConfig {
     pub smtp: Option<SmtpConfig>,
     /// The address players reach the web door at, for links in mail.
     pub public_url: Option<String>,
+    /// How many refusals are answered to one address on record in any hour; a message
+    /// refused beyond it is logged for the GM and not answered. Receipts are never held
+    /// back. 0 answers no refusal at all.
+    pub refusals_per_hour: u32,
 }
 
 impl MailConfig {
@@ -37,6 +46,7 @@ impl MailConfig {
             from,
             smtp,
             public_url: None,
+            refusals_per_hour: DEFAULT_REFUSALS_PER_HOUR,
         })
     }
 

@@ -1,21 +1,28 @@
 //! Taking messages from a Maildir, for a host whose mail server delivers there: every
-//! message in `new/` is taken in, then moved to `cur/` marked seen. A message that could not
-//! be dealt with (the database was out of reach) stays in `new/` for the next run.
+//! message in `new/` is taken in, then moved to `cur/` marked seen, whatever became of it
+//! (a sheet the host refuses is answered with the reason, and the next message read). An
+//! outage (the database out of reach) ends the run: that message and the ones after it stay
+//! in `new/` for the next run. A file that cannot be read is left in `new/` and the run goes
+//! on.
 
-use crate::inbound::Receiver;
 use crate::inbound::message::MAX_MESSAGE_BYTES;
+use crate::inbound::{Outcome, Receiver};
 use empires_host::store::Millis;
 use empires_host::{Error, Result};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// What a run over a Maildir did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Fetched {
     pub messages: usize,
     pub accepted: usize,
     pub refused: usize,
     pub ignored: usize,
+    /// Messages the host failed on (not an outage), and files that could not be read.
+    pub failed: usize,
+    /// What went wrong with those, one line each.
+    pub problems: Vec<String>,
 }
 
 /// The messages waiting in `dir/new`, oldest first (Maildir names begin with the time of
@@ -58,13 +65,26 @@ pub async fn fetch(receiver: &mut Receiver<'_>, dir: &Path, now: Millis) -> Resu
     let cur = dir.join("cur");
     std::fs::create_dir_all(&cur).map_err(|e| Error::io("cannot create", &cur, e))?;
     for path in waiting(dir)? {
-        let (raw, size) = read_message(&path)?;
+        let (raw, size) = match read_message(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                // Left where it is for the GM; the messages after it are read.
+                done.failed += 1;
+                done.problems.push(e.to_string());
+                continue;
+            }
+        };
+        // An error is an outage: the messages after this one would meet it too.
         let outcome = receiver.receive(&raw, size, now).await?;
         done.messages += 1;
-        match outcome.word() {
-            "accepted" | "late" => done.accepted += 1,
-            "refused" => done.refused += 1,
-            _ => done.ignored += 1,
+        match &outcome {
+            Outcome::Accepted { .. } | Outcome::Late { .. } => done.accepted += 1,
+            Outcome::Refused(_) | Outcome::Unanswered(_) => done.refused += 1,
+            Outcome::Ignored(_) | Outcome::Duplicate => done.ignored += 1,
+            Outcome::Failed(why) => {
+                done.failed += 1;
+                done.problems.push(format!("{}: {why}", path.display()));
+            }
         }
         let name = path
             .file_name()

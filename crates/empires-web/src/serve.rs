@@ -56,8 +56,13 @@ async fn mail_rounds(host: Arc<Host>, door: MailDoor) {
         let now = host.now();
         if let Some(dir) = &door.maildir {
             let mut receiver = empires_mail::Receiver::new(&host.store, &door.config);
-            if let Err(e) = empires_mail::maildir::fetch(&mut receiver, dir, now).await {
-                eprintln!("mail: {}: {e}", dir.display());
+            match empires_mail::maildir::fetch(&mut receiver, dir, now).await {
+                Ok(fetched) => {
+                    for p in &fetched.problems {
+                        eprintln!("mail: {p}");
+                    }
+                }
+                Err(e) => eprintln!("mail: {}: {e}", dir.display()),
             }
         }
         if let Err(e) = empires_mail::reports::queue_all(&host.store, &door.config, now).await {

@@ -14,7 +14,7 @@
 use crate::commands::hosted::{block_on, open_db};
 use crate::error::{Error, Result};
 use empires_host::store::sql::SqlStore;
-use empires_mail::config::DEFAULT_FROM;
+use empires_mail::config::{DEFAULT_FROM, DEFAULT_REFUSALS_PER_HOUR};
 use empires_mail::inbound::message::MAX_MESSAGE_BYTES;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, maildir, password, reports, send};
 use std::fmt::Write as _;
@@ -43,6 +43,16 @@ pub struct MailArgs {
     /// the usual ones.
     #[arg(long, value_name = "FILE.pem", env = "EMPIRES_SMTP_CA")]
     pub smtp_ca: Option<PathBuf>,
+    /// How many refusals the door answers to one address in an hour: a message refused
+    /// beyond it is logged for the GM and not answered, so forged mail cannot flood a
+    /// player with refusals (receipts are always sent; 0 answers no refusal).
+    #[arg(
+        long,
+        value_name = "N",
+        env = "EMPIRES_MAIL_REFUSALS_PER_HOUR",
+        default_value_t = DEFAULT_REFUSALS_PER_HOUR
+    )]
+    pub refusals_per_hour: u32,
 }
 
 impl MailArgs {
@@ -59,7 +69,10 @@ impl MailArgs {
             }
             None => None,
         };
-        MailConfig::new(&self.from, smtp)
+        Ok(MailConfig {
+            refusals_per_hour: self.refusals_per_hour,
+            ..MailConfig::new(&self.from, smtp)?
+        })
     }
 }
 
@@ -84,7 +97,10 @@ async fn send_now(store: &SqlStore, cfg: &MailConfig, out: &mut String) -> Resul
     Ok(())
 }
 
-/// `empires mail receive`: one message from standard input.
+/// `empires mail receive`: one message from standard input. An error means the host could
+/// not deal with the message (the database out of reach, the command's settings wrong):
+/// the mail server is asked to deliver it again later. Whatever the message holds, it is
+/// dealt with: kept, refused with the reason, or logged.
 pub fn receive(args: &MailArgs) -> Result<String> {
     let cfg = args.config()?;
     let (raw, size) = read_stdin()?;
@@ -93,7 +109,11 @@ pub fn receive(args: &MailArgs) -> Result<String> {
         let now = empires_host::store::now();
         let outcome = Receiver::new(&store, &cfg).receive(&raw, size, now).await?;
         let mut out = format!("{}\n", describe(&outcome));
-        send_now(&store, &cfg, &mut out).await?;
+        // The message is dealt with and its answer queued: a failure to send now leaves the
+        // answer in the outbox, and must not have the message delivered again.
+        if let Err(e) = send_now(&store, &cfg, &mut out).await {
+            let _ = writeln!(out, "the outbox could not be sent now ({e}): it waits");
+        }
         Ok(out)
     })
 }
@@ -150,8 +170,13 @@ fn describe(o: &empires_mail::Outcome) -> String {
             "refused; the answer is queued: {}",
             why.lines().next().unwrap_or("")
         ),
+        Unanswered(why) => format!(
+            "refused, not answered (the address has had as many refusals this hour as the door sends): {}",
+            why.lines().next().unwrap_or("")
+        ),
         Ignored(why) => format!("ignored: {why}"),
         Duplicate => "ignored: delivered before, and answered then".to_string(),
+        Failed(why) => format!("failed, logged for the GM: {why}"),
     }
 }
 
@@ -166,6 +191,16 @@ pub fn fetch(args: &MailArgs, dir: &Path) -> Result<String> {
             "{} message(s): {} turnsheet(s) kept, {} refused, {} not answered\n",
             f.messages, f.accepted, f.refused, f.ignored
         );
+        if f.failed > 0 {
+            let _ = writeln!(
+                out,
+                "{} message(s) the host failed on (see `empires mail log`):",
+                f.failed
+            );
+            for p in &f.problems {
+                let _ = writeln!(out, "  {p}");
+            }
+        }
         send_now(&store, &cfg, &mut out).await?;
         Ok(out)
     })

@@ -1,7 +1,8 @@
 //! `empires mail` as a GM and a mail server use it: a player's mail set up at the command
 //! line, a message piped to `mail receive` as a delivery pipe does, the outbox waiting when
 //! no SMTP server is given, and exit status 75 (the mail server delivers again later) when
-//! the database cannot be reached.
+//! the database cannot be reached, but 0 for a sheet the host will not keep: it is answered
+//! with the reason, through the pipe and through a Maildir, and the next message is read.
 
 use crate::common;
 
@@ -113,4 +114,183 @@ fn a_bad_smtp_url_or_address_is_a_clear_error() {
     assert!(e.contains("not an email address"), "{e}");
     let e = fails(&["mail", "account", "ghost", "--db", &url]);
     assert!(e.contains("no account named \"ghost\""), "{e}");
+}
+
+/// A host with game "britain", Alice (EN) at alice@example.org with reports by mail; her
+/// mail password.
+fn alice_host(db: &str) -> String {
+    ok(&[
+        "new", "britain", "--db", db, "--map", "tutorial", "--seed", "1", "--player", "EN=alice",
+    ]);
+    let set = stdout(&ok(&[
+        "mail",
+        "account",
+        "alice",
+        "--db",
+        db,
+        "--email",
+        "alice@example.org",
+        "--new-password",
+    ]));
+    set.lines()
+        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
+        .expect("the password, shown once")
+        .to_string()
+}
+
+/// A sheet whose body, in quoted-printable, holds a NUL (`=00`): the host will not keep it.
+fn sheet_with_nul(id: &str, password: &str) -> String {
+    format!(
+        "From: Alice <alice@example.org>\r\nMessage-ID: <{id}@example.org>\r\nSubject: orders\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nGAME britain\r\nEMPIRE EN\r\nPASSWORD {password}\r\n1. T=00AX\r\n"
+    )
+}
+
+fn good_sheet(id: &str, password: &str) -> String {
+    format!(
+        "From: Alice <alice@example.org>\r\nMessage-ID: <{id}@example.org>\r\nSubject: orders\r\n\r\nGAME britain\r\nEMPIRE EN\r\nPASSWORD {password}\r\n1. TAX\r\n"
+    )
+}
+
+/// The outbox waiting to be sent: each message's recipient and whole text.
+fn waiting(db: &str) -> Vec<(String, String)> {
+    use empires_cli::commands::hosted::block_on;
+    let store = block_on(empires_host::store::sql::SqlStore::open(db)).unwrap();
+    block_on(store.due_mail(i64::MAX, 1000))
+        .unwrap()
+        .into_iter()
+        .map(|q| {
+            (
+                q.recipient,
+                String::from_utf8_lossy(&q.message).into_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_sheet_the_host_will_not_keep_is_answered_and_the_pipe_exits_0() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let db = url.as_str();
+    let password = alice_host(db);
+    let o = receive(db, &sheet_with_nul("bad", &password));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "dealt with, not to be delivered again: {}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("refused; the answer is queued") && out.contains("NUL"),
+        "{out}"
+    );
+    let queued = waiting(db);
+    assert_eq!(queued.len(), 1, "{queued:?}");
+    assert_eq!(queued[0].0, "alice@example.org", "to the address on record");
+    assert!(
+        queued[0].1.contains("Subject: Not kept") && queued[0].1.contains("NUL"),
+        "{}",
+        queued[0].1
+    );
+    // The next message is read and kept.
+    let o = receive(db, &good_sheet("good", &password));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("accepted: EN's turnsheet for turn 1 of britain"),
+        "{}",
+        stdout(&o)
+    );
+    let log = stdout(&ok(&["mail", "log", "--db", db, "--game", "britain"]));
+    assert!(
+        log.contains("in  refused") && log.contains("in  accepted"),
+        "{log}"
+    );
+}
+
+#[test]
+fn mail_fetch_answers_a_bad_message_and_reads_the_good_one_after_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let db = url.as_str();
+    let password = alice_host(db);
+    let md = tmp.path().join("Maildir");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    std::fs::write(md.join("new/1.a.host"), sheet_with_nul("bad", &password)).unwrap();
+    std::fs::write(md.join("new/2.b.host"), good_sheet("good", &password)).unwrap();
+    let o = empires(&["mail", "fetch", "--maildir", s(&md), "--db", db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("2 message(s): 1 turnsheet(s) kept, 1 refused, 0 not answered"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read_dir(md.join("new")).unwrap().count(), 0);
+    let mut cur: Vec<String> = std::fs::read_dir(md.join("cur"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    cur.sort();
+    assert_eq!(cur, ["1.a.host:2,S", "2.b.host:2,S"]);
+    let queued = waiting(db);
+    assert_eq!(queued.len(), 2, "a refusal and a receipt");
+    assert!(queued.iter().all(|(to, _)| to == "alice@example.org"));
+    assert!(
+        queued[0].1.contains("Subject: Not kept") && queued[0].1.contains("NUL"),
+        "{}",
+        queued[0].1
+    );
+    // Run again: nothing waits, nothing is answered twice.
+    let out = stdout(&ok(&["mail", "fetch", "--maildir", s(&md), "--db", db]));
+    assert!(out.starts_with("0 message(s)"), "{out}");
+    assert_eq!(waiting(db).len(), 2);
+}
+
+#[test]
+fn the_refusal_limit_is_set_on_the_command_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let db = url.as_str();
+    alice_host(db);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args(["mail", "receive", "--db", db, "--refusals-per-hour", "1"])
+        .env_remove("EMPIRES_SMTP_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let forged = |id: &str| {
+        format!(
+            "From: alice@example.org\r\nMessage-ID: <{id}@x>\r\n\r\nGAME britain\r\nPASSWORD guess\r\n"
+        )
+    };
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(forged("f1").as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success());
+    let o = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args(["mail", "receive", "--db", db])
+        .env("EMPIRES_MAIL_REFUSALS_PER_HOUR", "1")
+        .env_remove("EMPIRES_SMTP_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(forged("f2").as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("refused, not answered"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(waiting(db).len(), 1, "one refusal answered, not two");
 }

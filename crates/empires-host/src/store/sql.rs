@@ -83,9 +83,48 @@ fn db_error(what: &str, shown: &str, e: sqlx::Error) -> Error {
         | sqlx::Error::Tls(_) => Kind::Unavailable,
         sqlx::Error::ColumnDecode { .. } | sqlx::Error::Decode(_) => Kind::Corrupt,
         sqlx::Error::Database(d) if d.is_unique_violation() => Kind::Conflict,
+        sqlx::Error::Database(d) => {
+            let sqlite = d.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some();
+            database_kind(sqlite, d.code().as_deref().unwrap_or(""))
+        }
         _ => Kind::Other,
     };
     Error::of(kind, format!("{shown}: {what}: {e}"))
+}
+
+/// What an error the database itself reports (by its code: SQLite's extended result code,
+/// PostgreSQL's SQLSTATE) means for the caller. The database busy, locked, out of room or
+/// going down is an outage, [`Kind::Unavailable`]: the same work may succeed later, and a
+/// door asks for it again (the mail door has a message delivered again) rather than telling
+/// the player their sheet was refused. A damaged database file is [`Kind::Corrupt`].
+fn database_kind(sqlite: bool, code: &str) -> Kind {
+    if sqlite {
+        // The primary result code is the low byte of the extended one.
+        let primary = code.parse::<i32>().map_or(-1, |c| c & 0xff);
+        match primary {
+            // BUSY, LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN
+            5 | 6 | 7 | 8 | 10 | 13 | 14 => Kind::Unavailable,
+            // CORRUPT, NOTADB
+            11 | 26 => Kind::Corrupt,
+            _ => Kind::Other,
+        }
+    } else {
+        match code {
+            // serialization failure, deadlock, a hot standby that cannot write
+            "40001" | "40P01" | "25006" => Kind::Unavailable,
+            // data corrupted, index corrupted
+            "XX001" | "XX002" => Kind::Corrupt,
+            // connection exceptions, insufficient resources, operator intervention (the
+            // server shutting down, a statement cancelled), system errors
+            c if ["08", "53", "57", "58"]
+                .iter()
+                .any(|class| c.starts_with(class)) =>
+            {
+                Kind::Unavailable
+            }
+            _ => Kind::Other,
+        }
+    }
 }
 
 impl SqlStore {
@@ -408,7 +447,7 @@ pub use rulesets::{EMPIRES, RulesetTurn};
 mod login_limits;
 
 mod mail;
-pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient};
+pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient, Seen};
 
 /// Which empire a pending file is for: `EN.txt` is EN's; `None` for the GM's `gm.txt`.
 fn pending_empire(file: &str, codes: &[EmpireCode]) -> Option<String> {
@@ -1461,5 +1500,31 @@ impl SqlStore {
                 .await
                 .map_err(|e| self.err("cannot read the turn", e))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_busy_or_going_down_is_an_outage_and_bad_data_is_not() {
+        // SQLite: BUSY, BUSY_SNAPSHOT (517), LOCKED, FULL, CANTOPEN, IOERR_WRITE (778).
+        for code in ["5", "517", "6", "13", "14", "778"] {
+            assert_eq!(database_kind(true, code), Kind::Unavailable, "{code}");
+        }
+        assert_eq!(database_kind(true, "11"), Kind::Corrupt);
+        // CONSTRAINT_CHECK (275), TOOBIG (18), MISMATCH (20): the data, not the database.
+        for code in ["275", "18", "20", ""] {
+            assert_eq!(database_kind(true, code), Kind::Other, "{code}");
+        }
+        // PostgreSQL: cannot connect, too many connections, admin shutdown, deadlock.
+        for code in ["08006", "53300", "57P01", "40P01", "40001"] {
+            assert_eq!(database_kind(false, code), Kind::Unavailable, "{code}");
+        }
+        // A NUL byte in text (22021), a value too long (22001), a check constraint (23514).
+        for code in ["22021", "22001", "23514"] {
+            assert_eq!(database_kind(false, code), Kind::Other, "{code}");
+        }
     }
 }

@@ -26,8 +26,11 @@ pub struct Candidate {
 /// What the door needs of a message.
 #[derive(Debug, Clone)]
 pub struct Incoming {
-    /// Names the message for recognising a second delivery of it: its Message-ID, or the
-    /// SHA-256 of its bytes when it has none.
+    /// Names the message for recognising a second delivery of it: a hash of its sender,
+    /// its Message-ID and its content (the bytes after its header, which a second delivery
+    /// leaves as they were while the mail servers on the way add their own header lines),
+    /// or the SHA-256 of its bytes when it has no Message-ID. Another message reusing a
+    /// Message-ID (another sender, or other content) has another key.
     pub key: String,
     pub message_id: Option<String>,
     /// The sender's address (`From`), as written.
@@ -74,7 +77,15 @@ impl Incoming {
         let subject = message.subject().unwrap_or("").to_string();
         let automatic = automatic(&message, from.as_deref());
         let key = match &message_id {
-            Some(id) => format!("id:{id}"),
+            Some(id) => {
+                let body = (message.root_part().offset_body as usize).min(raw.len());
+                let sender = from.as_deref().unwrap_or("").to_lowercase();
+                let content = sha256_hex(&raw[body..]);
+                format!(
+                    "msg:{}",
+                    sha256_hex(format!("{sender}\n{id}\n{content}").as_bytes())
+                )
+            }
             None => key_of_bytes(),
         };
         let parts = message.parts.len();
@@ -193,4 +204,31 @@ fn candidates(m: &mail_parser::Message<'_>) -> Vec<Candidate> {
         out.push(Candidate { origin, text });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(from: &str, id: &str, extra: &str, body: &str) -> Vec<u8> {
+        format!("{extra}From: {from}\r\nMessage-ID: <{id}>\r\n\r\n{body}").into_bytes()
+    }
+
+    #[test]
+    fn only_the_same_message_has_the_same_key() {
+        let key = |raw: Vec<u8>| Incoming::read(&raw, raw.len()).key;
+        let first = key(message("a@x.org", "1@x", "", "GAME g\r\n"));
+        // Delivered again through another server, which added its own header line.
+        let again = key(message(
+            "A@x.org",
+            "1@x",
+            "Received: from mx2.example.net\r\n",
+            "GAME g\r\n",
+        ));
+        assert_eq!(first, again);
+        // The same Message-ID from another sender, or with other content: another message.
+        assert_ne!(first, key(message("b@y.org", "1@x", "", "GAME g\r\n")));
+        assert_ne!(first, key(message("a@x.org", "1@x", "", "GAME h\r\n")));
+        assert_ne!(first, key(message("a@x.org", "2@x", "", "GAME g\r\n")));
+    }
 }

@@ -5,8 +5,15 @@
 //! from, never at the address it came from, so forged mail cannot make the host write to
 //! strangers; a message from an address no account has is logged and not answered. The
 //! sender proves who they are with their mail password in the sheet's header. A message
-//! delivered twice (the same Message-ID) is answered once, and mail sent by programs
-//! (auto-replies, bounces) is never answered.
+//! delivered twice (the same sender, Message-ID and content) is answered once, and mail
+//! sent by programs (auto-replies, bounces) is never answered.
+//!
+//! One message cannot stop the door: a sheet the host refuses (bytes that are not text, too
+//! large, a turn moved on...) is answered with the reason like any other refusal, and only
+//! an outage (the database out of reach, [`Kind::Unavailable`]) leaves a message to be
+//! delivered again. Refusals to one address are answered at most
+//! [`MailConfig::refusals_per_hour`] times an hour, so forged mail cannot make the host
+//! flood a player with them.
 
 pub mod message;
 pub mod sheet;
@@ -15,10 +22,12 @@ use crate::compose::{self, Envelope};
 use crate::config::MailConfig;
 use crate::password;
 use empires_host::Result;
+use empires_host::error::Kind;
 use empires_host::store::SeatCode;
-use empires_host::store::sql::{Direction, SqlStore};
+use empires_host::store::sql::{Direction, Seen, SqlStore};
 use empires_host::store::{Loaded, Millis, Store, Submission};
-use empires_host::submit::{accept_hosted, accept_on, changes};
+use empires_host::submit::{Accepted, accept_hosted, accept_on, changes};
+use empires_host::turn::decode_sheet;
 use message::Incoming;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -40,10 +49,17 @@ pub enum Outcome {
     },
     /// Refused, and the sender told why.
     Refused(String),
+    /// Refused, and not answered: the address on record has been sent as many refusals in
+    /// the past hour as the door answers ([`MailConfig::refusals_per_hour`]). Logged for
+    /// the GM.
+    Unanswered(String),
     /// Not answered: sent by a program, or from an address no account has.
     Ignored(String),
     /// Delivered before, and answered then.
     Duplicate,
+    /// Not dealt with: the host failed on it in a way that is not an outage, so that taking
+    /// it in again would fail again. Logged for the GM; nothing was kept or answered.
+    Failed(String),
 }
 
 impl Outcome {
@@ -52,9 +68,10 @@ impl Outcome {
         match self {
             Outcome::Accepted { .. } => "accepted",
             Outcome::Late { .. } => "late",
-            Outcome::Refused(_) => "refused",
+            Outcome::Refused(_) | Outcome::Unanswered(_) => "refused",
             Outcome::Ignored(_) => "ignored",
             Outcome::Duplicate => "duplicate",
+            Outcome::Failed(_) => "failed",
         }
     }
 }
@@ -64,7 +81,16 @@ pub struct Receiver<'a> {
     store: &'a SqlStore,
     cfg: &'a MailConfig,
     games: HashMap<String, ((u32, i64), Arc<Loaded>)>,
+    /// What the mail log notes of the message being taken in besides its outcome: its
+    /// Message-ID used before by another message, a fault of the host's.
+    notes: Vec<String>,
 }
+
+/// An hour, in milliseconds: the span over which refusals to one address are counted.
+const HOUR: Millis = 3_600_000;
+
+/// The longest Message-ID kept to notice its reuse (a header line's length, RFC 5322).
+const MAX_ID_CHARS: usize = 998;
 
 /// The account a message speaks for and the address on record the answer goes to.
 struct Sender {
@@ -78,44 +104,92 @@ impl<'a> Receiver<'a> {
             store,
             cfg,
             games: HashMap::new(),
+            notes: Vec::new(),
         }
     }
 
     /// Takes in one message of `size` bytes, of which `raw` holds at least the head (all of
-    /// it unless it is too large). An error means the message could not be dealt with (the
-    /// database could not be reached): nothing of it was kept, and it should be delivered
-    /// again later.
+    /// it unless it is too large). An error means the message could not be dealt with
+    /// because the host is out of order (the database could not be reached,
+    /// [`Kind::Unavailable`]): nothing of it was kept, and it should be delivered again
+    /// later. Anything else, a sheet the host refuses included, is an [`Outcome`].
     pub async fn receive(&mut self, raw: &[u8], size: usize, now: Millis) -> Result<Outcome> {
         let inc = Incoming::read(raw, size);
         let from = inc.from.clone().unwrap_or_else(|| "(no sender)".into());
+        self.notes.clear();
+        let mut recorded = false;
+        let result = self.take(&inc, &from, now, &mut recorded).await;
+        let failed = match result {
+            Ok(outcome) => return Ok(outcome),
+            Err(e) if e.kind() == Kind::Unavailable => e,
+            Err(e) => {
+                // Not an outage: taking the message in again would fail the same way, and
+                // would hold up the messages after it. The GM reads why in the mail log.
+                let outcome = Outcome::Failed(format!("the host could not deal with it: {e}"));
+                match self.log(None, None, now, &from, &outcome).await {
+                    Ok(()) => return Ok(outcome),
+                    Err(e) => e,
+                }
+            }
+        };
+        if recorded {
+            // Not dealt with: a later delivery must be taken in afresh.
+            let _ = self.store.forget_seen(&inc.key).await;
+        }
+        Err(failed)
+    }
+
+    /// [`Receiver::receive`], with every error returned; `recorded` is set once the message
+    /// is recorded as seen.
+    async fn take(
+        &mut self,
+        inc: &Incoming,
+        from: &str,
+        now: Millis,
+        recorded: &mut bool,
+    ) -> Result<Outcome> {
         if let Some(why) = &inc.automatic {
             let outcome = Outcome::Ignored(format!("not answered: {why}"));
-            self.log(None, None, now, &from, &outcome).await?;
+            self.log(None, None, now, from, &outcome).await?;
             return Ok(outcome);
         }
-        if !self.store.first_seen(&inc.key, now).await? {
-            let outcome = Outcome::Duplicate;
-            self.log(None, None, now, &from, &outcome).await?;
-            return Ok(outcome);
-        }
-        match self.answer(&inc, &from, now).await {
-            Ok(outcome) => Ok(outcome),
-            Err(e) => {
-                // Not dealt with: a later delivery must be taken in afresh.
-                let _ = self.store.forget_seen(&inc.key).await;
-                Err(e)
+        let id = inc.message_id.as_deref().map(|i| {
+            i.chars()
+                .filter(|c| !c.is_control())
+                .take(MAX_ID_CHARS)
+                .collect::<String>()
+        });
+        match self.store.first_seen(&inc.key, id.as_deref(), now).await? {
+            Seen::Again => {
+                let outcome = Outcome::Duplicate;
+                self.log(None, None, now, from, &outcome).await?;
+                return Ok(outcome);
+            }
+            Seen::First { id_reused } => {
+                *recorded = true;
+                if id_reused {
+                    self.notes.push(format!(
+                        "its Message-ID <{}> came before with another message (another sender or other content): read as a message of its own",
+                        one_line(id.as_deref().unwrap_or(""), 100)
+                    ));
+                }
             }
         }
+        self.answer(inc, from, now).await
     }
 
     async fn answer(&mut self, inc: &Incoming, from: &str, now: Millis) -> Result<Outcome> {
         let accounts = match &inc.from {
-            Some(a) => self.store.accounts_by_email(a).await?,
-            None => Vec::new(),
+            Some(a) if !a.chars().any(char::is_control) => self.store.accounts_by_email(a).await?,
+            _ => Vec::new(),
         };
         let found = inc.candidates.iter().find_map(|c| sheet::find(&c.text));
         let named_game = match found.as_ref().and_then(|f| f.game.clone()) {
-            Some(g) if self.store.game_exists(&g).await? => Some(g),
+            // A name with a control character in it (a NUL) is no game's, and is not asked
+            // of a database that may refuse to read it.
+            Some(g) if !g.chars().any(char::is_control) && self.store.game_exists(&g).await? => {
+                Some(g)
+            }
             _ => None,
         };
         let Some(&first) = accounts.first() else {
@@ -208,7 +282,8 @@ impl<'a> Receiver<'a> {
         self.keep(inc, &sender, &game, empire, &found, now).await
     }
 
-    /// Keeps a proven sheet and answers with the receipt.
+    /// Keeps a proven sheet and answers with the receipt; a sheet the host refuses is
+    /// answered with the reason.
     async fn keep(
         &mut self,
         inc: &Incoming,
@@ -218,56 +293,36 @@ impl<'a> Receiver<'a> {
         found: &sheet::Found,
         now: Millis,
     ) -> Result<Outcome> {
-        // A game of another ruleset is checked by its ruleset, read afresh.
-        let hosted = self.store.hosted_game(game).await?;
-        let next = match &hosted {
-            Some(h) => h.turn + 1,
-            None => self.loaded(game).await?.turn + 1,
-        };
+        // The sheet's bytes as every door checks them: not text (a NUL, which a
+        // quoted-printable `=00` or a binary attachment brings), or too large.
+        if let Err(why) = decode_sheet(found.text.as_bytes()) {
+            let o = Outcome::Refused(format!(
+                "the turnsheet cannot be kept: {why}. Send it as plain text in the message, or as a .txt attachment saved as plain text. Nothing was kept."
+            ));
+            return self.refused(inc, sender, Some(game), o, now).await;
+        }
         let written_for = found
             .turn
             .as_deref()
             .and_then(|t| t.trim().parse::<u32>().ok());
-        let late = written_for.is_some_and(|t| t < next);
-        // Late orders are Empires' (2.4): another ruleset's sheet names its turn, and one for
-        // a turn already played would be refused when the next turn is played.
-        if let (Some(h), Some(t), true) = (&hosted, written_for, late) {
-            let o = Outcome::Refused(format!(
-                "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {} that came with your report. Nothing was kept.",
-                h.turn + 1
-            ));
-            return self.refused(inc, sender, Some(game), o, now).await;
-        }
-        let before = self.store.latest_sheet(game, empire, next).await?;
-        let submission = Submission {
-            empire: Some(empire),
-            body: found.text.clone().into_bytes(),
-            door: "mail".into(),
-            received_at: now,
-            for_turn: None,
-            late,
-        };
-        let accepted = match &hosted {
-            Some(h) => match accept_hosted(self.store, h, &submission, "sheet").await {
-                // Refused by the game (the deadline passed): the sender is told.
-                Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
-                    let o = Outcome::Refused(format!("{e}. Nothing was kept."));
-                    return self.refused(inc, sender, Some(game), o, now).await;
-                }
-                other => other?,
-            },
-            None => {
-                let loaded = self.loaded(game).await?;
-                match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
-                    Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
-                        // A turn was played meanwhile: read the game again and keep it for
-                        // the new turn.
-                        self.games.remove(game);
-                        let loaded = self.loaded(game).await?;
-                        accept_on(self.store, game, &loaded, &submission, "turnsheet").await?
-                    }
-                    other => other?,
-                }
+        let (accepted, before, next, late) = match self
+            .accept(game, empire, found, written_for, now)
+            .await
+        {
+            Ok(Ok(taken)) => taken,
+            Ok(Err(refusal)) => return self.refused(inc, sender, Some(game), refusal, now).await,
+            Err(e) if e.kind() == Kind::Unavailable => return Err(e),
+            // Refused by the store or the game (a turn played meanwhile, the deadline
+            // passed, bytes it will not keep): the sender is told, and the door goes on.
+            Err(e) => {
+                let why = if e.kind() == Kind::Corrupt {
+                    self.notes.push(format!("a fault of the host's: {e}"));
+                    "the host could not keep it because of a fault of its own, which your GM can see in the mail log. Send it again later, or ask your GM. Nothing was kept.".to_string()
+                } else {
+                    format!("{e}. Nothing was kept.")
+                };
+                let o = Outcome::Refused(why);
+                return self.refused(inc, sender, Some(game), o, now).await;
             }
         };
         let for_turn = accepted.receipt.for_turn;
@@ -343,21 +398,75 @@ impl<'a> Receiver<'a> {
             "{empire}, turn {for_turn}, {}",
             &accepted.receipt.sha256[..12]
         );
-        self.store
-            .log_mail(
-                Some(game),
-                Some(sender.account),
-                now,
-                Direction::In,
-                &sender.address,
-                outcome.word(),
-                &detail,
-            )
-            .await?;
+        self.log_line(
+            Some(game),
+            Some(sender.account),
+            now,
+            &sender.address,
+            outcome.word(),
+            detail,
+        )
+        .await?;
         Ok(outcome)
     }
 
-    /// Answers a refusal at the address on record, and logs it for the GM.
+    /// Checks and keeps the sheet for the turn waiting: what was kept, the sheet it
+    /// replaces, the turn that was waiting and whether it was written for a turn already
+    /// played; or the refusal the game answers (a Napoleonic sheet for a turn played).
+    async fn accept(
+        &mut self,
+        game: &str,
+        empire: SeatCode,
+        found: &sheet::Found,
+        written_for: Option<u32>,
+        now: Millis,
+    ) -> Result<std::result::Result<Taken, Outcome>> {
+        // A game of another ruleset is checked by its ruleset, read afresh.
+        let hosted = self.store.hosted_game(game).await?;
+        let next = match &hosted {
+            Some(h) => h.turn + 1,
+            None => self.loaded(game).await?.turn + 1,
+        };
+        let late = written_for.is_some_and(|t| t < next);
+        // Late orders are Empires' (2.4): another ruleset's sheet names its turn, and one for
+        // a turn already played would be refused when the next turn is played.
+        if let (Some(h), Some(t), true) = (&hosted, written_for, late) {
+            return Ok(Err(Outcome::Refused(format!(
+                "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {} that came with your report. Nothing was kept.",
+                h.turn + 1
+            ))));
+        }
+        let before = self.store.latest_sheet(game, empire, next).await?;
+        let submission = Submission {
+            empire: Some(empire),
+            body: found.text.clone().into_bytes(),
+            door: "mail".into(),
+            received_at: now,
+            for_turn: None,
+            late,
+        };
+        let accepted = match &hosted {
+            Some(h) => accept_hosted(self.store, h, &submission, "sheet").await?,
+            None => {
+                let loaded = self.loaded(game).await?;
+                match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
+                    Err(e) if e.kind() == Kind::Conflict => {
+                        // A turn was played meanwhile: read the game again and keep it for
+                        // the new turn.
+                        self.games.remove(game);
+                        let loaded = self.loaded(game).await?;
+                        accept_on(self.store, game, &loaded, &submission, "turnsheet").await?
+                    }
+                    other => other?,
+                }
+            }
+        };
+        Ok(Ok((accepted, before, next, late)))
+    }
+
+    /// Answers a refusal at the address on record, and logs it for the GM. Beyond
+    /// [`MailConfig::refusals_per_hour`] refusals to that address in the past hour the
+    /// refusal is logged and not answered: the outcome is then [`Outcome::Unanswered`].
     async fn refused(
         &mut self,
         inc: &Incoming,
@@ -369,25 +478,50 @@ impl<'a> Receiver<'a> {
         let Outcome::Refused(why) = &outcome else {
             return Ok(outcome);
         };
-        let subject = if inc.subject.is_empty() {
-            "Your turnsheet was not kept".to_string()
-        } else {
-            format!("Not kept: {}", one_line(&inc.subject, 60))
+        let limit = i64::from(self.cfg.refusals_per_hour);
+        let since = now - HOUR;
+        // Counted in the outbox, which every process taking mail in shares.
+        let sent = self
+            .store
+            .mail_queued_to(&sender.address, "refusal", since)
+            .await?;
+        let mut queued = None;
+        if sent < limit {
+            let subject = if inc.subject.is_empty() {
+                "Your turnsheet was not kept".to_string()
+            } else {
+                format!("Not kept: {}", one_line(&inc.subject, 60))
+            };
+            let mut body = format!(
+                "Your message of {} could not be taken as orders:\n\n{why}\n\nNothing from it was kept. Any turnsheet you sent before stands.\n",
+                when(now)
+            );
+            if sent + 1 == limit {
+                body.push_str(&format!(
+                    "\nThis is the {} refusal sent to your address within an hour, the most the host sends: until the hour is out, messages it refuses are not answered (your GM sees them in the mail log). Turnsheets it keeps are always answered.\n",
+                    ordinal(sent + 1)
+                ));
+            }
+            let env = Envelope {
+                to: &sender.address,
+                subject,
+                in_reply_to: inc.message_id.as_deref(),
+                key: format!("refusal:{}", inc.key),
+                now,
+            };
+            let message = compose::answer(self.cfg, &env, &body)?;
+            let mail = compose::queued(game, Some(sender.account), "refusal", None, &env, message);
+            // The count again as the message goes in: another process may have answered
+            // meanwhile.
+            queued = self
+                .store
+                .queue_mail_within(&mail, now, since, limit)
+                .await?;
+        }
+        let outcome = match queued {
+            Some(_) => outcome,
+            None => Outcome::Unanswered(why.clone()),
         };
-        let body = format!(
-            "Your message of {} could not be taken as orders:\n\n{why}\n\nNothing from it was kept. Any turnsheet you sent before stands.\n",
-            when(now)
-        );
-        let env = Envelope {
-            to: &sender.address,
-            subject,
-            in_reply_to: inc.message_id.as_deref(),
-            key: format!("refusal:{}", inc.key),
-            now,
-        };
-        let message = compose::answer(self.cfg, &env, &body)?;
-        let mail = compose::queued(game, Some(sender.account), "refusal", None, &env, message);
-        self.store.queue_mail(&mail, now).await?;
         self.log(game, Some(sender.account), now, &sender.address, &outcome)
             .await?;
         Ok(outcome)
@@ -402,7 +536,11 @@ impl<'a> Receiver<'a> {
         outcome: &Outcome,
     ) -> Result<()> {
         let detail = match outcome {
-            Outcome::Refused(w) | Outcome::Ignored(w) => one_line(w, 300),
+            Outcome::Refused(w) | Outcome::Ignored(w) | Outcome::Failed(w) => w.clone(),
+            Outcome::Unanswered(w) => format!(
+                "not answered ({} refusals an hour to this address at most): {w}",
+                self.cfg.refusals_per_hour
+            ),
             Outcome::Duplicate => "delivered again; answered the first time".into(),
             Outcome::Accepted {
                 empire, for_turn, ..
@@ -413,6 +551,25 @@ impl<'a> Receiver<'a> {
                 format!("{empire}, turn {for_turn}")
             }
         };
+        self.log_line(game, account, now, address, outcome.word(), detail)
+            .await
+    }
+
+    /// Writes the mail log's line for the message being taken in, with its notes.
+    async fn log_line(
+        &self,
+        game: Option<&str>,
+        account: Option<i64>,
+        now: Millis,
+        address: &str,
+        word: &str,
+        detail: String,
+    ) -> Result<()> {
+        let mut detail = one_line(&detail, 300);
+        for note in &self.notes {
+            detail.push_str("; ");
+            detail.push_str(&one_line(note, 300));
+        }
         self.store
             .log_mail(
                 game,
@@ -420,7 +577,7 @@ impl<'a> Receiver<'a> {
                 now,
                 Direction::In,
                 &one_line(address, 200),
-                outcome.word(),
+                word,
                 &detail,
             )
             .await
@@ -438,6 +595,22 @@ impl<'a> Receiver<'a> {
         self.games.insert(game.to_string(), (version, l.clone()));
         Ok(l)
     }
+}
+
+/// A sheet kept: what the store answered, the sheet it replaces (its bytes, hash and time),
+/// the turn that was waiting, and whether it was written for a turn already played.
+type Taken = (Accepted, Option<(Vec<u8>, String, Millis)>, u32, bool);
+
+/// "1st", "2nd", "5th": for the refusal that says it is the last one for a while.
+fn ordinal(n: i64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// The receipt proper: when, the content hash, and what changed since the sheet before.

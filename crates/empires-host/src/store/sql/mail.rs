@@ -23,6 +23,16 @@ impl Direction {
     }
 }
 
+/// Whether a message was taken in before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Seen {
+    /// Never: it is read. `id_reused` when another message (another sender, or other
+    /// content) came before it with the same Message-ID.
+    First { id_reused: bool },
+    /// The same message was taken in before: it is delivered again.
+    Again,
+}
+
 /// One line of the mail log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MailLogEntry {
@@ -177,22 +187,47 @@ impl SqlStore {
         Ok(rows.into_iter().map(|r| r.0).collect())
     }
 
-    /// Records that a message was taken in; `false` if it had been already (the same
-    /// Message-ID delivered again).
-    pub async fn first_seen(&self, message_key: &str, now: Millis) -> Result<bool> {
+    /// Records that a message was taken in. `message_key` names the message (the same key
+    /// is the same message delivered again); `message_id` is its Message-ID, if it has one,
+    /// so that another message reusing it is noticed.
+    pub async fn first_seen(
+        &self,
+        message_key: &str,
+        message_id: Option<&str>,
+        now: Millis,
+    ) -> Result<Seen> {
         let n = on_pool!(&self.pool, |p| {
             sqlx::query(
-                "INSERT INTO mail_seen (message_key, received_at) VALUES ($1, $2) \
+                "INSERT INTO mail_seen (message_key, message_id, received_at) VALUES ($1, $2, $3) \
                  ON CONFLICT (message_key) DO NOTHING",
             )
             .bind(message_key)
+            .bind(message_id)
             .bind(now)
             .execute(p)
             .await
             .map(|r| r.rows_affected())
         })
         .map_err(|e| self.err("cannot record the message", e))?;
-        Ok(n == 1)
+        if n != 1 {
+            return Ok(Seen::Again);
+        }
+        let Some(id) = message_id else {
+            return Ok(Seen::First { id_reused: false });
+        };
+        let other: Option<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT received_at FROM mail_seen WHERE message_id = $1 AND message_key <> $2 LIMIT 1",
+            )
+            .bind(id)
+            .bind(message_key)
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the messages seen", e))?;
+        Ok(Seen::First {
+            id_reused: other.is_some(),
+        })
     }
 
     /// Forgets that a message was taken in, when it could not be dealt with (the database
@@ -284,6 +319,59 @@ impl SqlStore {
             .bind(&mail.subject)
             .bind(&mail.message)
             .bind(now)
+            .fetch_optional(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot queue the mail", e))?;
+        Ok(row.map(|r| r.0))
+    }
+
+    /// How many messages of `kind` were queued to `recipient` (the address exactly as it
+    /// was queued: an account's address on record) since `since`.
+    pub async fn mail_queued_to(&self, recipient: &str, kind: &str, since: Millis) -> Result<i64> {
+        let row: (i64,) = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT COUNT(*) FROM outbox WHERE recipient = $1 AND kind = $2 AND created_at >= $3",
+            )
+            .bind(recipient)
+            .bind(kind)
+            .bind(since)
+            .fetch_one(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the outbox", e))?;
+        Ok(row.0)
+    }
+
+    /// Puts a message in the outbox as [`SqlStore::queue_mail`] does, unless `limit` or more
+    /// messages of its kind were queued to its recipient since `since`: `None` then. The
+    /// count and the insert are one statement, so processes queueing at once share the
+    /// count (on SQLite exactly, writes being one at a time; on PostgreSQL two statements at
+    /// the very same moment may each see the count below the limit).
+    pub async fn queue_mail_within(
+        &self,
+        mail: &OutMail,
+        now: Millis,
+        since: Millis,
+        limit: i64,
+    ) -> Result<Option<i64>> {
+        let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "INSERT INTO outbox (game_id, account_id, kind, dedupe, recipient, subject, message, created_at, next_attempt_at) \
+                 SELECT (SELECT id FROM games WHERE name = $1), $2, $3, $4, $5, $6, $7, $8, $8 \
+                 WHERE (SELECT COUNT(*) FROM outbox WHERE recipient = $5 AND kind = $3 AND created_at >= $9) < $10 \
+                 ON CONFLICT (dedupe) DO NOTHING RETURNING id",
+            )
+            .bind(mail.game.as_deref())
+            .bind(mail.account)
+            .bind(&mail.kind)
+            .bind(mail.dedupe.as_deref())
+            .bind(&mail.recipient)
+            .bind(&mail.subject)
+            .bind(&mail.message)
+            .bind(now)
+            .bind(since)
+            .bind(limit)
             .fetch_optional(p)
             .await
         })
