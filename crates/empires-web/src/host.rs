@@ -101,6 +101,41 @@ impl Host {
         self.clock.now()
     }
 
+    /// A page of the site as a link in mail gives it: under `--public-url` when there is one.
+    pub fn link(&self, path: &str) -> String {
+        let base = self.config.public_url.clone().unwrap_or_default();
+        format!("{}{path}", base.trim_end_matches('/'))
+    }
+
+    /// Queues a plain-text message from the host to `to`, for `account`, as the outbox's
+    /// `kind`; it is sent with the rest of the outbox.
+    pub async fn queue_text(
+        &self,
+        account: i64,
+        to: &str,
+        kind: &str,
+        subject: &str,
+        text: &str,
+    ) -> Result<()> {
+        let now = self.now();
+        let from = self
+            .config
+            .mail_address
+            .clone()
+            .unwrap_or_else(|| empires_mail::config::DEFAULT_FROM.to_string());
+        let cfg = empires_mail::MailConfig::new(&from, None)?;
+        let env = empires_mail::compose::Envelope {
+            to,
+            subject: subject.to_string(),
+            in_reply_to: None,
+            key: format!("{kind}-{account}-{now}"),
+            now,
+        };
+        let message = empires_mail::compose::answer(&cfg, &env, text)?;
+        let mail = empires_mail::compose::queued(None, Some(account), kind, None, &env, message);
+        self.store.queue_mail(&mail, now).await.map(|_| ())
+    }
+
     /// The host's limits, read at most once a minute.
     pub async fn limits(&self) -> Result<HostLimits> {
         let now = self.now();

@@ -104,28 +104,19 @@ async fn mail_link(
             now + MAILED_LINK_LIFE,
         )
         .await?;
-    let base = host.config.public_url.clone().unwrap_or_default();
-    let url = format!("{}/reset/{token}", base.trim_end_matches('/'));
-    let from = host
-        .config
-        .mail_address
-        .clone()
-        .unwrap_or_else(|| empires_mail::config::DEFAULT_FROM.to_string());
-    let cfg = empires_mail::MailConfig::new(&from, None)?;
-    let env = empires_mail::compose::Envelope {
-        to: email,
-        subject: "A new password for your Empires account".to_string(),
-        in_reply_to: None,
-        key: format!("reset-{}-{now}", account.id),
-        now,
-    };
+    let url = host.link(&format!("/reset/{token}"));
     let text = format!(
         "Someone (we hope you) asked for a new password for the Empires account \"{}\".\n\nTo choose one, open this link within a day; it works once:\n\n{url}\n\nIf you did not ask, do nothing: your password stays as it is.\n",
         account.name
     );
-    let message = empires_mail::compose::answer(&cfg, &env, &text)?;
-    let mail = empires_mail::compose::queued(None, Some(account.id), KIND, None, &env, message);
-    host.store.queue_mail(&mail, now).await?;
+    host.queue_text(
+        account.id,
+        email,
+        KIND,
+        "A new password for your Empires account",
+        &text,
+    )
+    .await?;
     host.store
         .log_account(
             account.id,

@@ -134,27 +134,18 @@ async fn mail_proof(host: &Host, account: i64, email: &str) -> Result<(), Failur
             now + PROOF_LIFE,
         )
         .await?;
-    let base = host.config.public_url.clone().unwrap_or_default();
-    let url = format!("{}/account/mail/verify/{token}", base.trim_end_matches('/'));
-    let from = host
-        .config
-        .mail_address
-        .clone()
-        .unwrap_or_else(|| empires_mail::config::DEFAULT_FROM.to_string());
-    let cfg = empires_mail::MailConfig::new(&from, None)?;
-    let env = empires_mail::compose::Envelope {
-        to: email,
-        subject: "Confirm your address for Empires".to_string(),
-        in_reply_to: None,
-        key: format!("verify-{account}-{now}"),
-        now,
-    };
+    let url = host.link(&format!("/account/mail/verify/{token}"));
     let text = format!(
         "This address was given for an Empires account. To confirm it is yours, open this link within two days:\n\n{url}\n\nUntil then no report is mailed here and no turnsheet is taken from it. If you did not give it, do nothing.\n"
     );
-    let message = empires_mail::compose::answer(&cfg, &env, &text)?;
-    let mail = empires_mail::compose::queued(None, Some(account), "verify", None, &env, message);
-    host.store.queue_mail(&mail, now).await?;
+    host.queue_text(
+        account,
+        email,
+        "verify",
+        "Confirm your address for Empires",
+        &text,
+    )
+    .await?;
     Ok(())
 }
 
