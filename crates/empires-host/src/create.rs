@@ -18,6 +18,30 @@ pub fn start(map: &Map, file: &str, setup: &NewGame) -> Result<GameState> {
     Ok(state)
 }
 
+/// The longest name a hosted game may have.
+pub const MAX_GAME_NAME: usize = 40;
+
+/// Refuses a name a host cannot keep a game under: a game's name becomes a path part (an
+/// export's folder, a download's file name) and a web address, so it is 1 to 40 letters,
+/// digits, `-` or `_`. Checked by every store that keeps games by name, whichever door
+/// asked.
+pub fn check_game_name(name: &str) -> Result<()> {
+    let fits = !name.is_empty()
+        && name.len() <= MAX_GAME_NAME
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if fits {
+        Ok(())
+    } else {
+        let shown: String = name.chars().take(MAX_GAME_NAME + 1).collect();
+        Err(Error::new(format!(
+            "\"{}\" cannot name a game: a game's name has 1 to {MAX_GAME_NAME} letters, digits, '-' or '_'",
+            shown.escape_debug()
+        )))
+    }
+}
+
 /// Creates the game directory `dir` at the starting position `state`; returns the state's
 /// hash. Refuses a directory that exists and is not empty.
 pub fn create_dir(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
@@ -101,4 +125,30 @@ fn building_dir(dir: &Path) -> Result<PathBuf> {
     hidden.push(name);
     hidden.push(format!(".new-{}", std::process::id()));
     Ok(dir.with_file_name(hidden))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_game_name;
+
+    #[test]
+    fn game_names_stay_inside_a_folder_and_an_address() {
+        for good in ["nw", "World-2026", "a_b", &"x".repeat(40)] {
+            assert!(check_game_name(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "",
+            "../x",
+            "..",
+            "a/b",
+            "a\\b",
+            "The Northern Wars",
+            "é",
+            "a\0b",
+            &"x".repeat(41),
+        ] {
+            let err = check_game_name(bad).unwrap_err();
+            assert!(err.message().contains("cannot name a game"), "{bad}: {err}");
+        }
+    }
 }

@@ -11,6 +11,8 @@
 //! <dir>/turns/NNNN/state.sha256  hex SHA-256 of state.json
 //! <dir>/turns/NNNN/orders/       the turnsheets turn N was played with
 //! <dir>/turns/NNNN/turn.json     which of them were sent and which the computer wrote
+//! <dir>/turns/superseded/        sheets replaced after an interrupted turn, until the next
+//!                                turn keeps them in its orders/superseded/
 //! ```
 //!
 //! A turn is written into `turns/NNNN.tmp/`, taking the pending turnsheets into it first
@@ -20,7 +22,7 @@
 
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
-use crate::{drawing, mapcache, staging};
+use crate::{drawing, gamelock, mapcache, staging};
 use empires_maps::draw::{Layers, Layout};
 use empires_rules::event::Event;
 use empires_rules::map::MapFile;
@@ -184,8 +186,8 @@ impl GameDir {
         self.root.join(LOCK_FILE)
     }
 
-    /// Takes the game's lock file (`.lock`) for this command alone, failing at once if
-    /// another command holds it.
+    /// Takes the game's lock file (`.lock`) for this command alone, waiting a bounded time
+    /// ([`gamelock::wait_allowed`]) for commands that hold it to finish.
     pub fn lock(&self) -> Result<File> {
         let path = self.lock_path();
         let mut options = std::fs::OpenOptions::new();
@@ -199,34 +201,30 @@ impl GameDir {
         let file = options
             .open(&path)
             .map_err(|e| Error::io("cannot open", &path, e))?;
-        match file.try_lock() {
-            Ok(()) => Ok(file),
-            Err(std::fs::TryLockError::WouldBlock) => Err(self.busy()),
-            Err(std::fs::TryLockError::Error(e)) => Err(Error::io("cannot lock", &path, e)),
+        let wait = gamelock::wait_allowed();
+        match gamelock::take(&file, gamelock::Mode::Exclusive, wait) {
+            gamelock::Outcome::Taken => Ok(file),
+            gamelock::Outcome::Busy => Err(gamelock::busy(&self.root, &path, wait)),
+            gamelock::Outcome::Failed(e) => Err(Error::io("cannot lock", &path, e)),
         }
     }
 
     /// Takes the game's lock file shared with other readers, so that a turn is not played
-    /// while a command looks. A game without a lock file, or one that cannot be opened (a
-    /// read-only copy), is looked at without a lock: nothing is written, and a turn commits
-    /// with one rename, so a reader sees either the turn before or the turn after.
+    /// while a command looks; a turn being played is waited for as [`GameDir::lock`] waits.
+    /// A game without a lock file, or one that cannot be locked (a read-only copy), is
+    /// looked at without a lock: nothing is written, and a turn commits with one rename, so
+    /// a reader sees either the turn before or the turn after.
     pub fn lock_shared(&self) -> Result<Option<File>> {
         let path = self.lock_path();
         let Ok(file) = files::open_in_game(&path) else {
             return Ok(None);
         };
-        match file.try_lock_shared() {
-            Ok(()) => Ok(Some(file)),
-            Err(std::fs::TryLockError::WouldBlock) => Err(self.busy()),
-            Err(std::fs::TryLockError::Error(_)) => Ok(None),
+        let wait = gamelock::wait_allowed();
+        match gamelock::take(&file, gamelock::Mode::Shared, wait) {
+            gamelock::Outcome::Taken => Ok(Some(file)),
+            gamelock::Outcome::Busy => Err(gamelock::busy(&self.root, &path, wait)),
+            gamelock::Outcome::Failed(_) => Ok(None),
         }
-    }
-
-    fn busy(&self) -> Error {
-        Error::new(format!(
-            "{}: another empires command is working on this game; try again when it ends",
-            self.root.display()
-        ))
     }
 
     pub fn root(&self) -> &Path {
@@ -356,18 +354,30 @@ impl GameDir {
         }
         let mut notes = Vec::new();
         for tmp in self.tmp_dirs()? {
-            let restored = staging::restore(&tmp, &orders)?;
+            let restored = staging::restore(&tmp, &orders, &self.held_dir())?;
             fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
-            notes.push(if restored.is_empty() {
-                format!("{} was an interrupted turn: rolled back", tmp.display())
-            } else {
-                format!(
-                    "{} was an interrupted turn: rolled back, and the turnsheets sent for it are back in {}: {}",
-                    tmp.display(),
+            let mut note = format!("{} was an interrupted turn: rolled back", tmp.display());
+            if !restored.back.is_empty() {
+                note.push_str(&format!(
+                    ", and the turnsheets sent for it are back in {}: {}",
                     orders.display(),
-                    restored.join(" ")
-                )
-            });
+                    restored.back.join(" ")
+                ));
+            }
+            if !restored.superseded.is_empty() {
+                note.push_str(&format!(
+                    "; sheets sent for it and replaced since by newer ones are kept with the \
+                     next turn, not played (held in {}): {}",
+                    self.held_dir().display(),
+                    restored.superseded.join(" ")
+                ));
+            }
+            if !restored.joined.is_empty() {
+                note.push_str(
+                    "; the GM's messages sent for it come before those sent since, in one gm.txt",
+                );
+            }
+            notes.push(note);
         }
         // Only what was moved needs flushing: a game with nothing to recover (every command
         // starts here) waits for no disk.

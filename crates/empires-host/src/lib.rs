@@ -17,6 +17,7 @@ pub mod error;
 pub mod files;
 pub mod gamedir;
 pub mod gamefiles;
+pub mod gamelock;
 pub mod ledger;
 pub mod mapcache;
 pub mod render;

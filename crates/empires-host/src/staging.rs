@@ -11,6 +11,13 @@
 //! `turn.json`, lists the files the players sent. Rolling back an interrupted turn moves
 //! exactly those back to `orders/`; without a record the computer has written nothing yet,
 //! and every file there is a player's.
+//!
+//! A sheet may arrive in `orders/` while a turn that took the seat's earlier sheet is
+//! interrupted. Rolling back, the newer sheet wins, as it would have had the turn not been
+//! interrupted (the latest sheet of a seat is the one played), and the older is held in
+//! `turns/superseded/` until the next turn keeps it in its `orders/superseded/`, listed in
+//! its record: nothing a player sent is lost, and no person has to choose. The GM's
+//! messages add up instead, as they do when sent twice for one turn.
 
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
@@ -38,6 +45,10 @@ pub struct TurnRecord {
     /// GM had the turn played all the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_accepted: Option<String>,
+    /// Sheets sent for an interrupted turn and replaced by later ones from the same seat
+    /// before this turn was played, kept in the turn's `orders/superseded/`; not played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub superseded: Vec<String>,
     /// The version of the rules the turn was played under ([`crate::turn::RULES_VERSION`]);
     /// missing from turns played before versions were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,6 +59,9 @@ pub struct TurnRecord {
 pub const RECORD_FILE: &str = "turn.json";
 /// The folder of a turn's `orders/` keeping the turnsheets that could not be read.
 pub const UNREADABLE_DIR: &str = "unreadable";
+/// The folder of a turn's `orders/` keeping sheets replaced after an interrupted turn; also
+/// the folder of `turns/` holding them until the next turn is played.
+pub const SUPERSEDED_DIR: &str = "superseded";
 
 /// What is waiting in `orders/`, by file name, without reading any of it.
 #[derive(Debug, Clone, Default)]
@@ -70,6 +84,9 @@ impl Waiting {
 pub struct Taken {
     pub tmp: PathBuf,
     pub waiting: Waiting,
+    /// The superseded sheets held since an interrupted turn, now in the turn's
+    /// `orders/superseded/`.
+    pub superseded: Vec<String>,
 }
 
 impl Taken {
@@ -186,10 +203,50 @@ impl GameDir {
         }
         waiting.sheets.retain(|_, n| !gone.contains(n));
         waiting.gm = waiting.gm.filter(|n| !gone.contains(n));
+        let superseded = match self.take_superseded(&to) {
+            Ok(names) => names,
+            Err(e) => return Err(self.undo(e)),
+        };
         // No flush here: a move leaves a sheet in exactly one of the two folders, flushed or
         // not, and a rollback puts back whatever it finds where the record says it went
         // (a sheet still in `orders/` is simply already back).
-        Ok(Taken { tmp, waiting })
+        Ok(Taken {
+            tmp,
+            waiting,
+            superseded,
+        })
+    }
+
+    /// `turns/superseded/`: sheets replaced after an interrupted turn, until the next turn
+    /// keeps them.
+    pub fn held_dir(&self) -> PathBuf {
+        self.turns_dir().join(SUPERSEDED_DIR)
+    }
+
+    /// Moves the held superseded sheets into the turn's `orders/superseded/`.
+    fn take_superseded(&self, orders: &Path) -> Result<Vec<String>> {
+        let held = self.held_dir();
+        if Kind::of(&held).map_err(|e| Error::io("cannot read", &held, e))? != Kind::Directory {
+            return Ok(Vec::new());
+        }
+        let mut names = Vec::new();
+        for entry in files::read_dir_sorted(&held)? {
+            let from = entry.path();
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            if Kind::of(&from).ok() != Some(Kind::File) {
+                continue;
+            }
+            let aside = orders.join(SUPERSEDED_DIR);
+            if names.is_empty() {
+                fs::create_dir(&aside).map_err(|e| Error::io("cannot create", &aside, e))?;
+            }
+            files::move_no_replace(&from, &aside.join(&name))
+                .map_err(|e| Error::io("cannot move", &from, e))?;
+            names.push(name);
+        }
+        Ok(names)
     }
 
     /// Puts an unreadable turnsheet aside within the turn, in `orders/unreadable/`, so that
@@ -257,14 +314,28 @@ impl GameDir {
     }
 }
 
-/// Moves the turnsheets the players sent for an interrupted turn, `tmp`, back to `orders`;
-/// returns their names. Fails, naming both, rather than replace a sheet that has arrived in
-/// `orders/` since.
-pub fn restore(tmp: &Path, orders: &Path) -> Result<Vec<String>> {
+/// What rolling back an interrupted turn gave back.
+#[derive(Debug, Default)]
+pub struct Restored {
+    /// The sheets back in `orders/`.
+    pub back: Vec<String>,
+    /// Sheets sent for the interrupted turn whose seat has sent a newer one since: held in
+    /// `turns/superseded/` (under the name given here) for the next turn to keep.
+    pub superseded: Vec<String>,
+    /// GM's messages sent for the interrupted turn, put before those sent since.
+    pub joined: Vec<String>,
+}
+
+/// Moves the turnsheets the players sent for an interrupted turn, `tmp`, back to `orders`,
+/// and the superseded sheets it took back to `held`. Where a seat has sent a newer sheet
+/// since, that one stays and the older is held as superseded.
+pub fn restore(tmp: &Path, orders: &Path, held: &Path) -> Result<Restored> {
     let taken = tmp.join(ORDERS_DIR);
     let aside = taken.join(UNREADABLE_DIR);
+    let kept = taken.join(SUPERSEDED_DIR);
     let record_path = tmp.join(RECORD_FILE);
     let mut back: Vec<PathBuf> = Vec::new();
+    let mut held_back: Vec<PathBuf> = Vec::new();
     if Kind::of(&record_path).map_err(|e| Error::io("cannot read", &record_path, e))? == Kind::File
     {
         let text = files::read_text_in_game(&record_path, files::MAX_SMALL_BYTES)?;
@@ -281,28 +352,41 @@ pub fn restore(tmp: &Path, orders: &Path) -> Result<Vec<String>> {
         for name in &record.unreadable {
             back.push(aside.join(plain_name(name, &record_path)?));
         }
+        for name in &record.superseded {
+            held_back.push(kept.join(plain_name(name, &record_path)?));
+        }
     } else {
         // No record: the computer has written nothing yet, so all there is was sent. (A
         // turn interrupted by an older version of this program moved the whole `orders/`
         // here, subdirectories included: they go back too.)
-        for dir in [&taken, &aside] {
+        for dir in [&taken, &aside, &kept] {
             if Kind::of(dir).ok() != Some(Kind::Directory) {
                 continue;
             }
             for entry in files::read_dir_sorted(dir)? {
                 let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-                if !is_dir || (dir == &taken && entry.file_name() != UNREADABLE_DIR) {
+                let ours = dir == &taken
+                    && (entry.file_name() == UNREADABLE_DIR || entry.file_name() == SUPERSEDED_DIR);
+                if dir == &kept {
+                    held_back.push(entry.path());
+                } else if !is_dir || (dir == &taken && !ours) {
                     back.push(entry.path());
                 }
             }
         }
     }
-    let mut restored = Vec::new();
+    let mut restored = Restored::default();
+    for from in held_back {
+        if let Some(name) = hold(&from, held)? {
+            restored.superseded.push(name);
+        }
+    }
     for from in back {
         let Some(name) = from.file_name() else {
             continue;
         };
-        let to = orders.join(name);
+        let name = name.to_string_lossy().into_owned();
+        let to = orders.join(&name);
         let moved = if Kind::of(&from).ok() == Some(Kind::Directory) {
             match Kind::of(&to) {
                 Ok(Kind::Missing) => fs::rename(&from, &to),
@@ -313,21 +397,79 @@ pub fn restore(tmp: &Path, orders: &Path) -> Result<Vec<String>> {
             files::move_no_replace(&from, &to)
         };
         match moved {
-            Ok(()) => restored.push(name.to_string_lossy().into_owned()),
+            Ok(()) => restored.back.push(name),
             // Already moved back by an earlier, interrupted recovery.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(Error::new(format!(
-                    "{} was sent for an interrupted turn, and {} has arrived since; keep one, \
-                     delete the other, and run the command again",
-                    from.display(),
-                    to.display()
-                )));
+                if name.eq_ignore_ascii_case(GM_MESSAGES_FILE)
+                    && Kind::of(&from).ok() == Some(Kind::File)
+                {
+                    join_gm_messages(&from, &to)?;
+                    restored.joined.push(name);
+                } else if Kind::of(&from).ok() == Some(Kind::File) {
+                    // 2.4: the latest sheet of a seat is the one played; the older is kept.
+                    if let Some(held_as) = hold(&from, held)? {
+                        restored.superseded.push(held_as);
+                    }
+                } else {
+                    return Err(Error::new(format!(
+                        "{} was sent for an interrupted turn, and {} has arrived since; move \
+                         one of them away and run the command again",
+                        from.display(),
+                        to.display()
+                    )));
+                }
             }
             Err(e) => return Err(Error::io("cannot move back", &from, e)),
         }
     }
     Ok(restored)
+}
+
+/// Moves a superseded sheet into `held` under a name not yet taken there (`EN.txt`, then
+/// `EN-2.txt`...); its name there, or `None` when it had already been moved.
+fn hold(from: &Path, held: &Path) -> Result<Option<String>> {
+    let Some(name) = from.file_name().and_then(|n| n.to_str()) else {
+        return Ok(None);
+    };
+    match Kind::of(from).map_err(|e| Error::io("cannot read", from, e))? {
+        Kind::File => {}
+        Kind::Missing => return Ok(None),
+        other => {
+            return Err(Error::new(format!(
+                "{}: is {}, not a superseded turnsheet",
+                from.display(),
+                other.described()
+            )));
+        }
+    }
+    if Kind::of(held).map_err(|e| Error::io("cannot read", held, e))? == Kind::Missing {
+        fs::create_dir(held).map_err(|e| Error::io("cannot create", held, e))?;
+    }
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    for n in 1u32.. {
+        let candidate = match (n, ext) {
+            (1, _) => name.to_string(),
+            (_, "") => format!("{stem}-{n}"),
+            _ => format!("{stem}-{n}.{ext}"),
+        };
+        match files::move_no_replace(from, &held.join(&candidate)) {
+            Ok(()) => return Ok(Some(candidate)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io("cannot move", from, e)),
+        }
+    }
+    Ok(None)
+}
+
+/// The GM's messages sent for an interrupted turn, `older`, put before those sent since,
+/// `newer`, in one `gm.txt`: they add up, as when the GM sends twice for one turn.
+fn join_gm_messages(older: &Path, newer: &Path) -> Result<()> {
+    let old = files::read_in_game(older, files::MAX_STATE_BYTES)?;
+    let new = files::read_in_game(newer, files::MAX_STATE_BYTES)?;
+    files::write_atomic(newer, &[&old[..], b"\n\n", &new[..]].concat())?;
+    fs::remove_file(older).map_err(|e| Error::io("cannot remove", older, e))
 }
 
 /// A file name from a turn's record, refusing anything that would reach another folder.

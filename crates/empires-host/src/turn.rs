@@ -444,6 +444,7 @@ fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Resu
         game.dir.set_aside(taken, name)?;
     }
     played.record.state_accepted = game.state_accepted.clone();
+    played.record.superseded = taken.superseded.clone();
     game.dir
         .commit_turn(next, taken, &played.files, &played.record)?;
 

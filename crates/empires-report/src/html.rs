@@ -145,6 +145,10 @@ pub enum PageMap<'a> {
     },
 }
 
+/// Every script a report page carries inline, so that a server can allow exactly these (a
+/// Content-Security-Policy lists their hashes).
+pub const INLINE_SCRIPTS: [&str; 2] = [ZOOM_SCRIPT, LAYER_SCRIPT];
+
 /// Fills the map's placeholders from the layer that `map.js` loaded, and from the turn's
 /// shared part of the overlay.
 const LAYER_SCRIPT: &str = "(function(){var m=window.EmpiresMap,t=window.EmpiresTurn;if(!m)return;document.querySelectorAll('.map [data-part]').forEach(function(g){var k=g.dataset.part,p=m.parts[k];if(p==null&&t)p=t.parts[k];if(p!=null)g.innerHTML=p})})();";

@@ -143,6 +143,16 @@ fn database_mistakes_are_one_clear_line() {
     assert!(e.contains("not a database URL"), "{e}");
     let e = fails(&["export", "g", s(tmp.path()), "--db", db]);
     assert!(e.contains("not empty"), "{e}");
+    // A name that would be a path (an export's folder) is refused, for every ruleset.
+    for name in ["../escape", "a/b", "two words"] {
+        let e = fails(&["new", name, "--db", db, "--map", "tutorial", "--seed", "1"]);
+        assert!(e.contains("cannot name a game"), "{name}: {e}");
+        let e = fails(&["napoleonic", "new", name, "--db", db, "--seed", "1"]);
+        assert!(e.contains("cannot name a game"), "{name}: {e}");
+    }
+    assert!(!tmp.path().join("escape").exists());
+    let listed = stdout(&ok(&["games", "--db", db]));
+    assert!(!listed.contains("escape"), "{listed}");
 }
 
 /// The administrator's commands: a GM made with a password printed once, every account

@@ -192,3 +192,126 @@ fn postgres_two_processes_never_both_play_a_turn() {
     races(&url, tmp.path());
     block_on(drop_postgres(&url));
 }
+
+/// Sends sheets through a door again and again until `stop`: how many were receipted.
+fn keep_sending(stop: &std::sync::atomic::AtomicBool, mut send: impl FnMut(u32) -> bool) -> u32 {
+    let mut kept = 0;
+    let mut i = 0;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        i += 1;
+        if send(i) {
+            kept += 1;
+        }
+    }
+    kept
+}
+
+/// Sheets sent through the command line and by mail while turns are played, some of the
+/// turns killed: every receipt is honoured (played in the turn it names, or still pending
+/// for it), as `empires verify` counts them.
+fn receipts_at_the_doors(url: &str, tmp: &Path) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // The World map: no empire wins it in the turns played here.
+    ok(&[
+        "new", "door", "--db", url, "--map", "world", "--seed", "1", "--player", "GB=alice",
+        "--player", "FR=bob",
+    ]);
+    let set = stdout(&ok(&[
+        "mail",
+        "account",
+        "bob",
+        "--db",
+        url,
+        "--email",
+        "bob@example.org",
+        "--new-password",
+    ]));
+    let password = set
+        .lines()
+        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
+        .expect("the password, shown once")
+        .to_string();
+    let stop = AtomicBool::new(false);
+    let (by_cli, by_mail, turns, killed) = std::thread::scope(|scope| {
+        let cli = scope.spawn(|| {
+            keep_sending(&stop, |i| {
+                let sheet = tmp.join(format!("GB-{}.txt", i % 4));
+                std::fs::write(&sheet, format!("TAX\n# sent by the command line, {i}\n")).unwrap();
+                empires(&["submit", "door", s(&sheet), "--empire", "GB", "--db", url])
+                    .status
+                    .success()
+            })
+        });
+        let mail = scope.spawn(|| {
+            keep_sending(&stop, |i| {
+                let message = format!(
+                    "From: Bob <bob@example.org>\r\nMessage-ID: <race{i}@example.org>\r\nSubject: orders\r\n\r\nGAME door\r\nEMPIRE FR\r\nPASSWORD {password}\r\n1. TAX\r\n# sent by mail, {i}\r\n"
+                );
+                let mut child = Command::new(env!("CARGO_BIN_EXE_empires"))
+                    .args(["mail", "receive", "--db", url])
+                    .env_remove("EMPIRES_SMTP_URL")
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                use std::io::Write;
+                let _ = child.stdin.take().unwrap().write_all(message.as_bytes());
+                let o = child.wait_with_output().unwrap();
+                stdout(&o).contains("accepted: FR's turnsheet")
+            })
+        });
+        let mut moments = Moments(29);
+        let (mut turns, mut killed, mut failed) = (0, 0, 0);
+        while turns < 10 {
+            // Long enough for sheets through both doors between most turns.
+            std::thread::sleep(Duration::from_millis(500));
+            if turns % 3 == 1 {
+                let mut child = turn(url, "door", &["--yes"]).spawn().unwrap();
+                std::thread::sleep(Duration::from_millis((moments.next() * 300.0) as u64));
+                let _ = child.kill();
+                let _ = child.wait();
+                killed += 1;
+            }
+            let o = turn(url, "door", &["--yes"]).output().unwrap();
+            assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+            if o.status.success() {
+                turns += 1;
+                failed = 0;
+            } else {
+                // A killed turn's commit may still be finishing; anything else is a fault.
+                failed += 1;
+                assert!(failed < 5, "turns keep failing: {}", stderr(&o));
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        (cli.join().unwrap(), mail.join().unwrap(), turns, killed)
+    });
+    let report = stdout(&ok(&["verify", "door", "--db", url]));
+    eprintln!(
+        "{url}: {by_cli} sheets by the command line, {by_mail} by mail, {turns} turns ({killed} killed): {}",
+        report.lines().last().unwrap_or("")
+    );
+    assert!(by_cli > 10 && by_mail > 10, "{by_cli} {by_mail}");
+    assert!(!report.contains("STRANDED"), "{report}");
+    assert!(report.contains(" 0 receipts stranded"), "{report}");
+}
+
+#[test]
+fn sqlite_every_receipt_is_honoured_at_the_doors() {
+    let tmp = tempfile::tempdir().unwrap();
+    receipts_at_the_doors(
+        &format!("sqlite:{}", tmp.path().join("host.db").display()),
+        tmp.path(),
+    );
+}
+
+#[test]
+fn postgres_every_receipt_is_honoured_at_the_doors() {
+    let Some(url) = block_on(fresh_postgres("doors")) else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    receipts_at_the_doors(&url, tmp.path());
+    block_on(drop_postgres(&url));
+}

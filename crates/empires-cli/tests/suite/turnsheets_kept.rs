@@ -163,6 +163,168 @@ fn interrupted_after_computer_sheets(game: &Path) {
 }
 
 #[test]
+fn a_sheet_sent_after_a_killed_turn_wins_and_the_older_is_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    new_tutorial(&game);
+    // Turn 1 was killed after taking EN's sheet and the GM's messages...
+    interrupted_after_computer_sheets(&game);
+    let taken = game.join("turns/0001.tmp");
+    fs::write(taken.join("orders/gm.txt"), "Sent first.\n").unwrap();
+    fs::write(
+        taken.join("turn.json"),
+        r#"{ "sent": ["EN.txt", "gm.txt"], "computer": ["IR.txt", "SC.txt", "WA.txt"] }"#,
+    )
+    .unwrap();
+    // ...and EN and the GM have sent again since.
+    deliver(&game, "EN.txt", "# second thoughts\nTAX\nTAX\n");
+    deliver(&game, "gm.txt", "Sent second.\n");
+
+    // No person has to choose: the newer sheet is played, the older kept with the turn.
+    let o = ok(&["turn", s(&game)]);
+    let err = stderr(&o);
+    assert!(err.contains("replaced since by newer ones"), "{err}");
+    assert!(stdout(&o).contains("orders from: EN;"), "{}", stdout(&o));
+    assert_eq!(
+        read(&game.join("turns/0001/orders/EN.txt")),
+        "# second thoughts\nTAX\nTAX\n"
+    );
+    assert_eq!(
+        read(&game.join("turns/0001/orders/superseded/EN.txt")),
+        "TAX\n"
+    );
+    let record = json(&game.join("turns/0001/turn.json"));
+    assert_eq!(
+        record["superseded"],
+        serde_json::json!(["EN.txt"]),
+        "{record}"
+    );
+    assert_eq!(record["sent"], serde_json::json!(["EN.txt", "gm.txt"]));
+    // The GM's messages add up, the older first.
+    assert_eq!(
+        read(&game.join("turns/0001/orders/gm.txt")),
+        "Sent first.\n\n\nSent second.\n"
+    );
+    let told = fs::read_dir(game.join("turns/0001/reports"))
+        .unwrap()
+        .map(|e| fs::read_to_string(e.unwrap().path()).unwrap_or_default())
+        .any(|r| r.contains("Sent first.") && r.contains("Sent second."));
+    assert!(told, "both of the GM's messages are in the reports");
+    // EN's newer sheet was played: two TAX actions, from lines 2 and 3.
+    let en_lines: Vec<u64> = json(&game.join("turns/0001/events.json"))
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["what"]["empire"] == "EN")
+        .filter_map(|e| e["what"]["line"].as_u64())
+        .collect();
+    assert!(
+        en_lines.contains(&2) && en_lines.contains(&3),
+        "{en_lines:?}"
+    );
+    // Nothing is left held, and the game checks out.
+    assert!(
+        !game.join("turns/superseded").exists() || names(&game.join("turns/superseded")).is_empty()
+    );
+    ok(&["verify", s(&game)]);
+
+    // Undone, the turn gives back its sheets and holds the superseded one again; played
+    // again, it keeps it again.
+    ok(&["undo", s(&game)]);
+    assert_eq!(names(&game.join("turns/superseded")), ["EN.txt"]);
+    ok(&["turn", s(&game)]);
+    assert_eq!(
+        read(&game.join("turns/0001/orders/superseded/EN.txt")),
+        "TAX\n"
+    );
+}
+
+#[test]
+fn two_interrupted_turns_keep_every_superseded_sheet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    new_tutorial(&game);
+    for (i, newer) in ["TAX\n# second\n", "TAX\n# third\n"].iter().enumerate() {
+        let taken = game.join("turns/0001.tmp/orders");
+        fs::create_dir_all(&taken).unwrap();
+        // The sheet the interrupted turn took is whatever EN sent before.
+        let older = if i == 0 {
+            "TAX\n# first\n".to_string()
+        } else {
+            read(&game.join("orders/EN.txt"))
+        };
+        fs::write(taken.join("EN.txt"), older).unwrap();
+        let _ = fs::remove_file(game.join("orders/EN.txt"));
+        deliver(&game, "EN.txt", newer);
+        // Only rolled back here (a shared look does not roll back; `turn` would play).
+        let o = Command::new(env!("CARGO_BIN_EXE_empires"))
+            .args(["undo", s(&game)])
+            .output()
+            .unwrap();
+        assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+    }
+    assert_eq!(
+        names(&game.join("turns/superseded")),
+        ["EN-2.txt", "EN.txt"]
+    );
+    ok(&["turn", s(&game)]);
+    assert_eq!(
+        read(&game.join("turns/0001/orders/EN.txt")),
+        "TAX\n# third\n"
+    );
+    assert_eq!(
+        names(&game.join("turns/0001/orders/superseded")),
+        ["EN-2.txt", "EN.txt"]
+    );
+    assert_eq!(
+        read(&game.join("turns/0001/orders/superseded/EN.txt")),
+        "TAX\n# first\n"
+    );
+    assert_eq!(
+        read(&game.join("turns/0001/orders/superseded/EN-2.txt")),
+        "TAX\n# second\n"
+    );
+}
+
+#[test]
+fn a_turn_waits_for_a_command_that_holds_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("g");
+    new_tutorial(&game);
+    deliver(&game, "EN.txt", "TAX\n");
+    // A submitter holds the game for a moment; the turn waits for it instead of failing.
+    let lock = fs::File::open(game.join(".lock")).unwrap();
+    lock.lock_shared().unwrap();
+    let child = spawn(&["turn", s(&game), "--yes"]);
+    std::thread::sleep(Duration::from_millis(300));
+    drop(lock);
+    let o = finish(child, "turn");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(game.join("turns/0001/orders/EN.txt").exists());
+
+    // Held for longer than the wait allowed: the message says by whom.
+    let mut holder = Command::new("flock")
+        .arg(game.join(".lock"))
+        .args(["sleep", "30"])
+        .spawn()
+        .expect("flock runs");
+    std::thread::sleep(Duration::from_millis(200));
+    let o = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args(["turn", s(&game), "--yes"])
+        .env("EMPIRES_LOCK_WAIT", "0.5")
+        .output()
+        .unwrap();
+    let _ = holder.kill();
+    let _ = holder.wait();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("held by process {}", holder.id())) && err.contains("flock"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_rolled_back_turn_gives_back_only_what_the_players_sent() {
     let tmp = tempfile::tempdir().unwrap();
     let game = tmp.path().join("g");
@@ -553,9 +715,18 @@ fn commands_that_only_look_share_the_lock_and_change_nothing() {
     );
     ok(&["check", s(&game), "--empire", "EN", s(&sheet)]);
     ok(&["report", s(&game), "--empire", "EN"]);
-    // But no turn is played meanwhile.
-    let err = fails(&["turn", s(&game)]);
-    assert!(err.contains("another empires command"), "{err}");
+    // But no turn is played meanwhile: it waits for the lock, then gives up.
+    let o = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args(["turn", s(&game)])
+        .env("EMPIRES_LOCK_WAIT", "0.3")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("waited 0 s for the game's lock"),
+        "{}",
+        stderr(&o)
+    );
     drop(lock);
     assert_eq!(tree(&game), before, "nothing was written");
 

@@ -377,6 +377,7 @@ impl SqlStore {
         turns: &[(u32, Files)],
         pending: &[(String, Vec<u8>)],
     ) -> Result<()> {
+        crate::create::check_game_name(game.name)?;
         let done = on_pool!(&self.pool, |p, ops| ops::import(
             p, game, map_script, turns, pending
         )
@@ -1191,6 +1192,7 @@ impl Store for SqlStore {
     }
 
     async fn create(&self, game: &NewGame<'_>) -> Result<()> {
+        crate::create::check_game_name(game.name)?;
         // The map's drawing, worked out once for the whole game (or built into the program,
         // for a standard map).
         let (layout, script) = crate::drawing::layout(game.map, game.map_text, None);

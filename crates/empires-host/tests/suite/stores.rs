@@ -486,3 +486,44 @@ async fn undo_gives_back_exactly_what_was_sent() {
     assert_eq!(subs[0].5, None, "the replaced sheet was never played");
     assert_eq!(subs[1].5, Some(1));
 }
+
+#[tokio::test]
+async fn a_game_name_that_is_a_path_is_refused_by_every_database() {
+    let tmp = tempfile::tempdir().unwrap();
+    let map_text = std::fs::read_to_string(repo().join("maps/tutorial.toml")).unwrap();
+    let map = parse_map(&map_text, "tutorial.toml").unwrap();
+    let state = new_game(
+        &map,
+        &Setup {
+            name: "Escape".into(),
+            variant: map.variant.unwrap(),
+            seed: 5,
+            players: BTreeMap::new(),
+            options: Default::default(),
+        },
+    )
+    .unwrap();
+    let all = stores(tmp.path(), "names").await;
+    // A directory store's games are directories by name; the databases keep names, which
+    // become folders and addresses.
+    for (store, _, url) in all.iter().skip(1) {
+        for name in ["../escape", "a/b", "..", "", "two words"] {
+            let game = NewGame {
+                name,
+                map_text: &map_text,
+                map: &map,
+                state: &state,
+                created_at: 1,
+            };
+            let err = store.create(&game).await.unwrap_err();
+            assert!(
+                err.message().contains("cannot name a game"),
+                "{name}: {err}"
+            );
+            assert_eq!(store.load(name).await.unwrap_err().kind(), Kind::NotFound);
+        }
+        if let Some(url) = url {
+            drop_postgres(url).await;
+        }
+    }
+}

@@ -601,13 +601,25 @@ pub async fn export(
             "cannot make a scratch directory: {e}"
         )))
     })?;
-    let dir = scratch.path().join(&game);
+    // A fixed folder and a tidied name: a game's name is never a path of its own, even one
+    // kept before names were checked.
+    let dir = scratch.path().join("game");
     empires_host::transfer::export(&host.store, &game, &dir).await?;
-    let name = game.clone();
+    let name: String = game
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let folder = name.clone();
     let tar = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<u8>> {
         let mut b = tar::Builder::new(Vec::new());
         b.mode(tar::HeaderMode::Deterministic);
-        b.append_dir_all(&name, &dir)?;
+        b.append_dir_all(&folder, &dir)?;
         b.into_inner()
     })
     .await
@@ -630,7 +642,7 @@ pub async fn export(
             "as a directory",
         )
         .await?;
-    let disposition = format!("attachment; filename=\"{}.tar\"", url_part(&game));
+    let disposition = format!("attachment; filename=\"{name}.tar\"");
     Ok((
         [
             (CONTENT_TYPE, "application/x-tar".to_string()),

@@ -140,7 +140,8 @@ fn asset(kind: &'static str, body: &'static str) -> Response {
 }
 
 /// Headers every answer carries: no sniffing of content types, no framing by other sites,
-/// no referrer (a one-time link in the address bar must not leak to another site).
+/// no referrer (a one-time link in the address bar must not leak to another site), and a
+/// Content-Security-Policy ([`content_policy`]).
 pub async fn security_headers(req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
     let h = res.headers_mut();
@@ -150,5 +151,40 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
     );
     h.insert("x-frame-options", HeaderValue::from_static("SAMEORIGIN"));
     h.insert("referrer-policy", HeaderValue::from_static("no-referrer"));
+    if let Ok(policy) = HeaderValue::from_str(content_policy()) {
+        h.insert("content-security-policy", policy);
+    }
     res
+}
+
+/// The scripts report pages kept by earlier versions of the host carry inline (the map's
+/// zoom and its layer, as they were written then), by SHA-256 in base64: a stored page is
+/// served as it was kept, so its scripts must still run.
+const EARLIER_REPORT_SCRIPTS: [&str; 2] = [
+    "qUHHOybJe/muBwZmBi3Q0uyUri6c5Cjmz3dyOn0HmfM=",
+    "0wY/FszOhNmdpBu9QDWXiGPmUercd2j+LbgiabOSQU8=",
+];
+
+/// What a page may load: scripts only from this host (the editor, a game's map layer) and
+/// the report pages' own inline scripts, by hash; nothing from elsewhere, no plugins, no
+/// framing by other sites, forms posted only here. Styles may be inline: a report page is
+/// one self-contained file with its own stylesheet and drawn map.
+pub fn content_policy() -> &'static str {
+    static POLICY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let mut scripts = String::from("'self'");
+        let current = empires_report::html::INLINE_SCRIPTS.iter().map(|text| {
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text))
+        });
+        for hash in current.chain(EARLIER_REPORT_SCRIPTS.iter().map(|h| h.to_string())) {
+            scripts.push_str(&format!(" 'sha256-{hash}'"));
+        }
+        format!(
+            "default-src 'none'; script-src {scripts}; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data:; connect-src 'self'; form-action 'self'; \
+             frame-src 'self'; frame-ancestors 'self'; base-uri 'none'; object-src 'none'"
+        )
+    });
+    &POLICY
 }

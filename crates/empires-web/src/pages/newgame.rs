@@ -198,14 +198,7 @@ pub async fn create(
 
 async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
     let name = f.name.trim();
-    let ok_name = !name.is_empty()
-        && name.len() <= 40
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if !ok_name {
-        return Err("a game's short name has 1 to 40 letters, digits, '-' or '_'".into());
-    }
+    empires_host::create::check_game_name(name).map_err(|e| e.to_string())?;
     let seed: u64 = f
         .seed
         .trim()

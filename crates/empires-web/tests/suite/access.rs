@@ -284,3 +284,77 @@ async fn the_api_refuses_no_token_a_wrong_token_and_other_games() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
 }
+
+/// Every answer carries a Content-Security-Policy that runs no script but the host's own
+/// files and the report pages' own inline scripts, by hash: an inline script smuggled into
+/// a page (a player's text that escaped its escaping) would not run.
+#[tokio::test]
+async fn every_page_carries_a_policy_that_runs_only_the_hosts_scripts() {
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let alice = w.session("alice").await;
+    let mut pages: Vec<(&str, Option<&Session>)> = vec![("/login", None), ("/nowhere", None)];
+    pages.extend(
+        ACCOUNT_PAGES
+            .iter()
+            .filter(|(m, _)| *m == "GET")
+            .map(|(_, p)| (*p, Some(&gm))),
+    );
+    pages.extend(
+        GAME_PAGES
+            .iter()
+            .filter(|(m, _)| *m == "GET")
+            .map(|(_, p)| (*p, Some(&gm))),
+    );
+    pages.push(("/games/alpha/orders", Some(&alice)));
+    for (path, session) in pages {
+        let a = w.get(path, session).await;
+        let policy = a
+            .headers
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("GET {path}: no policy"))
+            .to_str()
+            .unwrap()
+            .to_string();
+        let scripts = policy
+            .split(';')
+            .map(str::trim)
+            .find(|d| d.starts_with("script-src"))
+            .unwrap_or_else(|| panic!("GET {path}: {policy}"));
+        assert!(
+            !scripts.contains("unsafe-inline")
+                && !scripts.contains("unsafe-eval")
+                && !scripts.contains('*'),
+            "GET {path}: {scripts}"
+        );
+        for directive in [
+            "default-src 'none'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+        ] {
+            assert!(policy.contains(directive), "GET {path}: {policy}");
+        }
+    }
+    // A report page's inline scripts are exactly the ones the policy lets run.
+    let page = w
+        .get("/games/alpha/turns/0/reports/EN.html", Some(&alice))
+        .await;
+    let policy = page.headers["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let mut inline = 0;
+    for chunk in page.body.split("<script>").skip(1) {
+        let text = chunk.split("</script>").next().unwrap();
+        use base64::Engine as _;
+        use sha2::Digest as _;
+        let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text));
+        assert!(
+            policy.contains(&format!("'sha256-{hash}'")),
+            "{hash} not in {policy}"
+        );
+        inline += 1;
+    }
+    assert!(inline >= 1, "the report page has its inline scripts");
+}

@@ -332,6 +332,28 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
         .await
         .unwrap();
     wait_text(&c, "body", "England").await;
+    // Under the page's Content-Security-Policy the report's own scripts ran (the map's
+    // layer is filled in, the zoom buttons shown), and any other inline script is refused.
+    let csp = c
+        .execute(
+            "var parts=document.querySelectorAll('.map [data-part]');\
+             var filled=Array.prototype.every.call(parts,function(g){return g.childElementCount>0});\
+             var zoom=document.querySelector('.zoom');\
+             var seen=[];document.addEventListener('securitypolicyviolation',function(e){seen.push(e.violatedDirective)});\
+             var s=document.createElement('script');s.textContent='window.injected=1';document.body.appendChild(s);\
+             return new Promise(function(done){setTimeout(function(){done([parts.length,filled,!!zoom&&!zoom.hidden,window.injected===undefined,seen.join(' ')])},200)});",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        csp[0].as_u64().unwrap_or(0) > 0
+            && csp[1] == true
+            && csp[2] == true
+            && csp[3] == true
+            && csp[4].as_str().unwrap_or("").contains("script-src"),
+        "parts, filled, zoom shown, injected script refused, violations: {csp}"
+    );
     c.goto(&format!("{base}/games/alpha/turns/1/reports/SC.html"))
         .await
         .unwrap();

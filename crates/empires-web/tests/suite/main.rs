@@ -9,4 +9,5 @@ mod login_limit;
 mod mail;
 mod napoleonic;
 mod play;
+mod receipts;
 mod takeover;

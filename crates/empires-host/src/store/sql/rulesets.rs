@@ -415,6 +415,7 @@ impl SqlStore {
         started: &Started,
         now: Millis,
     ) -> Result<()> {
+        crate::create::check_game_name(name)?;
         let done = match &self.pool {
             Pool::Sqlite(p) => lite::create(p, name, ruleset, started, now).await,
             Pool::Postgres(p) => pg::create(p, name, ruleset, started, now).await,
