@@ -9,6 +9,7 @@ mod db_commands;
 mod db_races_and_crashes;
 mod draw;
 mod gm_safety;
+mod golden;
 mod host_clock;
 mod library;
 mod mail_commands;
