@@ -31,6 +31,7 @@ fn whole_turn(map: &Map, st: &GameState, base: Option<&Base>) -> TurnReports {
         events: &out.events,
         computer_written: &[],
         gm_messages: &[],
+        sheet_game: None,
     };
     // Each page carries its empire's overlay and loads the map's layer, drawn once per game,
     // and who owns what, drawn once per turn.

@@ -71,6 +71,7 @@ fn whole_turn(map: &Map, st: &GameState) -> usize {
         events: &out.events,
         computer_written: &[],
         gm_messages: &[],
+        sheet_game: None,
     };
     let reports = render_every(&turn, None, None, |_| None).expect("reports");
     reports.empires.len()
@@ -106,6 +107,7 @@ fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f
             events: &out.events,
             computer_written: &[],
             gm_messages: &[],
+            sheet_game: None,
         };
         let c = Instant::now();
         let sh = shared(&turn);
@@ -120,10 +122,10 @@ fn stages(map: &Map, st: &GameState, runs: u32, per_turn: impl Fn(Duration) -> f
             bytes[0] += serde_json::to_string(&r).expect("json").len();
             clock(4, c);
             let c = Instant::now();
-            bytes[1] += text::render_with(&r, 16, &tsh).len();
+            bytes[1] += text::render_with(&r, text::Blank::titled(&r, 16), &tsh).len();
             clock(5, c);
             let c = Instant::now();
-            bytes[2] += html::render_with(&r, 16, None, &hsh).len();
+            bytes[2] += html::render_with(&r, text::Blank::titled(&r, 16), None, &hsh).len();
             clock(6, c);
             let c = Instant::now();
             bytes[3] += empires_maps::draw::overlay(

@@ -7,7 +7,7 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{NewGame, Store, Submission};
 use empires_host::submit::accept_on;
-use empires_host::turn::{Sent, TurnOptions, play_sheets};
+use empires_host::turn::{Origin, Sent, TurnOptions, play_sheets};
 use empires_rules::setup::{NewGame as Setup, new_game};
 use empires_rules::{EmpireCode, GameState, Map};
 use std::collections::BTreeMap;
@@ -157,7 +157,11 @@ fn host(c: &mut Criterion) {
     }];
     group.bench_function(
         "play a 28-empire World turn with every report, not stored",
-        |b| b.iter(|| play_sheets(&map, layout, &state, 1, &sent, YES, "bench").unwrap()),
+        |b| {
+            b.iter(|| {
+                play_sheets(&map, layout, &state, 1, &sent, YES, Origin::titled("bench")).unwrap()
+            })
+        },
     );
     group.finish();
 }
@@ -173,7 +177,7 @@ fn commits(
 ) {
     let layers = empires_host::drawing::draw(map);
     let layout = layers.as_ref().map(|l| &l.layout);
-    let played = play_sheets(map, layout, state, 1, &[], YES, "bench").unwrap();
+    let played = play_sheets(map, layout, state, 1, &[], YES, Origin::titled("bench")).unwrap();
     let mut group = c.benchmark_group("host");
     group.sample_size(20);
     for (db, store) in stores(rt, tmp.path()) {

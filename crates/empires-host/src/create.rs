@@ -108,7 +108,7 @@ fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Resul
         crate::files::write_new(&dir.join(crate::drawing::MAP_SCRIPT), script.as_bytes())?;
     }
     let mut files = TurnFiles::new(state, None)?;
-    files.reports = crate::render::render_all(map, layout.as_deref(), state, &[], &[], &[])?;
+    files.reports = crate::render::render_all(map, layout.as_deref(), state, &[], &[], &[], None)?;
     game.write_start(state.turn, &files)?;
     let orders = game.orders_dir();
     fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;

@@ -21,6 +21,7 @@ pub fn render_all(
     events: &[Event],
     computer_written: &[EmpireCode],
     gm_messages: &[String],
+    sheet_game: Option<&str>,
 ) -> Result<Vec<(String, String)>> {
     let mut files = Vec::with_capacity(3 * state.empires.len() + 5);
     render_into(
@@ -30,6 +31,7 @@ pub fn render_all(
         events,
         computer_written,
         gm_messages,
+        sheet_game,
         &mut |name, text| {
             files.push((name, text));
             Ok(())
@@ -43,7 +45,9 @@ pub fn render_all(
 /// (in the order of the state's empires), then the parts they all share (`public.js`,
 /// `public.json`, `public.txt`, `public.html`) and the GM's `gm.txt`. `layout` is the
 /// layout of the map's own layer, worked out once per game ([`crate::drawing`]); without
-/// it the pages go without a map.
+/// it the pages go without a map. `sheet_game` is the name the blank turnsheets give on
+/// their `GAME` line when the host keeps the game under another name than its title.
+#[allow(clippy::too_many_arguments)]
 pub fn render_into(
     map: &Map,
     layout: Option<&Layout>,
@@ -51,6 +55,7 @@ pub fn render_into(
     events: &[Event],
     computer_written: &[EmpireCode],
     gm_messages: &[String],
+    sheet_game: Option<&str>,
     sink: &mut Sink,
 ) -> Result<()> {
     let turn = Turn {
@@ -59,6 +64,7 @@ pub fn render_into(
         events,
         computer_written,
         gm_messages,
+        sheet_game,
     };
     // 10.5: each page carries the map as its empire knows it: its overlay, over the map's
     // layer that every page of the game loads from the one copy.

@@ -221,6 +221,23 @@ pub struct Played {
     pub report: TurnReport,
 }
 
+/// Where a turn's sheets come from: how messages name the place (a folder, a game in a
+/// database), and the name the host keeps the game under, which the blank turnsheets at the
+/// end of the reports give on their `GAME` line so that a door finds the game by it (`None`
+/// for a game directory, whose sheets give the game's title).
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    pub label: &'a str,
+    pub game: Option<&'a str>,
+}
+
+impl<'a> Origin<'a> {
+    /// Sheets from `label`, of a game known by its title.
+    pub fn titled(label: &'a str) -> Origin<'a> {
+        Origin { label, game: None }
+    }
+}
+
 /// Plays turn `next` on `state` with the files sent for it: the heart of every door. Pure:
 /// it reads and writes nothing. Sent files that cannot be read stop the turn unless
 /// `options.unreadable_as_missed`, when their empires play as having sent no orders and the
@@ -232,7 +249,7 @@ pub fn play_sheets(
     next: u32,
     sent: &[Sent],
     options: TurnOptions,
-    where_from: &str,
+    from: Origin,
 ) -> Result<Played> {
     let mut reports = Vec::with_capacity(3 * state.empires.len() + 5);
     let mut played = play_sheets_into(
@@ -242,7 +259,7 @@ pub fn play_sheets(
         next,
         sent,
         options,
-        where_from,
+        from,
         &mut |name, text| {
             reports.push((name, text));
             Ok(())
@@ -263,7 +280,7 @@ pub fn play_sheets_into(
     next: u32,
     sent: &[Sent],
     options: TurnOptions,
-    where_from: &str,
+    from: Origin,
     reports: &mut crate::render::Sink,
 ) -> Result<Played> {
     let mut warnings = Vec::new();
@@ -290,7 +307,7 @@ pub fn play_sheets_into(
     if !unreadable.is_empty() {
         let list = unreadable
             .iter()
-            .map(|(n, why)| format!("{where_from}/{n}: {why}"))
+            .map(|(n, why)| format!("{}/{n}: {why}", from.label))
             .collect::<Vec<_>>()
             .join("; ");
         if !options.unreadable_as_missed {
@@ -320,6 +337,7 @@ pub fn play_sheets_into(
         &outcome.events,
         &computer,
         &gm_messages,
+        from.game,
         reports,
     )?;
     files.computer_orders = computer_orders;
@@ -430,7 +448,7 @@ fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Resu
         next,
         &sent,
         options,
-        &shown,
+        Origin::titled(&shown),
         &mut |name, text| {
             if !made {
                 std::fs::create_dir(&reports_dir)

@@ -383,7 +383,7 @@ fn report_mail(
     text.push_str(&report_text);
     let sheet = (
         format!("{game}-{e}-turn{}.txt", turn + 1),
-        blank_sheet(game, turn + 1, e, loaded.state.options.actions_per_turn),
+        loaded.blank_sheet(game, e),
     );
     let env = Envelope {
         to: &r.email,
@@ -546,16 +546,6 @@ fn empire_name(loaded: &Loaded, e: EmpireCode) -> String {
         .iter()
         .find(|x| x.code == e)
         .map_or_else(|| e.to_string(), |x| x.name.clone())
-}
-
-/// A blank turnsheet for `turn`, as the printed report ends with, with the line for the
-/// mail password.
-pub fn blank_sheet(game: &str, turn: u32, empire: EmpireCode, actions: u32) -> String {
-    let mut s = format!("GAME {game}\nTURN {turn}\nEMPIRE {empire}\nPASSWORD \n\n");
-    for i in 1..=actions {
-        s.push_str(&format!("{i}.\n"));
-    }
-    s
 }
 
 /// Reminds every player of `game` with an address on record who has sent no turnsheet for

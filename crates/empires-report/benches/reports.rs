@@ -49,6 +49,7 @@ fn bench(c: &mut Criterion) {
         events: &out.events,
         computer_written: &[],
         gm_messages: &[],
+        sheet_game: None,
     };
     c.bench_function("all reports of a 28-empire turn (json, text, html)", |b| {
         b.iter(|| render_every(black_box(&turn), None, None, |_| None).expect("reports"))

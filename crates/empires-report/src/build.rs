@@ -24,6 +24,9 @@ pub struct Turn<'a> {
     pub computer_written: &'a [EmpireCode],
     /// Messages from the GM for everyone.
     pub gm_messages: &'a [String],
+    /// The name the blank turnsheets give on their `GAME` line when the host keeps the game
+    /// under another name than its title (`state.game`); `None` for the title.
+    pub sheet_game: Option<&'a str>,
 }
 
 fn round(p: Phase) -> u32 {

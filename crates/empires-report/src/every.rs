@@ -141,8 +141,12 @@ where
                 },
                 None => html::PageMap::Whole(svg),
             });
-            let text = text::render_with(&r, actions, text_pointer);
-            let html = html::render_with(&r, actions, map, html::SHARED_POINTER);
+            let blank = text::Blank {
+                game: t.sheet_game.unwrap_or(&st.game),
+                actions,
+            };
+            let text = text::render_with(&r, blank, text_pointer);
+            let html = html::render_with(&r, blank, map, html::SHARED_POINTER);
             let mut json = serde_json::to_string(&public::without_parts(r))?;
             json.push('\n');
             Ok(Rendered {

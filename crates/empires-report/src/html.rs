@@ -155,7 +155,12 @@ const LAYER_SCRIPT: &str = "(function(){var m=window.EmpiresMap,t=window.Empires
 
 /// Renders a report as a page, with the player's map if there is one.
 pub fn render(r: &Report, actions_per_turn: u32, map: Option<PageMap>) -> String {
-    render_with(r, actions_per_turn, map, &shared_sections(r))
+    render_with(
+        r,
+        crate::text::Blank::titled(r, actions_per_turn),
+        map,
+        &shared_sections(r),
+    )
 }
 
 /// The roundup, actions report and messages: the same HTML in every report of a turn.
@@ -213,7 +218,7 @@ pub fn public_sections(page: &str) -> Option<&str> {
 /// Renders a page with its shared sections already rendered by [`shared_sections`].
 pub fn render_with(
     r: &Report,
-    actions_per_turn: u32,
+    blank: crate::text::Blank,
     map: Option<PageMap>,
     shared: &str,
 ) -> String {
@@ -305,7 +310,7 @@ pub fn render_with(
     scouting(&mut h, r);
     h.push_str(shared);
     if r.plays_on() {
-        turnsheet(&mut h, r, actions_per_turn);
+        turnsheet(&mut h, r, blank);
     }
     h.push_str("</main></body></html>\n");
     h
@@ -692,11 +697,12 @@ fn messages(h: &mut String, r: &Report) {
     h.push_str("</section>");
 }
 
-fn turnsheet(h: &mut String, r: &Report, actions: u32) {
+fn turnsheet(h: &mut String, r: &Report, blank: crate::text::Blank) {
+    let actions = blank.actions;
     h.put("<section><h2>Turnsheet for turn ")
         .num(r.next_turn)
         .put("</h2><pre class=\"sheet\">GAME ")
-        .esc(&r.game)
+        .esc(blank.game)
         .put("\nTURN ")
         .num(r.next_turn)
         .put("\nEMPIRE ")

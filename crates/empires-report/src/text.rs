@@ -212,9 +212,28 @@ fn opt(o: &Option<String>) -> &str {
     o.as_deref().unwrap_or("-")
 }
 
+/// The blank turnsheet a report ends with (2.6): the name its `GAME` line gives, which is
+/// the host's name for the game (it may differ from the title the report shows, and a door
+/// finds the game by it), and the number of actions the empire may write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Blank<'a> {
+    pub game: &'a str,
+    pub actions: u32,
+}
+
+impl<'a> Blank<'a> {
+    /// The sheet for a game known by its title.
+    pub fn titled(r: &'a Report, actions: u32) -> Blank<'a> {
+        Blank {
+            game: &r.game,
+            actions,
+        }
+    }
+}
+
 /// Renders a report as text. `actions_per_turn` numbers the blank turnsheet.
 pub fn render(r: &Report, actions_per_turn: u32) -> String {
-    render_with(r, actions_per_turn, &shared_sections(r))
+    render_with(r, Blank::titled(r, actions_per_turn), &shared_sections(r))
 }
 
 /// The roundup, actions report and messages: the same text in every report of a turn.
@@ -239,7 +258,7 @@ pub fn shared_pointer() -> String {
 }
 
 /// Renders a report with its shared sections already rendered by [`shared_sections`].
-pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
+pub fn render_with(r: &Report, blank: Blank, shared: &str) -> String {
     let mut o = Out::with_capacity(8 * 1024 + shared.len());
     o.rule('=', WIDTH);
     let start = o.buf.len();
@@ -294,7 +313,7 @@ pub fn render_with(r: &Report, actions_per_turn: u32, shared: &str) -> String {
     scouting(&mut o, r);
     o.buf.push_str(shared);
     if r.plays_on() {
-        turnsheet(&mut o, r, actions_per_turn);
+        turnsheet(&mut o, r, blank);
     }
     o.buf
 }
@@ -806,8 +825,14 @@ fn messages(o: &mut Out, r: &Report) {
     }
 }
 
-fn turnsheet(o: &mut Out, r: &Report, actions: u32) {
-    sheet_lines(o, &r.game, r.next_turn, r.empire.code.as_str(), actions);
+fn turnsheet(o: &mut Out, r: &Report, blank: Blank) {
+    sheet_lines(
+        o,
+        blank.game,
+        r.next_turn,
+        r.empire.code.as_str(),
+        blank.actions,
+    );
 }
 
 /// A blank turnsheet for `empire`'s orders of `turn`: the one printed at the end of its

@@ -7,6 +7,7 @@
 use crate::common;
 
 use common::*;
+use empires_cli::commands::hosted::block_on;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -153,7 +154,6 @@ fn good_sheet(id: &str, password: &str) -> String {
 
 /// The outbox waiting to be sent: each message's recipient and whole text.
 fn waiting(db: &str) -> Vec<(String, String)> {
-    use empires_cli::commands::hosted::block_on;
     let store = block_on(empires_host::store::sql::SqlStore::open(db)).unwrap();
     block_on(store.due_mail(i64::MAX, 1000))
         .unwrap()
@@ -293,4 +293,88 @@ fn the_refusal_limit_is_set_on_the_command_line() {
         stdout(&o)
     );
     assert_eq!(waiting(db).len(), 1, "one refusal answered, not two");
+}
+
+/// A database game whose name ("nw") is not its title ("The Northern Wars"), with a seat
+/// (Wales) allowed fewer actions than the game's 12: the sheet the mailed report ends with
+/// and its attachment are one text, naming the game as the host keeps it, with Wales's own
+/// 10 lines; filled in and mailed back, it is accepted as sent.
+#[test]
+fn the_mailed_sheet_is_the_reports_own_and_is_accepted_as_sent() {
+    use mail_parser::MimeHeaders as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let db = url.as_str();
+    let scenario = repo().join("maps/tutorial-scenario.toml");
+    ok(&["new", "nw", "--db", db, "--scenario", s(&scenario)]);
+    let set = stdout(&ok(&[
+        "mail",
+        "account",
+        "Carys",
+        "--db",
+        db,
+        "--email",
+        "carys@example.org",
+        "--reports",
+        "on",
+        "--new-password",
+    ]));
+    let password = set
+        .lines()
+        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
+        .unwrap()
+        .to_string();
+    ok(&["turn", "nw", "--db", db, "--yes"]);
+    ok(&["mail", "send", "--db", db]);
+    let queued = block_on(async {
+        let store = empires_host::store::sql::SqlStore::open(db).await.unwrap();
+        store.due_mail(i64::MAX, 100).await.unwrap()
+    });
+    let report = queued
+        .iter()
+        .find(|q| q.recipient == "carys@example.org" && q.subject.contains("report of turn 4"))
+        .expect("Carys's report of turn 4 (the scenario starts after turn 3) is queued");
+    let message = mail_parser::MessageParser::default()
+        .parse(&report.message)
+        .unwrap();
+    let body = message.body_text(0).unwrap().replace("\r\n", "\n");
+    let attached = message
+        .attachments()
+        .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".txt")))
+        .expect("the blank sheet attached")
+        .text_contents()
+        .unwrap()
+        .replace("\r\n", "\n");
+    assert!(
+        body.trim_end().ends_with(attached.trim_end()),
+        "the body ends with the attached sheet:\n{body}\n---\n{attached}"
+    );
+    assert!(
+        attached.contains("GAME nw\nTURN 5\nEMPIRE WA\n"),
+        "{attached}"
+    );
+    assert!(
+        attached.contains("\n10.\n") && !attached.contains("\n11."),
+        "{attached}"
+    );
+    // Filled in as the player would: the password under the header, an action a line.
+    let mut filled = attached.replace("EMPIRE WA\n", &format!("EMPIRE WA\nPASSWORD {password}\n"));
+    for i in 1..=10 {
+        filled = filled.replace(&format!("\n{i}.\n"), &format!("\n{i}. TAX\n"));
+    }
+    let o = receive(
+        db,
+        &format!(
+            "From: Carys <carys@example.org>\r\nMessage-ID: <wa2@example.org>\r\nSubject: orders\r\n\r\n{}",
+            filled.replace('\n', "\r\n")
+        ),
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("accepted: WA's turnsheet for turn 5 of nw"),
+        "{out}"
+    );
+    assert!(!out.contains("dropped") && !out.contains("beyond"), "{out}");
+    let kept = stdout(&ok(&["status", "nw", "--db", db]));
+    assert!(kept.contains("WA"), "{kept}");
 }

@@ -6,7 +6,7 @@ use super::{Checked, GameText, Orders, Ruleset, Seat, Setup, SheetHeader, Starte
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::{parse_map, parse_state, to_pretty_json};
-use crate::turn::{Sent, TurnOptions, play_sheets};
+use crate::turn::{Origin, Sent, TurnOptions, play_sheets};
 use empires_rules::setup::NewGame;
 use empires_rules::{EmpireCode, GameState, Map, Variant};
 use std::collections::BTreeMap;
@@ -138,7 +138,15 @@ impl Ruleset for Empires {
             ..TurnOptions::default()
         };
         let next = state.turn + 1;
-        let played = play_sheets(&map, None, &state, next, &sent, options, "orders")?;
+        let played = play_sheets(
+            &map,
+            None,
+            &state,
+            next,
+            &sent,
+            options,
+            Origin::titled("orders"),
+        )?;
         let new_sheets = played
             .state
             .empires

@@ -19,7 +19,7 @@ pub use crate::seat::SeatCode;
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
-use empires_rules::{GameState, Map};
+use empires_rules::{EmpireCode, GameState, Map};
 
 /// The files of a turn (or what is pending): (path, bytes), sorted by path.
 pub type Files = Vec<(String, Vec<u8>)>;
@@ -170,6 +170,20 @@ pub struct Loaded {
     pub state: GameState,
     /// Things the reader should know: a hash that does not match, an interrupted turn.
     pub warnings: Vec<String>,
+}
+
+impl Loaded {
+    /// The blank turnsheet of `empire` for the next turn, as its report ends with it: the
+    /// game's name as the host keeps it (`game`) on the `GAME` line, and the empire's own
+    /// number of actions (2.6). Every door hands out this one text.
+    pub fn blank_sheet(&self, game: &str, empire: EmpireCode) -> String {
+        let actions = self
+            .state
+            .empire(empire)
+            .and_then(|e| e.actions_per_turn)
+            .unwrap_or(self.state.options.actions_per_turn);
+        empires_report::text::blank_sheet(game, self.turn + 1, empire.as_str(), actions)
+    }
 }
 
 /// What `undo` took back.

@@ -22,7 +22,7 @@ use crate::gamedir::{ORDERS_DIR, STATE_FILE, parse_map, parse_state, sha256_hex}
 use crate::seat::SeatCode;
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::turn::{
-    Played, Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets,
+    Origin, Played, Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets,
     refuse_missing_players,
 };
 use async_trait::async_trait;
@@ -947,7 +947,9 @@ macro_rules! backend {
                 if let Some(script) = &fresh {
                     keep_script(&mut tx, id, script).await.map_err(fail("cannot keep the map's drawing"))?;
                 }
-                let mut played = play_sheets(&map, layout.as_deref(), &state, next, &sent, options, &format!("{label}, {ORDERS_DIR}"))?;
+                let place = format!("{label}, {ORDERS_DIR}");
+                let from = Origin { label: &place, game: Some(game) };
+                let mut played = play_sheets(&map, layout.as_deref(), &state, next, &sent, options, from)?;
                 played.record.state_accepted = state_accepted;
                 let store = async {
                     commit_in(&mut tx, id, &played, &pending, now).await?;
@@ -1197,8 +1199,15 @@ impl Store for SqlStore {
         // for a standard map).
         let (layout, script) = crate::drawing::layout(game.map, game.map_text, None);
         let mut files = crate::gamedir::TurnFiles::new(game.state, None)?;
-        files.reports =
-            crate::render::render_all(game.map, layout.as_deref(), game.state, &[], &[], &[])?;
+        files.reports = crate::render::render_all(
+            game.map,
+            layout.as_deref(),
+            game.state,
+            &[],
+            &[],
+            &[],
+            Some(game.name),
+        )?;
         let entries = turn_entries(&files, None, &[])?;
         let done = on_pool!(&self.pool, |p, ops| ops::create(
             p,

@@ -58,7 +58,9 @@ async fn story(store: &dyn Store, game: &str) -> Vec<Files> {
     let state = new_game(
         &map,
         &Setup {
-            name: "Story".into(),
+            // The title is the name the databases keep it under, so that the blank sheets at
+            // the end of the reports read alike in every store.
+            name: "story".into(),
             variant: map.variant.unwrap(),
             seed: 5,
             players,

@@ -107,10 +107,10 @@ proptest! {
                     }
                 }
             }
-            let turn = Turn { map: &map, state: &out.state, events: &out.events, computer_written: &[], gm_messages: &[] };
+            let turn = Turn { map: &map, state: &out.state, events: &out.events, computer_written: &[], gm_messages: &[], sheet_game: None };
             let real = report(&turn, e.code);
             let twin_state = disturb(&map, &out.state, e.code, &seen);
-            let twin = Turn { map: &map, state: &twin_state, events: &out.events, computer_written: &[], gm_messages: &[] };
+            let twin = Turn { map: &map, state: &twin_state, events: &out.events, computer_written: &[], gm_messages: &[], sheet_game: None };
             let other = report(&twin, e.code);
             prop_assert_eq!(
                 serde_json::to_string_pretty(&real).unwrap(),

@@ -37,6 +37,7 @@ fn world_page() -> String {
         events: &out.events,
         computer_written: &[],
         gm_messages: &[],
+        sheet_game: None,
     };
     html::render(
         &report(&turn, code("GB")),

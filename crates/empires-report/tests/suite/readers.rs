@@ -118,6 +118,7 @@ fn full(map: &Map, out: &TurnOutcome, who: &str) -> empires_report::Report {
         events: &out.events,
         computer_written: &[],
         gm_messages: &[],
+        sheet_game: None,
     };
     report(&t, code(who))
 }

@@ -95,19 +95,6 @@ pub fn join_messages(actions: &str, messages: &str) -> String {
     sheet
 }
 
-/// A blank numbered turnsheet, as the printed report ends with.
-fn blank_sheet(loaded: &Loaded, empire: EmpireCode) -> String {
-    let mut s = format!(
-        "GAME {}\nTURN {}\nEMPIRE {empire}\n\n",
-        loaded.state.game,
-        loaded.turn + 1
-    );
-    for i in 1..=loaded.state.options.actions_per_turn {
-        s.push_str(&format!("{i}.\n"));
-    }
-    s
-}
-
 /// Checks a sheet for `empire` on the game as it stands.
 pub fn check(loaded: &Loaded, empire: EmpireCode, text: &str) -> Result<CheckReport, Failure> {
     Ok(check_text(
@@ -235,7 +222,7 @@ pub async fn editor(
         .await?
     {
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
-        None => blank_sheet(&loaded, empire),
+        None => loaded.blank_sheet(&game, empire),
     };
     Ok(page(&page_for(
         &me,

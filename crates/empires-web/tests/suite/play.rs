@@ -1137,3 +1137,57 @@ async fn a_report_not_paid_for_waits_on_every_door_and_the_gm_still_reads_it() {
         StatusCode::OK
     );
 }
+
+/// The editor's blank sheet is the one the report ends with: the game as the host keeps it
+/// (not its title) on the GAME line, and the empire's own number of actions.
+#[tokio::test]
+async fn the_editors_blank_sheet_names_the_game_as_kept_with_the_seats_own_actions() {
+    use empires_host::store::{NewGame, Store};
+    let w = common::world().await;
+    let standard = empires_maps::standard::find("tutorial").unwrap();
+    let map = empires_host::gamedir::parse_map(standard.text, standard.file).unwrap();
+    let mut setup =
+        empires_rules::setup::NewGame::without_players("A Long Title", map.variant.unwrap(), 4);
+    setup.players.insert(
+        empires_rules::EmpireCode::parse("EN").unwrap(),
+        "alice".to_string(),
+    );
+    let mut state = empires_host::create::start(&map, standard.file, &setup).unwrap();
+    // England alone writes ten actions (a scenario may set this).
+    let en = state
+        .empires
+        .iter_mut()
+        .find(|e| e.code.as_str() == "EN")
+        .unwrap();
+    en.actions_per_turn = Some(10);
+    w.host
+        .store
+        .create(&NewGame {
+            name: "titled",
+            map_text: standard.text,
+            map: &map,
+            state: &state,
+            created_at: 1,
+        })
+        .await
+        .unwrap();
+    let alice = w.session("alice").await;
+    let page = w.get("/games/titled/orders", Some(&alice)).await;
+    assert_eq!(page.status, axum::http::StatusCode::OK, "{}", page.body);
+    let text = page.body.split("<textarea id=\"sheet\"").nth(1).unwrap();
+    let text = text.split("</textarea>").next().unwrap();
+    assert!(text.contains("GAME titled\nTURN 1\nEMPIRE EN\n"), "{text}");
+    assert!(
+        text.contains("\n10.\n") && !text.contains("\n11."),
+        "{text}"
+    );
+    // The report's own sheet says the same.
+    let report = w
+        .get("/games/titled/turns/0/reports/EN.txt", Some(&alice))
+        .await;
+    assert!(
+        report.body.contains("GAME titled\nTURN 1\nEMPIRE EN\n"),
+        "{}",
+        report.body
+    );
+}

@@ -64,5 +64,6 @@ pub fn turn<'a>(map: &'a Map, out: &'a TurnOutcome) -> empires_report::Turn<'a> 
         events: &out.events,
         computer_written: &[],
         gm_messages: &[],
+        sheet_game: None,
     }
 }
