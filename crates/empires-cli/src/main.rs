@@ -547,7 +547,7 @@ fn main() -> ExitCode {
             };
             hosted::open(&GameAt::new(&dir, db.as_deref()))
                 .and_then(|(store, game)| {
-                    hosted::block_on(store.play_turn(&game, options, empires_host::store::now()))
+                    hosted::block_on(store.play_turn(&game, options, commands::now()?))
                 })
                 .map(|r| show(&r, &r.warnings))
         }
@@ -808,7 +808,7 @@ fn main() -> ExitCode {
         Command::Undo { dir, db } => match db {
             None => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),
             Some(url) => hosted::open(&GameAt::new(&dir, Some(&url))).and_then(|(store, game)| {
-                hosted::block_on(store.undo(&game, empires_host::store::now())).map(|u| {
+                hosted::block_on(store.undo(&game, commands::now()?)).map(|u| {
                     let r = commands::undo::UndoReport {
                         undone: u.turn,
                         pending: u.pending,

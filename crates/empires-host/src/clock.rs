@@ -19,6 +19,8 @@ pub enum Clock {
     /// processes given one file share one clock that a test (or a rehearsal of a whole
     /// game's schedule) moves by hand. Set with `EMPIRES_CLOCK_FILE`.
     File(PathBuf),
+    /// A clock standing where a test puts it ([`Clock::manual`], [`Clock::advance`]).
+    Manual(std::sync::Arc<std::sync::atomic::AtomicI64>),
 }
 
 impl Clock {
@@ -30,10 +32,23 @@ impl Clock {
         }
     }
 
+    /// A clock standing at `at` until it is moved.
+    pub fn manual(at: Millis) -> Clock {
+        Clock::Manual(std::sync::Arc::new(std::sync::atomic::AtomicI64::new(at)))
+    }
+
+    /// Moves a manual clock on; the machine's clock and a clock file are not moved here.
+    pub fn advance(&self, by: Millis) {
+        if let Clock::Manual(t) = self {
+            t.fetch_add(by, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
     /// The present time; a clock file that cannot be read is an error, never the machine's
     /// time in disguise.
     pub fn now(&self) -> Result<Millis, String> {
         match self {
+            Clock::Manual(t) => Ok(t.load(std::sync::atomic::Ordering::SeqCst)),
             Clock::System => Ok(std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_millis() as Millis)),

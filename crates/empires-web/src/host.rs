@@ -28,36 +28,61 @@ pub struct WebConfig {
     pub mail_address: Option<String>,
 }
 
-/// The host's clock: the system's, or one a test sets.
-#[derive(Debug, Default)]
+/// The host's clock ([`empires_host::clock::Clock`]: the machine's, the file
+/// `EMPIRES_CLOCK_FILE` names, or one a test sets), read by every request. Should a clock
+/// file stop being readable, the time last read stands and the reason is logged: a page
+/// must still be served.
+#[derive(Debug)]
 pub struct Clock {
-    manual: Option<AtomicI64>,
+    source: empires_host::clock::Clock,
+    last: AtomicI64,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock::of(empires_host::clock::Clock::System)
+    }
 }
 
 impl Clock {
+    pub fn of(source: empires_host::clock::Clock) -> Clock {
+        let last = source.now().unwrap_or(0);
+        Clock {
+            source,
+            last: AtomicI64::new(last),
+        }
+    }
+
     pub fn system() -> Clock {
-        Clock { manual: None }
+        Clock::default()
+    }
+
+    /// `EMPIRES_CLOCK_FILE` if set, else the machine's clock: as every command reads it.
+    pub fn from_env() -> Clock {
+        Clock::of(empires_host::clock::Clock::from_env())
     }
 
     /// A clock standing at `at` until it is moved.
     pub fn manual(at: Millis) -> Clock {
-        Clock {
-            manual: Some(AtomicI64::new(at)),
-        }
+        Clock::of(empires_host::clock::Clock::manual(at))
     }
 
     pub fn now(&self) -> Millis {
-        match &self.manual {
-            Some(t) => t.load(Ordering::SeqCst),
-            None => empires_host::store::now(),
+        match self.source.now() {
+            Ok(t) => {
+                self.last.store(t, Ordering::SeqCst);
+                t
+            }
+            Err(e) => {
+                eprintln!("{e}; the time last read stands");
+                self.last.load(Ordering::SeqCst)
+            }
         }
     }
 
     /// Moves a manual clock on; the system clock cannot be moved.
     pub fn advance(&self, by: Millis) {
-        if let Some(t) = &self.manual {
-            t.fetch_add(by, Ordering::SeqCst);
-        }
+        self.source.advance(by);
     }
 }
 

@@ -258,7 +258,8 @@ pub async fn run(
 /// `empires serve`: prepares the host, prints what its starter must know, and serves until
 /// Ctrl-C.
 pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Result<()> {
-    let started = prepare(&options, Clock::system()).await?;
+    // The clock every command reads: `EMPIRES_CLOCK_FILE` rehearses a schedule by hand.
+    let started = prepare(&options, Clock::from_env()).await?;
     let listener = tokio::net::TcpListener::bind(options.listen)
         .await
         .map_err(|e| Error::new(format!("cannot listen on {}: {e}", options.listen)))?;

@@ -17,11 +17,7 @@ use std::fmt::Write as _;
 /// How many random characters a printed password has.
 const PASSWORD_CHARS: usize = 20;
 
-fn now() -> Result<i64> {
-    empires_host::clock::Clock::from_env()
-        .now()
-        .map_err(Error::new)
-}
+use super::now;
 
 fn role_text(a: &Account) -> &'static str {
     match (a.role, a.admin) {

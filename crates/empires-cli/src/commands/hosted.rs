@@ -120,7 +120,7 @@ pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<Subm
             empire,
             body: bytes,
             door: "cli".into(),
-            received_at: store::now(),
+            received_at: super::now()?,
             for_turn: None,
             late: false,
         },
@@ -162,7 +162,7 @@ pub fn import(url: &str, dir: &Path, name: Option<&str>) -> Result<Moved> {
             })?,
     };
     let store = open_db(url)?;
-    block_on(transfer::import(&store, dir, &name, store::now()))
+    block_on(transfer::import(&store, dir, &name, super::now()?))
 }
 
 /// `empires backup`: a consistent copy of an SQLite host, taken while it runs.

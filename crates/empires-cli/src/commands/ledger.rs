@@ -4,7 +4,6 @@
 
 use crate::commands::hosted::block_on;
 use crate::error::{Error, Result};
-use empires_host::clock::Clock;
 use empires_host::ledger::Entry;
 use empires_host::store::sql::SqlStore;
 use std::fmt::Write as _;
@@ -81,9 +80,7 @@ async fn account(store: &SqlStore, name: &str) -> Result<i64> {
         .id)
 }
 
-fn now() -> Result<i64> {
-    Clock::from_env().now().map_err(Error::new)
-}
+use super::now;
 
 /// Runs one `empires ledger` command; returns what to print.
 pub fn run(command: LedgerCommand) -> Result<String> {

@@ -78,7 +78,7 @@ impl MailArgs {
 
 /// Sends what is due, and says what was done.
 async fn send_now(store: &SqlStore, cfg: &MailConfig, out: &mut String) -> Result<()> {
-    match send::send_due(store, cfg, empires_host::store::now()).await? {
+    match send::send_due(store, cfg, super::now()?).await? {
         Some(s) => {
             let _ = writeln!(
                 out,
@@ -106,7 +106,7 @@ pub fn receive(args: &MailArgs) -> Result<String> {
     let (raw, size) = read_stdin()?;
     block_on(async {
         let store = SqlStore::open(&args.db).await?;
-        let now = empires_host::store::now();
+        let now = super::now()?;
         let outcome = Receiver::new(&store, &cfg).receive(&raw, size, now).await?;
         let mut out = format!("{}\n", describe(&outcome));
         // The message is dealt with and its answer queued: a failure to send now leaves the
@@ -186,7 +186,7 @@ pub fn fetch(args: &MailArgs, dir: &Path) -> Result<String> {
     block_on(async {
         let store = SqlStore::open(&args.db).await?;
         let mut receiver = Receiver::new(&store, &cfg);
-        let f = maildir::fetch(&mut receiver, dir, empires_host::store::now()).await?;
+        let f = maildir::fetch(&mut receiver, dir, super::now()?).await?;
         let mut out = format!(
             "{} message(s): {} turnsheet(s) kept, {} refused, {} not answered\n",
             f.messages, f.accepted, f.refused, f.ignored
@@ -212,7 +212,7 @@ pub fn send(args: &MailArgs) -> Result<String> {
     let cfg = args.config()?;
     block_on(async {
         let store = SqlStore::open(&args.db).await?;
-        let queued = reports::queue_all(&store, &cfg, empires_host::store::now()).await?;
+        let queued = reports::queue_all(&store, &cfg, super::now()?).await?;
         let mut out = format!("{queued} report(s) queued\n");
         send_now(&store, &cfg, &mut out).await?;
         Ok(out)

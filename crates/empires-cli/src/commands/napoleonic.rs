@@ -199,11 +199,8 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 yes: true,
                 ..Default::default()
             };
-            let played = hosted::block_on(store.play_ruleset_turn(
-                &name_of(&dir),
-                options,
-                empires_host::store::now(),
-            ))?;
+            let played =
+                hosted::block_on(store.play_ruleset_turn(&name_of(&dir), options, super::now()?))?;
             Ok((played.to_string(), false))
         }
         NapoleonicCommand::Turn { dir, db: None } => {
@@ -336,12 +333,7 @@ fn create_hosted(url: &str, name: &Path, setup: &Setup) -> Result<(String, bool)
     let name = name_of(name);
     let ruleset = ruleset::by_id(RULESET)?;
     let started = ruleset.create(setup)?;
-    hosted::block_on(store.create_ruleset_game(
-        &name,
-        ruleset,
-        &started,
-        empires_host::store::now(),
-    ))?;
+    hosted::block_on(store.create_ruleset_game(&name, ruleset, &started, super::now()?))?;
     let g = hosted::block_on(store.read_hosted(&name))?;
     let playing: Vec<String> = ruleset
         .seats(g.text())?

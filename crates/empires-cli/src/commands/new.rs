@@ -123,7 +123,7 @@ pub fn run_at(at: &GameAt, source: &Source) -> Result<NewReport> {
         map_text: &map_text,
         map: &map,
         state: &state,
-        created_at: empires_host::store::now(),
+        created_at: super::now()?,
     }))?;
     let hash = empires_host::gamedir::sha256_hex(
         empires_host::gamedir::to_pretty_json(&state, "state")?.as_bytes(),

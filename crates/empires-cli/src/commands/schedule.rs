@@ -123,9 +123,7 @@ fn parse_instant(s: &str) -> std::result::Result<Millis, String> {
         .map_err(|e| format!("`{s}` is not a moment such as 2026-12-01T17:00:00Z: {e}"))
 }
 
-fn now() -> Result<Millis> {
-    Clock::from_env().now().map_err(Error::new)
-}
+use super::now;
 
 /// Runs one `empires schedule` command; returns what to print.
 pub fn run(command: ScheduleCommand) -> Result<String> {

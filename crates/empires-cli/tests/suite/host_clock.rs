@@ -123,3 +123,164 @@ fn two_host_processes_on_one_database_play_each_deadline_exactly_once() {
     drop(store);
     block_on(drop_postgres(&url));
 }
+
+/// Runs `empires` with the clock file, feeding `stdin` when given.
+fn at_clock(clock: &Path, args: &[&str], stdin: Option<&str>) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args(args)
+        .env("EMPIRES_CLOCK_FILE", clock)
+        .env_remove("EMPIRES_SMTP_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).unwrap();
+    }
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+/// With `EMPIRES_CLOCK_FILE` set, a sheet that arrives by the command line, by mail and by
+/// the web is stamped with the file's time, as the schedule that reads the same file.
+#[test]
+fn every_door_stamps_a_sheet_with_the_clock_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let db = url.as_str();
+    let clock = tmp.path().join("clock");
+    set_clock(&clock, T0);
+    at_clock(
+        &clock,
+        &[
+            "new", "g", "--db", db, "--map", "tutorial", "--seed", "1", "--player", "EN=alice",
+        ],
+        None,
+    );
+    let store = block_on(SqlStore::open(db)).unwrap();
+    let stamp = |seat: &str| {
+        let seat = empires_host::store::SeatCode::parse(seat).unwrap();
+        block_on(store.latest_sheet("g", seat, 1))
+            .unwrap()
+            .unwrap()
+            .2
+    };
+
+    // The command line.
+    let sheet = tmp.path().join("EN.txt");
+    std::fs::write(&sheet, "TAX\n").unwrap();
+    set_clock(&clock, T0 + HOUR);
+    at_clock(
+        &clock,
+        &["submit", "g", s(&sheet), "--empire", "EN", "--db", db],
+        None,
+    );
+    assert_eq!(stamp("EN"), T0 + HOUR);
+
+    // Mail.
+    let set = stdout(&at_clock(
+        &clock,
+        &[
+            "mail",
+            "account",
+            "alice",
+            "--db",
+            db,
+            "--email",
+            "alice@example.org",
+            "--new-password",
+        ],
+        None,
+    ));
+    let password = set
+        .lines()
+        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
+        .unwrap()
+        .to_string();
+    set_clock(&clock, T0 + 2 * HOUR);
+    let message = format!(
+        "From: alice@example.org\r\nMessage-ID: <c1@example.org>\r\nSubject: orders\r\n\r\nGAME g\r\nEMPIRE EN\r\nPASSWORD {password}\r\n1. TAX\r\n2. TAX\r\n"
+    );
+    let o = at_clock(&clock, &["mail", "receive", "--db", db], Some(&message));
+    assert!(stdout(&o).contains("accepted"), "{}", stdout(&o));
+    assert_eq!(stamp("EN"), T0 + 2 * HOUR);
+
+    // The web, through its API.
+    let reset = stdout(&at_clock(
+        &clock,
+        &["accounts", "reset", "alice", "--db", db],
+        None,
+    ));
+    let web_password = reset
+        .split("shown only now: ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{reset}"))
+        .to_string();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args([
+            "serve",
+            "--db",
+            db,
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+        ])
+        .env("EMPIRES_CLOCK_FILE", &clock)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    let curl = |args: &[&str]| -> String {
+        let o = Command::new("curl")
+            .args([
+                "-s",
+                "--retry",
+                "20",
+                "--retry-connrefused",
+                "--retry-delay",
+                "1",
+            ])
+            .args(args)
+            .output()
+            .expect("curl runs");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    set_clock(&clock, T0 + 3 * HOUR);
+    let login = curl(&[
+        "-H",
+        "content-type: application/json",
+        "-d",
+        &format!(r#"{{"name":"alice","password":"{web_password}","label":"t"}}"#),
+        &format!("{base}/api/login"),
+    ]);
+    let token = login
+        .split("\"token\":\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or_else(|| panic!("{login}"))
+        .to_string();
+    let sent = curl(&[
+        "-H",
+        "content-type: application/json",
+        "-H",
+        &format!("authorization: Bearer {token}"),
+        "-d",
+        r#"{"text":"GAME g\nEMPIRE EN\n\n1. TAX\n2. TAX\n3. TAX\n"}"#,
+        &format!("{base}/api/games/g/orders"),
+    ]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(sent.contains("sha256"), "{sent}");
+    assert_eq!(stamp("EN"), T0 + 3 * HOUR);
+}

@@ -28,13 +28,6 @@ pub type Files = Vec<(String, Vec<u8>)>;
 /// time, so that tests can set it.
 pub type Millis = i64;
 
-/// The time now, by the system clock.
-pub fn now() -> Millis {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
 /// Who may read a file of a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reader {
