@@ -9,6 +9,7 @@
 //! - [`render`] writes every report of a turn; [`drawing`] keeps the map's drawing, worked
 //!   out once per game.
 
+pub mod calendar;
 pub mod check;
 pub mod clock;
 pub mod create;

@@ -27,8 +27,15 @@ pub struct MailArgs {
     /// The host's database (sqlite:<file> or postgres://...).
     #[arg(long, value_name = "URL")]
     pub db: String,
-    /// The address the host's mail comes from, and players send their turnsheets to.
-    #[arg(long, value_name = "ADDRESS", env = "EMPIRES_MAIL_FROM", default_value = DEFAULT_FROM)]
+    /// The address the host's mail comes from, and players send their turnsheets to
+    /// (`--from` is read too, as before).
+    #[arg(
+        long = "mail-from",
+        alias = "from",
+        value_name = "ADDRESS",
+        env = "EMPIRES_MAIL_FROM",
+        default_value = DEFAULT_FROM
+    )]
     pub from: String,
     /// The SMTP server to send through: smtp://host:25, smtp://user:pass@host:587?tls=required
     /// (STARTTLS) or smtps://user:pass@host:465. Without one, mail waits in the outbox.
@@ -46,8 +53,10 @@ pub struct MailArgs {
     /// How many refusals the door answers to one address in an hour: a message refused
     /// beyond it is logged for the GM and not answered, so forged mail cannot flood a
     /// player with refusals (receipts are always sent; 0 answers no refusal).
+    /// (`--refusals-per-hour` is read too, as before.)
     #[arg(
-        long,
+        long = "mail-refusals-per-hour",
+        alias = "refusals-per-hour",
         value_name = "N",
         env = "EMPIRES_MAIL_REFUSALS_PER_HOUR",
         default_value_t = DEFAULT_REFUSALS_PER_HOUR

@@ -585,10 +585,14 @@ fn recovery_never_throws_away_orders() {
     fs::create_dir_all(tmp_turn.join("orders")).unwrap();
     fs::write(tmp_turn.join("orders/EN.txt"), "TAX\n").unwrap();
     fs::write(game.join("orders/EN.txt"), "LEVY LON\n").unwrap();
-    let err = fails(&["turn", s(&game)]);
-    assert!(err.contains("0001.tmp") && err.contains("orders"), "{err}");
-    assert_eq!(read(&tmp_turn.join("orders/EN.txt")), "TAX\n");
-    assert_eq!(read(&game.join("orders/EN.txt")), "LEVY LON\n");
+    // The newer sheet is played; the older is kept with the turn, not thrown away.
+    let o = ok(&["turn", s(&game), "--yes"]);
+    assert!(stderr(&o).contains("0001.tmp"), "{}", stderr(&o));
+    assert_eq!(read(&game.join("turns/0001/orders/EN.txt")), "LEVY LON\n");
+    assert_eq!(
+        read(&game.join("turns/0001/orders/superseded/EN.txt")),
+        "TAX\n"
+    );
 }
 
 #[test]

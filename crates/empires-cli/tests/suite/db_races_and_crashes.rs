@@ -71,12 +71,22 @@ fn base_game(dir: &Path) -> std::path::PathBuf {
     base
 }
 
-/// The whole game as a directory: every turn's files and what is pending.
+/// The whole game as a directory: every turn's files and what is pending. The blank sheets
+/// at the end of the reports name the game as the database keeps it; they are read here as
+/// naming "reference", so that games imported under other names compare.
 fn exported(url: &str, game: &str, at: &Path) -> empires_host::store::Files {
     ok(&["export", game, s(at), "--db", url]);
     let files = files_under(at).unwrap();
     std::fs::remove_dir_all(at).unwrap();
+    let (from, to) = (format!("GAME {game}\n"), "GAME reference\n");
     files
+        .into_iter()
+        .map(|(path, bytes)| match String::from_utf8(bytes) {
+            Ok(text) if path.contains("/reports/") => (path, text.replace(&from, to).into_bytes()),
+            Ok(text) => (path, text.into_bytes()),
+            Err(e) => (path, e.into_bytes()),
+        })
+        .collect()
 }
 
 fn crashes(url: &str, tmp: &Path) {

@@ -111,7 +111,7 @@ fn a_bad_smtp_url_or_address_is_a_clear_error() {
         e.contains("not an SMTP URL") && !e.contains("secret"),
         "{e}"
     );
-    let e = fails(&["mail", "send", "--db", &url, "--from", "nobody"]);
+    let e = fails(&["mail", "send", "--db", &url, "--mail-from", "nobody"]);
     assert!(e.contains("not an email address"), "{e}");
     let e = fails(&["mail", "account", "ghost", "--db", &url]);
     assert!(e.contains("no account named \"ghost\""), "{e}");

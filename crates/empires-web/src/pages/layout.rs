@@ -49,28 +49,7 @@ pub fn page<T: Template>(t: &T) -> Result<Html<String>, Failure> {
 
 /// A time as players read it: `2026-11-25 14:03 UTC`.
 pub fn time(at: Millis) -> String {
-    let secs = at.div_euclid(1000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let (y, m, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
-        rest / 3600,
-        (rest % 3600) / 60
-    )
-}
-
-/// The calendar date of a day counted from 1970-01-01 (proleptic Gregorian).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    empires_host::calendar::utc_minute(at)
 }
 
 /// What the pages say of the next turn's deadline (2.4): the schedule's, in its own time
