@@ -56,7 +56,7 @@ fn stores(rt: &tokio::runtime::Runtime, dir: &std::path::Path) -> Vec<(String, S
         )))
         .unwrap(),
     )];
-    if let Some(url) = rt.block_on(empires_host::testdb::fresh_postgres("bench")) {
+    if let Some(url) = rt.block_on(empires_testkit::fresh_postgres("bench")) {
         out.push((
             "PostgreSQL".to_string(),
             rt.block_on(SqlStore::open(&url)).unwrap(),

@@ -28,7 +28,6 @@ pub mod seat;
 pub mod staging;
 pub mod store;
 pub mod submit;
-pub mod testdb;
 pub mod transfer;
 pub mod turn;
 pub mod undo;

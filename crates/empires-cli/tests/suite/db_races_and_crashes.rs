@@ -8,7 +8,7 @@ use crate::common;
 use common::*;
 use empires_cli::commands::hosted::block_on;
 use empires_host::store::dir::files_under;
-use empires_host::testdb::{drop_postgres, fresh_postgres};
+use empires_testkit::{drop_postgres, fresh_postgres};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

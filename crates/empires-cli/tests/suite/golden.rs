@@ -12,7 +12,7 @@ use empires_cli::commands::hosted::block_on;
 use empires_host::gamedir::sha256_hex;
 use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
-use empires_host::testdb::{drop_postgres, fresh_postgres};
+use empires_testkit::{drop_postgres, fresh_postgres};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

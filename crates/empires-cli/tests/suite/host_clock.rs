@@ -7,7 +7,7 @@ use crate::common;
 use common::*;
 use empires_cli::commands::hosted::block_on;
 use empires_host::store::sql::SqlStore;
-use empires_host::testdb::{drop_postgres, fresh_postgres};
+use empires_testkit::{drop_postgres, fresh_postgres};
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};

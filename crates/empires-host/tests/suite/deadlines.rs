@@ -78,12 +78,11 @@ async fn game(b: Backend, spec: &str, catch_up: CatchUp) -> Option<(tempfile::Te
                     .hash(&mut h);
                 h.finish() & 0xffff_ffff
             });
-            empires_host::testdb::fresh_postgres(&tag).await?
+            empires_testkit::fresh_postgres(&tag).await?
         }
     };
     let store = SqlStore::open(&url).await.unwrap();
-    empires_host::testdb::tutorial_game(&store, "g", &[("EN", "alice"), ("SC", "bob")], 3, T0)
-        .await;
+    empires_testkit::tutorial_game(&store, "g", &[("EN", "alice"), ("SC", "bob")], 3, T0).await;
     let schedule = Schedule::parse(spec).unwrap();
     store
         .set_schedule("g", &schedule, catch_up, &[24 * HOUR, 2 * HOUR], T0)

@@ -7,10 +7,10 @@
 use empires_host::gamedir::parse_map;
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{NewGame, Receipt, SeatCode, Store, Submission};
-use empires_host::testdb::{drop_postgres, fresh_postgres};
 use empires_host::turn::TurnOptions;
 use empires_rules::EmpireCode;
 use empires_rules::setup::{NewGame as Setup, new_game};
+use empires_testkit::{drop_postgres, fresh_postgres};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;

@@ -8,8 +8,8 @@ use empires_host::error::Kind;
 use empires_host::schedule::Schedule;
 use empires_host::store::sql::{CatchUp, SqlStore};
 use empires_host::store::{Files, SeatCode, Store, Submission};
-use empires_host::testdb::{drop_postgres, fresh_postgres};
 use empires_host::turn::TurnOptions;
+use empires_testkit::{drop_postgres, fresh_postgres};
 
 const T0: i64 = 1_795_000_000_000;
 const HOUR: i64 = 3_600_000;
@@ -30,7 +30,7 @@ fn sheet_from(seat_code: &str, body: &str) -> Submission {
 }
 
 async fn europe(store: &SqlStore, name: &str) {
-    empires_host::testdb::napoleonic_game(store, name, &[], 11, T0).await;
+    empires_testkit::napoleonic_game(store, name, &[], 11, T0).await;
 }
 
 /// SQLite, and PostgreSQL when a server is at hand.

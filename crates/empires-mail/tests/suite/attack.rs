@@ -8,9 +8,9 @@ use crate::common;
 
 use common::*;
 use empires_host::store::sql::SqlStore;
-use empires_host::testdb::{drop_postgres, fresh_postgres};
 use empires_mail::config::DEFAULT_REFUSALS_PER_HOUR;
 use empires_mail::{Outcome, Receiver, maildir};
+use empires_testkit::{drop_postgres, fresh_postgres};
 
 const SHEET: &str = "GAME alpha\r\nEMPIRE EN\r\nPASSWORD tst2-mail-pass\r\n1. TAX\r\n";
 

@@ -13,7 +13,7 @@ use empires_mail::inbound::{Outcome, Receiver};
 /// Adds the Napoleonic game "europe": alice plays France, bob Prussia.
 async fn europe(w: &World) {
     let players = [("FRA", "alice"), ("PRU", "bob")];
-    empires_host::testdb::napoleonic_game(&w.store, "europe", &players, 9, START).await;
+    empires_testkit::napoleonic_game(&w.store, "europe", &players, 9, START).await;
 }
 
 fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {

@@ -103,9 +103,9 @@ where
     Fut: std::future::Future<Output = ()>,
 {
     check(world().await).await;
-    if let Some(url) = empires_host::testdb::fresh_postgres(tag).await {
+    if let Some(url) = empires_testkit::fresh_postgres(tag).await {
         check(common::build(url.clone(), None).await).await;
-        empires_host::testdb::drop_postgres(&url).await;
+        empires_testkit::drop_postgres(&url).await;
     }
 }
 

@@ -27,14 +27,14 @@ macro_rules! on_both {
 
         #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
         async fn $postgres() {
-            let Some(url) = empires_host::testdb::fresh_postgres($tag).await else {
+            let Some(url) = empires_testkit::fresh_postgres($tag).await else {
                 return;
             };
             {
                 let w = common::build_with(url.clone(), None, $config).await;
                 $test(&w).await;
             }
-            empires_host::testdb::drop_postgres(&url).await;
+            empires_testkit::drop_postgres(&url).await;
         }
     };
 }

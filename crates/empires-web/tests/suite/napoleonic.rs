@@ -15,7 +15,7 @@ use empires_host::store::Store;
 pub async fn europe(w: &World) {
     let store = &w.host.store;
     let players = [("FRA", "alice"), ("PRU", "bob")];
-    empires_host::testdb::napoleonic_game(store, "europe", &players, 5, START).await;
+    empires_testkit::napoleonic_game(store, "europe", &players, 5, START).await;
     let gm = store.account_by_name("gm1").await.unwrap().unwrap();
     store.set_game_gm("europe", gm.id).await.unwrap();
 }

@@ -618,7 +618,7 @@ async fn bad_input_gets_a_clear_client_error_and_changes_nothing() {
 
 #[tokio::test]
 async fn the_web_door_plays_the_same_on_postgresql() {
-    let Some(url) = empires_host::testdb::fresh_postgres("web_story").await else {
+    let Some(url) = empires_testkit::fresh_postgres("web_story").await else {
         return;
     };
     let w = common::build(url.clone(), None).await;
@@ -654,7 +654,7 @@ async fn the_web_door_plays_the_same_on_postgresql() {
         StatusCode::NOT_FOUND
     );
     drop(w);
-    empires_host::testdb::drop_postgres(&url).await;
+    empires_testkit::drop_postgres(&url).await;
 }
 
 #[tokio::test]

@@ -91,8 +91,8 @@ async fn sheets_while_turns_are_played(w: common::World) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_receipt_of_the_api_is_honoured_while_turns_are_played() {
     sheets_while_turns_are_played(world().await).await;
-    if let Some(url) = empires_host::testdb::fresh_postgres("web_receipts").await {
+    if let Some(url) = empires_testkit::fresh_postgres("web_receipts").await {
         sheets_while_turns_are_played(common::build(url.clone(), None).await).await;
-        empires_host::testdb::drop_postgres(&url).await;
+        empires_testkit::drop_postgres(&url).await;
     }
 }

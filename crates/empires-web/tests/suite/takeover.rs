@@ -154,11 +154,11 @@ async fn a_gm_cannot_take_over_another_gms_player_on_sqlite() {
 
 #[tokio::test]
 async fn a_gm_cannot_take_over_another_gms_player_on_postgres() {
-    let Some(url) = empires_host::testdb::fresh_postgres("web_takeover").await else {
+    let Some(url) = empires_testkit::fresh_postgres("web_takeover").await else {
         return;
     };
     takeover_is_refused(&common::build(url.clone(), None).await).await;
-    empires_host::testdb::drop_postgres(&url).await;
+    empires_testkit::drop_postgres(&url).await;
 }
 
 /// A new game's form seats new names and invites existing accounts.

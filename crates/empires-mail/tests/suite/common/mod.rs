@@ -57,7 +57,7 @@ pub async fn world_at(url: &str, dir: tempfile::TempDir) -> World {
 }
 
 async fn new_game(store: &SqlStore, name: &str, players: &[(&str, &str)]) {
-    empires_host::testdb::tutorial_game(store, name, players, 3, START).await;
+    empires_testkit::tutorial_game(store, name, players, 3, START).await;
 }
 
 /// A message queued in the outbox, parsed back.

@@ -98,7 +98,7 @@ pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: Web
 }
 
 async fn new_game(host: &Host, name: &str, gm: &str, players: &[(&str, &str)]) {
-    empires_host::testdb::tutorial_game(&host.store, name, players, 3, START).await;
+    empires_testkit::tutorial_game(&host.store, name, players, 3, START).await;
     let gm = host.store.account_by_name(gm).await.unwrap().unwrap();
     host.store.set_game_gm(name, gm.id).await.unwrap();
 }

@@ -1,4 +1,5 @@
-//! For tests of the host and its doors: the tutorial game every door's tests play
+//! For the tests of the host and its doors, and nothing else (no program depends on this
+//! crate): the tutorial game every door's tests play
 //! ([`tutorial_game`]), and PostgreSQL: a fresh database of its own for each test, on the server that
 //! `DATABASE_URL` names. Without `DATABASE_URL` a test that needs PostgreSQL says it was
 //! skipped and passes, so that the tests run on a machine without a server; with
@@ -74,15 +75,16 @@ fn with_database(url: &str, name: &str) -> String {
 /// player for each (empire code, account name) given; the other empires are dummies. The
 /// game every door's tests play.
 pub async fn tutorial_game(
-    store: &crate::store::sql::SqlStore,
+    store: &empires_host::store::sql::SqlStore,
     name: &str,
     players: &[(&str, &str)],
     seed: u64,
-    at: crate::store::Millis,
+    at: empires_host::store::Millis,
 ) {
-    use crate::store::Store;
+    use empires_host::store::Store;
     let standard = empires_maps::standard::find("tutorial").expect("the tutorial map");
-    let map = crate::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
+    let map =
+        empires_host::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
     let mut setup = empires_rules::setup::NewGame::without_players(
         name,
         map.variant.unwrap_or(empires_rules::Variant::World),
@@ -92,9 +94,9 @@ pub async fn tutorial_game(
         let code = empires_rules::EmpireCode::parse(code).expect("an empire's code");
         setup.players.insert(code, player.to_string());
     }
-    let state = crate::create::start(&map, standard.file, &setup).expect("a tutorial game");
+    let state = empires_host::create::start(&map, standard.file, &setup).expect("a tutorial game");
     store
-        .create(&crate::store::NewGame {
+        .create(&empires_host::store::NewGame {
             name,
             map_text: standard.text,
             map: &map,
@@ -109,14 +111,14 @@ pub async fn tutorial_game(
 /// set up from `seed` at time `at`, and gives each (kingdom code, account name) its seat;
 /// the accounts must exist. The game the doors' tests of a second ruleset play.
 pub async fn napoleonic_game(
-    store: &crate::store::sql::SqlStore,
+    store: &empires_host::store::sql::SqlStore,
     name: &str,
     players: &[(&str, &str)],
     seed: u64,
-    at: crate::store::Millis,
+    at: empires_host::store::Millis,
 ) {
-    let napoleonic = crate::ruleset::by_id("napoleonic").expect("the Napoleonic ruleset");
-    let setup = crate::ruleset::Setup {
+    let napoleonic = empires_host::ruleset::by_id("napoleonic").expect("the Napoleonic ruleset");
+    let setup = empires_host::ruleset::Setup {
         name: name.into(),
         seed,
         map: None,
