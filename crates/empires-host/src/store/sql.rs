@@ -49,6 +49,10 @@ pub struct SqlStore {
     shown: String,
     /// The host's `sheets_kept` limit, read when the store is opened ([`limits`]).
     kept: std::sync::Arc<std::sync::atomic::AtomicU32>,
+    /// Replacing sheets this process kept, by (game, seat, turn), since it last dropped
+    /// superseded ones there ([`limits`]).
+    replaced:
+        std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(String, String, u32), u32>>>,
     /// The SQLite database's file, whose write-ahead log is `<file>-wal`.
     sqlite_file: Option<std::path::PathBuf>,
 }
@@ -180,6 +184,7 @@ impl SqlStore {
             pool,
             shown,
             kept: Default::default(),
+            replaced: Default::default(),
             sqlite_file,
         };
         let limits = store.host_limits().await?;

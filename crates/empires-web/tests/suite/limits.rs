@@ -163,6 +163,61 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
     .await;
 }
 
+/// Superseded sheets are dropped a fifth of the limit at a time, not at every sheet: a
+/// seat holds the limit, or up to a fifth more for a moment, and every sheet sent is either
+/// kept or named in the audit log.
+#[tokio::test]
+async fn superseded_sheets_are_dropped_a_fifth_of_the_limit_at_a_time() {
+    let w = world().await;
+    w.host
+        .store
+        .set_host_limits(HostLimits {
+            sheets_per_minute: 1000,
+            sheets_kept: 10,
+        })
+        .await
+        .unwrap();
+    let token = w.token("alice").await;
+    let mut hashes = Vec::new();
+    let mut most = 0;
+    for i in 0..25 {
+        let text = format!("{SHEET}# sheet {i}\n");
+        hashes.push(empires_host::gamedir::sha256_hex(text.as_bytes()));
+        let a = w
+            .api(
+                Method::POST,
+                "/api/games/alpha/orders",
+                Some(&token),
+                Some(json!({ "text": text, "for_turn": 1 })),
+            )
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        let held = w.host.store.submissions("alpha").await.unwrap().len();
+        assert!(held <= 11, "sheet {i}: {held} held");
+        most = most.max(held);
+    }
+    assert_eq!(most, 11, "at most one sheet waits to be dropped");
+    let kept: Vec<String> = w
+        .host
+        .store
+        .submissions("alpha")
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(_, _, h, _, _, _)| h)
+        .collect();
+    assert_eq!(kept, hashes[25 - kept.len()..], "the newest are kept");
+    let audit = w.host.store.audit_entries("alpha").await.unwrap();
+    let dropped: String = audit
+        .iter()
+        .filter(|(_, _, a, _)| a == "dropped superseded sheets")
+        .map(|(_, _, _, d)| d.clone())
+        .collect();
+    for h in &hashes[..25 - kept.len()] {
+        assert!(dropped.contains(h.as_str()), "{h} is not in {dropped}");
+    }
+}
+
 #[tokio::test]
 async fn the_write_ahead_log_stays_under_its_cap_while_readers_never_stop() {
     let w = world().await;

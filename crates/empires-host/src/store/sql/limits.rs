@@ -6,7 +6,9 @@
 //!   token (the web door enforces it);
 //! - `sheets_kept`: superseded sheets kept for one seat and turn. Beyond it the oldest are
 //!   dropped as newer ones come, their hashes written in the game's audit log. The sheet a
-//!   turn plays is never dropped, nor the newest.
+//!   turn plays is never dropped, nor the newest. They are dropped a fifth of the limit at a
+//!   time (every tenth sheet at the default 50), not at every sheet: looking for sheets to
+//!   drop costs as much as keeping one, so a seat may hold up to a fifth more for a moment.
 
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
@@ -98,7 +100,11 @@ impl SqlStore {
         status: &str,
         now: Millis,
     ) -> Result<()> {
-        let kept = i64::from(self.kept.load(std::sync::atomic::Ordering::Relaxed).max(1));
+        let limit = self.kept.load(std::sync::atomic::Ordering::Relaxed).max(1);
+        if !self.drop_due(game, seat, for_turn, limit) {
+            return Ok(());
+        }
+        let kept = i64::from(limit);
         let dropped: Vec<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "DELETE FROM submissions WHERE id IN (SELECT s.id FROM submissions s \
@@ -130,5 +136,24 @@ impl SqlStore {
             ),
         )
         .await
+    }
+
+    /// Whether superseded sheets are to be dropped now, at this replacing sheet of a seat
+    /// and turn: at the first this process sees (sheets kept before it started are dropped
+    /// then) and at every fifth of `limit` after it.
+    fn drop_due(&self, game: &str, seat: &str, for_turn: u32, limit: u32) -> bool {
+        let every = (limit / 5).max(1);
+        let Ok(mut replaced) = self.replaced.lock() else {
+            return true;
+        };
+        // Seats of turns long played are forgotten now and then.
+        if replaced.len() > 10_000 {
+            replaced.clear();
+        }
+        let n = replaced
+            .entry((game.to_string(), seat.to_string(), for_turn))
+            .or_insert(0);
+        *n += 1;
+        (*n - 1) % every == 0
     }
 }
