@@ -51,8 +51,7 @@ pub struct SqlStore {
     kept: std::sync::Arc<std::sync::atomic::AtomicU32>,
     /// Replacing sheets this process kept, by (game, seat, turn), since it last dropped
     /// superseded ones there ([`limits`]).
-    replaced:
-        std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(String, String, u32), u32>>>,
+    replaced: std::sync::Arc<std::sync::Mutex<limits::Replaced>>,
     /// The SQLite database's file, whose write-ahead log is `<file>-wal`.
     sqlite_file: Option<std::path::PathBuf>,
 }

@@ -30,6 +30,10 @@ impl Default for HostLimits {
     }
 }
 
+/// Replacing sheets a process kept since it last dropped superseded ones, by (game, seat,
+/// turn).
+pub(super) type Replaced = std::collections::HashMap<(String, String, u32), u32>;
+
 const PER_MINUTE: &str = "sheets_per_minute";
 const KEPT: &str = "sheets_kept";
 
