@@ -327,6 +327,14 @@ async fn every_page_carries_a_policy_that_runs_only_the_hosts_scripts() {
                 && !scripts.contains('*'),
             "GET {path}: {scripts}"
         );
+        // A page's title is text alone (a section once slipped into the account page's).
+        if let Some(title) = a.body.split("<title>").nth(1) {
+            let title = title.split("</title>").next().unwrap_or("");
+            assert!(
+                !title.contains('<'),
+                "GET {path}: the title holds markup: {title}"
+            );
+        }
         for directive in [
             "default-src 'none'",
             "object-src 'none'",
