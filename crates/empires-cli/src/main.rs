@@ -498,8 +498,31 @@ enum MapCommand {
     },
 }
 
+/// Logs go to standard error: at `info` for the processes that run for long (`serve`,
+/// `host`), where they are the GM's record of requests and turns; off for the other
+/// commands, which say what they did in their own output. `EMPIRES_LOG` sets the filter
+/// (`debug`, `empires_web=debug,info`...).
+fn start_logging(long_running: bool) {
+    use std::io::IsTerminal;
+    let filter = std::env::var("EMPIRES_LOG")
+        .ok()
+        .and_then(|f| tracing_subscriber::EnvFilter::try_new(f).ok())
+        .unwrap_or_else(|| {
+            tracing_subscriber::EnvFilter::new(if long_running { "info" } else { "off" })
+        });
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    start_logging(matches!(
+        cli.command,
+        Command::Serve { .. } | Command::Host { .. }
+    ));
     let result = match cli.command {
         Command::New {
             dir,

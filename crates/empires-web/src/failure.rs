@@ -72,7 +72,7 @@ impl From<empires_host::Error> for Failure {
             Kind::Corrupt => StatusCode::INTERNAL_SERVER_ERROR,
         };
         if status.is_server_error() {
-            eprintln!("error: {e}");
+            tracing::error!("{e}");
             return Failure::new(
                 status,
                 "the host cannot answer this now; the GM has been told in the server's log",
@@ -84,7 +84,7 @@ impl From<empires_host::Error> for Failure {
 
 impl From<askama::Error> for Failure {
     fn from(e: askama::Error) -> Failure {
-        eprintln!("error: cannot render a page: {e}");
+        tracing::error!("cannot render a page: {e}");
         Failure::new(StatusCode::INTERNAL_SERVER_ERROR, "cannot render the page")
     }
 }

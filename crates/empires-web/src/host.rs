@@ -74,7 +74,7 @@ impl Clock {
                 t
             }
             Err(e) => {
-                eprintln!("{e}; the time last read stands");
+                tracing::warn!("{e}; the time last read stands");
                 self.last.load(Ordering::SeqCst)
             }
         }

@@ -25,11 +25,34 @@ use std::sync::Arc;
 
 pub use host::{Clock, Host, WebConfig};
 
-/// Every route of the site and the API, over one shared [`Host`].
+/// The header carrying a request's id: taken from a proxy in front when it sends one, made
+/// here otherwise, answered back, and written on every log line of the request.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// Every route of the site and the API, over one shared [`Host`]. Each request is logged
+/// (`tracing`) in a span holding its id, method and path.
 pub fn app(host: Arc<Host>) -> Router {
+    use axum::http::HeaderName;
+    use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+    use tower_http::trace::{DefaultOnResponse, TraceLayer};
+    let id = HeaderName::from_static(REQUEST_ID);
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|req: &axum::http::Request<_>| {
+            let id = req
+                .headers()
+                .get(REQUEST_ID)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("-");
+            tracing::info_span!("request", id, method = %req.method(), path = %req.uri().path())
+        })
+        // One line a request at `info`: its status and how long it took.
+        .on_response(DefaultOnResponse::new().level(tracing::Level::INFO));
     Router::new()
         .merge(pages::router())
         .nest("/api", api::router())
         .layer(axum::middleware::from_fn(pages::security_headers))
         .with_state(host)
+        .layer(PropagateRequestIdLayer::new(id.clone()))
+        .layer(trace)
+        .layer(SetRequestIdLayer::new(id, MakeRequestUuid))
 }

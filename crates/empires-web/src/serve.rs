@@ -59,17 +59,17 @@ async fn mail_rounds(host: Arc<Host>, door: MailDoor) {
             match empires_mail::maildir::fetch(&mut receiver, dir, now).await {
                 Ok(fetched) => {
                     for p in &fetched.problems {
-                        eprintln!("mail: {p}");
+                        tracing::warn!("mail: {p}");
                     }
                 }
-                Err(e) => eprintln!("mail: {}: {e}", dir.display()),
+                Err(e) => tracing::error!("mail: {}: {e}", dir.display()),
             }
         }
         if let Err(e) = empires_mail::reports::queue_all(&host.store, &door.config, now).await {
-            eprintln!("mail: the reports could not be queued: {e}");
+            tracing::error!("mail: the reports could not be queued: {e}");
         }
         if let Err(e) = empires_mail::send::send_due(&host.store, &door.config, now).await {
-            eprintln!("mail: the outbox could not be sent: {e}");
+            tracing::error!("mail: the outbox could not be sent: {e}");
         }
         tokio::time::sleep(MAIL_TICK).await;
     }
@@ -108,10 +108,10 @@ pub async fn clock_round(
 async fn clock_rounds(host: Arc<Host>, mail: Option<empires_mail::MailConfig>) {
     loop {
         for line in clock_round(&host.store, mail.as_ref(), host.now()).await {
-            eprintln!("{line}");
+            tracing::info!("{line}");
         }
         if let Err(e) = host.store.keep_wal_small().await {
-            eprintln!("{e}");
+            tracing::error!("{e}");
         }
         tokio::time::sleep(CLOCK_TICK).await;
     }
@@ -234,7 +234,7 @@ async fn demo_autoplay(host: Arc<Host>) {
             Err(_) => false,
         };
         if sent && let Err(e) = host.play_turn(DEMO_GAME, None).await {
-            eprintln!("demo: the turn could not be played: {e}");
+            tracing::error!("demo: the turn could not be played: {e}");
         }
     }
 }

@@ -241,7 +241,7 @@ impl SqlStore {
     /// the database first, so that a stopped host leaves one file.
     pub async fn close(&self) {
         if let Err(e) = self.checkpoint().await {
-            eprintln!("{e}");
+            tracing::error!("{e}");
         }
         on_pool!(&self.pool, |p| p.close().await);
     }
@@ -1440,20 +1440,26 @@ impl Store for SqlStore {
     }
 
     async fn play_turn(&self, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport> {
-        if self.is_other_ruleset(game).await? {
-            return self
-                .play_ruleset_turn(game, options, now)
+        let played = if self.is_other_ruleset(game).await? {
+            self.play_ruleset_turn(game, options, now)
                 .await
-                .map(|t| t.into_report(&self.describe(game)));
+                .map(|t| t.into_report(&self.describe(game)))
+        } else {
+            on_pool!(&self.pool, |p, ops| ops::play_turn(
+                p,
+                &self.shown,
+                game,
+                options,
+                now
+            )
+            .await)
+        };
+        // Every turn a host plays is logged with its game and number.
+        match &played {
+            Ok(r) => tracing::info!(game, turn = r.turn, events = r.events, "turn played"),
+            Err(e) => tracing::warn!(game, turn = ?options.expect, "turn not played: {e}"),
         }
-        on_pool!(&self.pool, |p, ops| ops::play_turn(
-            p,
-            &self.shown,
-            game,
-            options,
-            now
-        )
-        .await)
+        played
     }
 
     async fn undo(&self, game: &str, now: Millis) -> Result<Undone> {

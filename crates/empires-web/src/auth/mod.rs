@@ -85,7 +85,7 @@ pub fn check_new_password(password: &str, again: &str) -> Result<(), Failure> {
 }
 
 fn internal(message: String) -> Failure {
-    eprintln!("error: {message}");
+    tracing::error!("{message}");
     Failure::new(
         axum::http::StatusCode::INTERNAL_SERVER_ERROR,
         "the host cannot answer this now",

@@ -10,4 +10,5 @@ mod mail;
 mod napoleonic;
 mod play;
 mod receipts;
+mod request_log;
 mod takeover;
