@@ -827,7 +827,7 @@ fn main() -> ExitCode {
                 .map(|r| show(&r, &[]))
         }
         Command::Status { dir, db } => commands::status::run_at(&GameAt::new(&dir, db.as_deref()))
-            .map(|r| show(&r, &r.warnings)),
+            .map(|r| show(&r, r.warnings())),
         Command::Undo { dir, db } => match db {
             None => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),
             Some(url) => hosted::open(&GameAt::new(&dir, Some(&url))).and_then(|(store, game)| {

@@ -112,8 +112,133 @@ pub fn run(dir: &Path) -> Result<StatusReport> {
     })
 }
 
+/// Where a game of any ruleset stands.
+pub enum Status {
+    Empires(StatusReport),
+    /// A game of another ruleset, kept in a database.
+    Other(OtherStatus),
+}
+
+impl Status {
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            Status::Empires(r) => &r.warnings,
+            Status::Other(r) => &r.warnings,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Empires(r) => r.fmt(f),
+            Status::Other(r) => r.fmt(f),
+        }
+    }
+}
+
+/// A game of a ruleset other than Empires, as its seats and the sheets sent say it stands:
+/// what every ruleset can tell through [`empires_host::ruleset::Ruleset`].
+pub struct OtherStatus {
+    pub game: String,
+    pub ruleset: &'static str,
+    pub turn: u32,
+    /// Each seat: code, name, player, standing, orders.
+    pub seats: Vec<[String; 5]>,
+    pub warnings: Vec<String>,
+}
+
+impl fmt::Display for OtherStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "game: {} ({})", self.game, self.ruleset)?;
+        writeln!(f, "turn {} played; next turn {}", self.turn, self.turn + 1)?;
+        let header = ["seat", "name", "player", "standing", "orders"].map(String::from);
+        let mut width = [0usize; 5];
+        for row in std::iter::once(&header).chain(&self.seats) {
+            for (w, cell) in width.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let lines: Vec<String> = std::iter::once(&header)
+            .chain(&self.seats)
+            .map(|row| {
+                let cells: Vec<String> = row
+                    .iter()
+                    .zip(width)
+                    .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
+                    .collect();
+                cells.join("  ").trim_end().to_string()
+            })
+            .collect();
+        write!(f, "{}", lines.join("\n"))
+    }
+}
+
+/// The status of a game of another ruleset kept in the database at `url`, if `game` is one.
+fn other_status(url: &str, game: &str) -> Result<Option<OtherStatus>> {
+    use crate::commands::hosted;
+    use empires_host::store::Store;
+    let store = hosted::open_db(url)?;
+    let Some(hosted_game) = hosted::block_on(store.hosted_game(game))? else {
+        return Ok(None);
+    };
+    let held = hosted::block_on(store.seats(game))?;
+    let pending = hosted::block_on(store.pending(game))?;
+    let sent = |code: &str| {
+        pending
+            .iter()
+            .any(|(name, _)| name.strip_suffix(".txt") == Some(code))
+    };
+    let seats = hosted_game
+        .ruleset
+        .seats(hosted_game.text())?
+        .into_iter()
+        .map(|seat| {
+            let row = held.iter().find(|h| h.empire.as_str() == seat.code);
+            let player = row
+                .and_then(|h| h.account.as_ref())
+                .map_or_else(|| "(computer)".to_string(), |(_, name)| name.clone());
+            let standing = match row {
+                _ if !seat.alive => "out".to_string(),
+                Some(h) if h.account.is_none() => "no player".to_string(),
+                Some(h) if h.missed_turns > 0 => {
+                    format!("{} ({} missed)", h.status, h.missed_turns)
+                }
+                Some(h) => h.status.clone(),
+                None => "dummy".to_string(),
+            };
+            let orders = if !seat.alive {
+                String::new()
+            } else if sent(&seat.code) {
+                "sent".to_string()
+            } else {
+                "none yet".to_string()
+            };
+            [seat.code, seat.name, player, standing, orders]
+        })
+        .collect();
+    Ok(Some(OtherStatus {
+        game: game.to_string(),
+        ruleset: hosted_game.ruleset.title(),
+        turn: hosted_game.turn,
+        seats,
+        warnings: hosted_game.warnings.clone(),
+    }))
+}
+
 /// The status of a game wherever it is kept.
-pub fn run_at(at: &crate::commands::hosted::GameAt) -> Result<StatusReport> {
+pub fn run_at(at: &crate::commands::hosted::GameAt) -> Result<Status> {
+    use crate::commands::hosted::GameAt;
+    if let GameAt::Db { url, name } = at
+        && let Some(other) = other_status(url, name)?
+    {
+        return Ok(Status::Other(other));
+    }
+    run_empires_at(at).map(Status::Empires)
+}
+
+/// The status of an Empires game wherever it is kept.
+fn run_empires_at(at: &crate::commands::hosted::GameAt) -> Result<StatusReport> {
     use crate::commands::hosted::{self, GameAt};
     if let GameAt::Dir(dir) = at {
         return run(dir);

@@ -313,6 +313,21 @@ fn a_game_in_the_hosts_database_beside_an_empires_game() {
         &db,
     ]));
     assert!(sent.contains("kept FRA's turnsheet for turn 1"), "{sent}");
+    // Where the game stands, as for an Empires game: the seats and whose sheet is in.
+    let status = stdout(&ok(&["status", "europe", "--db", &db]));
+    assert!(
+        status.starts_with("game: europe (Napoleonic Empires)\nturn 0 played; next turn 1\n"),
+        "{status}"
+    );
+    let row = |code: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(code))
+            .unwrap_or_else(|| panic!("{status}"))
+            .to_string()
+    };
+    assert!(row("FRA").ends_with("sent"), "{status}");
+    assert!(row("PRU").ends_with("none yet"), "{status}");
     // A kingdom not in the game is refused, and so is an empire's code.
     for bad in ["AUS", "EN"] {
         let e = stderr(&empires(&[
