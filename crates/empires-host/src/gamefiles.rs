@@ -10,10 +10,16 @@
 //! turns/0001/            the starting position: state.json, state.sha256, sheets/
 //! turns/0002/            after turn 1: the state, events.json, the orders it took,
 //!                        every seat's reports and its next sheet
+//! turns/superseded/      only after an interrupted turn: sheets replaced since
 //! ```
 //!
 //! A turn directory is named for the turn its state is ready to play. It is written into
-//! `turns/NNNN.tmp/`, flushed, and renamed: it exists whole or not at all.
+//! `turns/playing.tmp/` (the starting position into `turns/NNNN.tmp/`), flushed, and
+//! renamed: it exists whole or not at all. The sheets a turn plays are moved into it before
+//! they are read, so a sheet sent meanwhile waits for the next turn and none is ever
+//! removed from `orders/`; an interrupted turn is rolled back by the next `turn`, its sheets
+//! put back (a seat's newer sheet wins; the older is kept with the next turn, in its
+//! `orders/superseded/`).
 
 use crate::error::{Error, Result};
 use crate::files;
@@ -35,6 +41,8 @@ const SHEETS_DIR: &str = "sheets";
 const COMPUTER_DIR: &str = "computer";
 /// What the ruleset keeps with the game (the map's drawing): made again if lost.
 const KEPT_FILE: &str = "kept.json";
+/// The turn being played, holding the sheets it took until it is renamed for its number.
+const PLAYING: &str = "playing.tmp";
 
 /// `game.toml`: which ruleset, and the game's name.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -211,14 +219,93 @@ impl GameFiles {
     }
 
     /// Plays the next turn with the sheets in `orders/`, named SEAT.txt.
+    ///
+    /// The sheets are moved into the turn being written (`turns/playing.tmp/orders/`)
+    /// before they are read, as an Empires game's are ([`crate::staging`]): the turn plays
+    /// exactly the sheets it keeps, a sheet that arrives meanwhile waits in `orders/` for
+    /// the next turn, and nothing in `orders/` is ever removed or written over. A turn that
+    /// fails, or was interrupted, puts its sheets back first.
     pub fn play(&self) -> Result<Played> {
         let lock = crate::gamedir::GameDir::at(&self.root).lock()?;
+        let mut notes = self.recover()?;
         let turn = self.current_turn()?;
         let state = self.state(turn)?;
-        let seats = self.ruleset.seats(self.text(&state))?;
-        let mut sent: Vec<(String, String)> = Vec::new();
-        let mut taken: Vec<(PathBuf, String)> = Vec::new();
+        let tmp = self.root.join(TURNS_DIR).join(PLAYING);
+        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
+        let played = self
+            .take_orders(&tmp, &mut notes)
+            .and_then(|(sent, superseded)| {
+                self.play_taken(&tmp, &state, sent, superseded, &mut notes)
+            });
+        let played = match played {
+            Ok(p) => p,
+            Err(e) => {
+                return Err(match self.recover() {
+                    Ok(_) => e,
+                    Err(again) => Error::new(format!(
+                        "{e}; and putting the sheets back failed too: {again}"
+                    )),
+                });
+            }
+        };
+        drop(lock);
+        Ok(Played {
+            turn,
+            notes,
+            ..played
+        })
+    }
+
+    /// Rolls back a turn interrupted while being written: the sheets it took go back to
+    /// `orders/` (a seat that has sent a newer one since keeps it, and the older is held
+    /// for the next turn to keep, in `turns/superseded/`). Returns notes for the GM.
+    fn recover(&self) -> Result<Vec<String>> {
+        let orders = self.root.join(ORDERS_DIR);
+        let turns = self.root.join(TURNS_DIR);
         let mut notes = Vec::new();
+        for entry in files::read_dir_sorted(&turns)? {
+            let tmp = entry.path();
+            let is_tmp = entry.file_name().to_string_lossy().ends_with(".tmp")
+                && entry.file_type().is_ok_and(|t| t.is_dir());
+            if !is_tmp {
+                continue;
+            }
+            let restored = crate::staging::restore(
+                &tmp,
+                &orders,
+                &turns.join(crate::staging::SUPERSEDED_DIR),
+            )?;
+            fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
+            let mut note = format!("{} was an interrupted turn: rolled back", tmp.display());
+            if !restored.back.is_empty() {
+                note.push_str(&format!(
+                    "; its sheets are back in {}: {}",
+                    orders.display(),
+                    restored.back.join(" ")
+                ));
+            }
+            if !restored.superseded.is_empty() {
+                note.push_str(&format!(
+                    "; sheets replaced since by newer ones are kept with the next turn, not played: {}",
+                    restored.superseded.join(" ")
+                ));
+            }
+            notes.push(note);
+        }
+        Ok(notes)
+    }
+
+    /// Moves the sheets waiting in `orders/` (plain files named SEAT.txt) into the turn
+    /// being written, and any sheets held as superseded into its `orders/superseded/`;
+    /// returns the sheets read, by seat, and the superseded ones' names.
+    fn take_orders(
+        &self,
+        tmp: &Path,
+        notes: &mut Vec<String>,
+    ) -> Result<(Vec<(String, String)>, Vec<String>)> {
+        let taken = tmp.join(ORDERS_DIR);
+        fs::create_dir(&taken).map_err(|e| Error::io("cannot create", &taken, e))?;
+        let mut sent = Vec::new();
         for entry in files::read_dir_sorted(&self.root.join(ORDERS_DIR))? {
             let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -229,21 +316,75 @@ impl GameFiles {
                 ));
                 continue;
             };
-            match files::read_text_in_game(&path, 1 << 20) {
-                Ok(text) => {
-                    sent.push((seat.to_string(), text));
-                    taken.push((path, name));
-                }
-                Err(e) => notes.push(e.to_string()),
+            if files::Kind::of(&path).ok() != Some(files::Kind::File) {
+                notes.push(format!(
+                    "{}: not a plain file, left where it is",
+                    path.display()
+                ));
+                continue;
+            }
+            let to = taken.join(&name);
+            match files::move_no_replace(&path, &to) {
+                Ok(()) => {}
+                // Taken away since it was listed: it was never there for this turn.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(Error::io("cannot move", &path, e)),
+            }
+            match files::read_text_in_game(&to, 1 << 20) {
+                Ok(text) => sent.push((seat.to_string(), text)),
+                Err(e) => notes.push(format!(
+                    "{e}; played as sending nothing, the sheet kept with the turn"
+                )),
             }
         }
+        let held = self
+            .root
+            .join(TURNS_DIR)
+            .join(crate::staging::SUPERSEDED_DIR);
+        let mut superseded = Vec::new();
+        if files::Kind::of(&held).ok() == Some(files::Kind::Directory) {
+            let aside = taken.join(crate::staging::SUPERSEDED_DIR);
+            for entry in files::read_dir_sorted(&held)? {
+                let from = entry.path();
+                if files::Kind::of(&from).ok() != Some(files::Kind::File) {
+                    continue;
+                }
+                if superseded.is_empty() {
+                    fs::create_dir(&aside).map_err(|e| Error::io("cannot create", &aside, e))?;
+                }
+                let name = entry.file_name().to_string_lossy().into_owned();
+                files::move_no_replace(&from, &aside.join(&name))
+                    .map_err(|e| Error::io("cannot move", &from, e))?;
+                superseded.push(name);
+            }
+        }
+        Ok((sent, superseded))
+    }
+
+    /// Plays the turn on the sheets taken into `tmp`, and commits it.
+    fn play_taken(
+        &self,
+        tmp: &Path,
+        state: &str,
+        sent: Vec<(String, String)>,
+        superseded: Vec<String>,
+        notes: &mut Vec<String>,
+    ) -> Result<Played> {
+        let seats = self.ruleset.seats(self.text(state))?;
         // A directory game has no accounts: the GM says who plays by the sheets sent.
         let orders = ruleset::Orders {
             sheets: &sent,
             ..Default::default()
         };
-        let played = self.ruleset.play(self.text(&state), orders)?;
+        let played = self.ruleset.play(self.text(state), orders)?;
         notes.extend(played.notes.iter().cloned());
+        if !superseded.is_empty() {
+            notes.push(format!(
+                "kept with the turn in {ORDERS_DIR}/{}/, not played: {}",
+                crate::staging::SUPERSEDED_DIR,
+                superseded.join(" ")
+            ));
+        }
         let refused = |seat: &str| {
             played
                 .notes
@@ -261,7 +402,7 @@ impl GameFiles {
             .map(|s| s.code.clone())
             .collect();
         let next = self.ruleset.next_turn(self.text(&played.state))?;
-        let mut write = TurnWrite::new(self, next)?;
+        let mut write = TurnWrite::at(tmp.to_path_buf(), self.turn_dir(next))?;
         write.state(&played.state)?;
         write.files(".", [(EVENTS_FILE.to_string(), &played.events)])?;
         write.files(
@@ -276,19 +417,17 @@ impl GameFiles {
             COMPUTER_DIR,
             played.computer_orders.iter().map(|(n, t)| (n.clone(), t)),
         )?;
-        write.take_orders(&taken)?;
         let written_to = write.commit()?;
         if let Some(k) = &played.kept {
             files::write_unsynced(&self.root.join(KEPT_FILE), k.as_bytes())?;
         }
-        drop(lock);
         Ok(Played {
-            turn,
+            turn: 0,
             events: played.events_count,
             failed: played.failed,
             orders_from,
             no_orders,
-            notes,
+            notes: Vec::new(),
             written_to,
         })
     }
@@ -304,38 +443,36 @@ impl GameFiles {
     }
 }
 
-/// A turn directory being written: `turns/NNNN.tmp/`, renamed whole when done.
+/// A turn directory being written: `turns/NNNN.tmp/` (or `turns/playing.tmp/`, holding
+/// the sheets it took), renamed whole when done.
 struct TurnWrite {
     tmp: PathBuf,
     target: PathBuf,
-    /// The sheets copied into the turn, removed from `orders/` once it is committed.
-    taken: Vec<PathBuf>,
 }
 
 impl TurnWrite {
     fn new(game: &GameFiles, turn: u32) -> Result<TurnWrite> {
-        let target = game.turn_dir(turn);
+        let tmp = game
+            .root
+            .join(TURNS_DIR)
+            .join(format!("{}.tmp", turn_name(turn)));
+        if tmp.exists() {
+            // A starting position interrupted before its rename: it holds no sheet.
+            fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
+        }
+        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
+        TurnWrite::at(tmp, game.turn_dir(turn))
+    }
+
+    /// Writes into `tmp`, made already, for the turn directory `target`.
+    fn at(tmp: PathBuf, target: PathBuf) -> Result<TurnWrite> {
         if target.exists() {
             return Err(Error::new(format!(
                 "{} exists already: the turn was played",
                 target.display()
             )));
         }
-        let tmp = game
-            .root
-            .join(TURNS_DIR)
-            .join(format!("{}.tmp", turn_name(turn)));
-        if tmp.exists() {
-            // A turn interrupted before its rename: nothing of it counts, and the sheets it
-            // read are still in `orders/`.
-            fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
-        }
-        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
-        Ok(TurnWrite {
-            tmp,
-            target,
-            taken: Vec::new(),
-        })
+        Ok(TurnWrite { tmp, target })
     }
 
     fn state(&mut self, json: &str) -> Result<()> {
@@ -362,31 +499,12 @@ impl TurnWrite {
         Ok(())
     }
 
-    /// Copies the sheets the turn used into it; they leave `orders/` once it is committed.
-    fn take_orders(&mut self, taken: &[(PathBuf, String)]) -> Result<()> {
-        if taken.is_empty() {
-            return Ok(());
-        }
-        let dir = self.tmp.join(ORDERS_DIR);
-        fs::create_dir(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
-        for (from, name) in taken {
-            fs::copy(from, dir.join(name)).map_err(|e| Error::io("cannot copy", from, e))?;
-        }
-        self.taken = taken.iter().map(|(p, _)| p.clone()).collect();
-        Ok(())
-    }
-
     fn commit(self) -> Result<PathBuf> {
         files::flush_tree(&self.tmp)?;
         fs::rename(&self.tmp, &self.target)
             .map_err(|e| Error::io("cannot rename", &self.tmp, e))?;
         if let Some(parent) = self.target.parent() {
             files::sync_dir(parent);
-        }
-        // The sheets are in the turn now; removing them from `orders/` comes after the
-        // commit, so a crash leaves them in both places rather than in neither.
-        for p in &self.taken {
-            let _ = fs::remove_file(p);
         }
         Ok(self.target)
     }

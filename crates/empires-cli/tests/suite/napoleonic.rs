@@ -361,3 +361,99 @@ fn a_game_in_the_hosts_database_beside_an_empires_game() {
     let alpha = stdout(&ok(&["turn", "alpha", "--db", &db, "--yes"]));
     assert!(alpha.contains("turn 1 of"), "{alpha}");
 }
+
+/// A directory game's sheets are moved into the turn before it reads them: a sheet sent
+/// while a turn is played is either played and kept with it, or waits in `orders/` for the
+/// next, never removed.
+#[test]
+fn a_sheet_sent_while_a_turn_is_played_is_played_or_waits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    new_game(&base);
+    // France's first sheet waits; its second is sent while the turn is played.
+    fs::write(
+        base.join("orders/FRA.txt"),
+        "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: MOVE CHA\n# first\n",
+    )
+    .unwrap();
+    let (mut played, mut waiting) = (0, 0);
+    for i in 0..30 {
+        let dir = tmp.path().join(format!("g{i}"));
+        common::copy_dir(&base, &dir);
+        let text = format!("GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: HOLD\n# try {i}\n");
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_empires"))
+            .args(["napoleonic", "turn", dir.to_str().unwrap()])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10 * (i % 10)));
+        let part = dir.join("orders/FRA.part");
+        fs::write(&part, &text).unwrap();
+        fs::rename(&part, dir.join("orders/FRA.txt")).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "try {i}: {}", stderr(&o));
+        let kept = dir.join("turns/0002/orders/FRA.txt");
+        // The second sheet is the one kept with the turn (it replaced the first before the
+        // turn took it), or it waits for the next turn: it is never lost.
+        // What was played shows in the report: the first sheet moves A1 into Champagne,
+        // the second holds it in Paris.
+        let report = stdout(&ok(&["napoleonic", "report", dir.to_str().unwrap(), "FRA"]));
+        let moved = report.contains("A1 France A1 - in Champagne (CHA)");
+        if fs::read_to_string(&kept).unwrap() == text {
+            assert!(
+                !moved,
+                "try {i}: the sheet kept with the turn is not the one played"
+            );
+            played += 1;
+            assert_eq!(fs::read_to_string(&kept).unwrap(), text, "try {i}");
+            assert!(!dir.join("orders/FRA.txt").exists(), "try {i}");
+        } else {
+            assert!(moved, "try {i}: the first sheet was played");
+            waiting += 1;
+            assert_eq!(
+                fs::read_to_string(dir.join("orders/FRA.txt")).unwrap(),
+                text,
+                "try {i}: still waiting, as sent"
+            );
+        }
+        fs::remove_dir_all(&dir).unwrap();
+    }
+    eprintln!("30 sheets sent during a turn: {played} played, {waiting} waiting");
+}
+
+/// A turn interrupted after taking a sheet is rolled back by the next: the sheet is played,
+/// or, when the kingdom has sent a newer one since, the newer is played and the older kept
+/// with the turn.
+#[test]
+fn an_interrupted_turn_gives_its_sheets_back_and_the_newer_wins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    new_game(&dir);
+    let older = "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: HOLD\n# older\n";
+    let newer = "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: HOLD\n# newer\n";
+    let taken = dir.join("turns/playing.tmp/orders");
+    fs::create_dir_all(&taken).unwrap();
+    fs::write(taken.join("FRA.txt"), older).unwrap();
+    fs::write(
+        taken.join("PRU.txt"),
+        "GAME \"Europe 1805\" KINGDOM PRU TURN 1\n",
+    )
+    .unwrap();
+    fs::write(dir.join("turns/playing.tmp/state.json"), "{ \"half\": ").unwrap();
+    fs::write(dir.join("orders/FRA.txt"), newer).unwrap();
+    let out = ok(&["napoleonic", "turn", dir.to_str().unwrap()]);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(said.contains("interrupted turn"), "{said}");
+    assert!(stdout(&out).contains("orders from: FRA PRU"), "{said}");
+    assert_eq!(
+        fs::read_to_string(dir.join("turns/0002/orders/FRA.txt")).unwrap(),
+        newer
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("turns/0002/orders/superseded/FRA.txt")).unwrap(),
+        older
+    );
+    assert!(dir.join("turns/0002/orders/PRU.txt").is_file());
+    assert!(!dir.join("turns/playing.tmp").exists());
+}
