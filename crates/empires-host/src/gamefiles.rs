@@ -234,9 +234,7 @@ impl GameFiles {
         fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
         let played = self
             .take_orders(&tmp, &mut notes)
-            .and_then(|(sent, superseded)| {
-                self.play_taken(&tmp, &state, sent, superseded, &mut notes)
-            });
+            .and_then(|t| self.play_taken(&tmp, &state, t.sent, t.superseded, &mut notes));
         let played = match played {
             Ok(p) => p,
             Err(e) => {
@@ -298,11 +296,7 @@ impl GameFiles {
     /// Moves the sheets waiting in `orders/` (plain files named SEAT.txt) into the turn
     /// being written, and any sheets held as superseded into its `orders/superseded/`;
     /// returns the sheets read, by seat, and the superseded ones' names.
-    fn take_orders(
-        &self,
-        tmp: &Path,
-        notes: &mut Vec<String>,
-    ) -> Result<(Vec<(String, String)>, Vec<String>)> {
+    fn take_orders(&self, tmp: &Path, notes: &mut Vec<String>) -> Result<TakenSheets> {
         let taken = tmp.join(ORDERS_DIR);
         fs::create_dir(&taken).map_err(|e| Error::io("cannot create", &taken, e))?;
         let mut sent = Vec::new();
@@ -358,7 +352,7 @@ impl GameFiles {
                 superseded.push(name);
             }
         }
-        Ok((sent, superseded))
+        Ok(TakenSheets { sent, superseded })
     }
 
     /// Plays the turn on the sheets taken into `tmp`, and commits it.
@@ -441,6 +435,13 @@ impl GameFiles {
         }
         files::read_text_in_game(&path, files::MAX_STATE_BYTES)
     }
+}
+
+/// The sheets a turn took: those read, by seat, and the names of the superseded ones kept
+/// with it.
+struct TakenSheets {
+    sent: Vec<(String, String)>,
+    superseded: Vec<String>,
 }
 
 /// A turn directory being written: `turns/NNNN.tmp/` (or `turns/playing.tmp/`, holding
