@@ -829,8 +829,11 @@ fn main() -> ExitCode {
         Command::Status { dir, db } => commands::status::run_at(&GameAt::new(&dir, db.as_deref()))
             .map(|r| show(&r, r.warnings())),
         Command::Undo { dir, db } => match db {
-            None => commands::undo::run(&dir).map(|r| show(&r, &r.warnings)),
-            Some(url) => hosted::open(&GameAt::new(&dir, Some(&url))).and_then(|(store, game)| {
+            // A directory of another ruleset goes through its store, like a database game.
+            None if empires_host::gamefiles::ruleset_of(&dir).is_none_or(|r| r == "empires") => {
+                commands::undo::run(&dir).map(|r| show(&r, &r.warnings))
+            }
+            _ => hosted::open(&GameAt::new(&dir, db.as_deref())).and_then(|(store, game)| {
                 hosted::block_on(store.undo(&game, commands::now()?)).map(|u| {
                     let r = commands::undo::UndoReport {
                         undone: u.turn,

@@ -277,7 +277,7 @@ impl GameDir {
         }
         if crate::gamefiles::ruleset_of(&self.root).as_deref() == Some("napoleonic") {
             return Err(Error::new(format!(
-                "{} is a game of Napoleonic Empires: its commands are `empires napoleonic sheet|check|turn|report`",
+                "{} is a game of Napoleonic Empires: this command is for Empires games only; `empires submit`, `status`, `turn` and `undo` and `empires napoleonic sheet|check|report` work on it",
                 self.root.display()
             )));
         }

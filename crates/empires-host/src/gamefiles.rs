@@ -426,6 +426,129 @@ impl GameFiles {
         })
     }
 
+    /// The game as the host's doors see a game of any ruleset: its texts at the turn it
+    /// stands, and the turns played so far (the first turn directory holds the start).
+    pub fn hosted(&self) -> Result<ruleset::HostedGame> {
+        let current = self.current_turn()?;
+        let first = self.first_turn()?;
+        Ok(ruleset::HostedGame {
+            name: self.name.clone(),
+            ruleset: self.ruleset,
+            turn: current - first,
+            map: self.map.clone(),
+            state: self.state(current)?,
+            kept: self.kept.clone(),
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The lowest turn directory: the starting position.
+    fn first_turn(&self) -> Result<u32> {
+        let dir = self.root.join(TURNS_DIR);
+        files::read_dir_sorted(&dir)?
+            .iter()
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(crate::gamedir::parse_turn_name)
+            })
+            .min()
+            .ok_or_else(|| Error::new(format!("{} holds no turn", dir.display())))
+    }
+
+    /// Keeps a seat's sheet for the next turn in `orders/SEAT.txt`, written whole under the
+    /// game's shared lock (a turn being played is waited for); the latest sheet of a seat
+    /// is the one played.
+    /// A sheet checked for another turn (`for_turn`, counted as turns played + 1) than the
+    /// next is refused: the game has moved on since.
+    pub fn submit(
+        &self,
+        seat: &str,
+        body: &[u8],
+        for_turn: Option<u32>,
+    ) -> Result<crate::store::Receipt> {
+        let _lock = crate::gamedir::GameDir::at(&self.root).lock_shared()?;
+        let current = self.current_turn()?;
+        let next = current - self.first_turn()? + 1;
+        if let Some(want) = for_turn.filter(|t| *t != next) {
+            return Err(Error::conflict(format!(
+                "{}: the sheet was checked for turn {want}, but the next turn is {next}; check it again",
+                self.root.display()
+            )));
+        }
+        let state = self.state(current)?;
+        let seats = self.ruleset.seats(self.text(&state))?;
+        let Some(seat) = seats.iter().find(|s| s.code.eq_ignore_ascii_case(seat)) else {
+            return Err(Error::new(format!(
+                "{seat} is not a seat of this game (the seats are {})",
+                seats
+                    .iter()
+                    .map(|s| s.code.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        };
+        let target = self
+            .root
+            .join(ORDERS_DIR)
+            .join(format!("{}.txt", seat.code));
+        let before =
+            match files::Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? {
+                files::Kind::File => Some(files::read_in_game(&target, files::MAX_STATE_BYTES)?),
+                _ => None,
+            };
+        files::write_atomic(&target, body)?;
+        Ok(crate::store::Receipt {
+            for_turn: next,
+            sha256: sha256_hex(body),
+            replaces: before.map(|b| sha256_hex(&b)),
+        })
+    }
+
+    /// The sheets waiting in `orders/` for the next turn, by file name, with their bytes.
+    pub fn pending(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        let mut out = Vec::new();
+        for entry in files::read_dir_sorted(&self.root.join(ORDERS_DIR))? {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".txt") && files::Kind::of(&path).ok() == Some(files::Kind::File) {
+                out.push((name, files::read_in_game(&path, files::MAX_STATE_BYTES)?));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Takes back the last turn: its directory becomes an interrupted turn again and is
+    /// rolled back, so the sheets it played wait in `orders/` as they were sent. Refused
+    /// while sheets wait for the next turn (they would be mixed), and at the start.
+    /// Returns the turn taken back and the sheets waiting again.
+    pub fn undo(&self) -> Result<(u32, Vec<String>)> {
+        let _lock = crate::gamedir::GameDir::at(&self.root).lock()?;
+        self.recover()?;
+        let (current, first) = (self.current_turn()?, self.first_turn()?);
+        if current == first {
+            return Err(Error::new(
+                "there is no turn to undo: the game is at its starting position",
+            ));
+        }
+        let waiting: Vec<String> = self.pending()?.into_iter().map(|(n, _)| n).collect();
+        if !waiting.is_empty() {
+            return Err(Error::new(format!(
+                "{} holds sheets sent for the next turn ({}); undoing the last turn would mix \
+                 them with the ones it played. Move them out of the way first",
+                self.root.join(ORDERS_DIR).display(),
+                waiting.join(" ")
+            )));
+        }
+        let done = self.turn_dir(current);
+        let tmp = self.root.join(TURNS_DIR).join(PLAYING);
+        fs::rename(&done, &tmp).map_err(|e| Error::io("cannot rename", &done, e))?;
+        files::sync_dir(&self.root.join(TURNS_DIR));
+        self.recover()?;
+        let back = self.pending()?.into_iter().map(|(n, _)| n).collect();
+        Ok((current - first, back))
+    }
+
     /// A file of a played turn's reports (`FRA.txt`, `FRA.json`, `FRA.html`).
     pub fn report(&self, turn: u32, file: &str) -> Result<String> {
         let next = self.turn_dir(turn + 1);

@@ -47,16 +47,19 @@ pub async fn accept(
     file: &str,
 ) -> Result<Accepted> {
     if let Some(hosted) = store.hosted_game(game).await? {
-        return accept_hosted(store, &hosted, submission, file).await;
+        return accept_hosted(store, game, &hosted, submission, file).await;
     }
     let loaded = store.load(game).await?;
     accept_on(store, game, &loaded, submission, file).await
 }
 
 /// [`accept`] for a game of a ruleset other than Empires, through its [`Checked`] sheet:
-/// the ruleset's diagnostics and dry run. A seat not in the game is refused.
+/// the ruleset's diagnostics and dry run. A seat not in the game is refused. `key` names
+/// the game in `store` (a database's name for it, a directory's path), which may differ
+/// from the name the game itself goes by.
 pub async fn accept_hosted(
     store: &dyn Store,
+    key: &str,
     game: &HostedGame,
     submission: &Submission,
     file: &str,
@@ -73,7 +76,7 @@ pub async fn accept_hosted(
     // after the deadline while the turn waits is refused, never kept for the turn after.
     if submission.empire.is_some()
         && store
-            .deadline_passed(&game.name, submission.received_at)
+            .deadline_passed(key, submission.received_at)
             .await?
             .is_some()
     {
@@ -88,7 +91,7 @@ pub async fn accept_hosted(
         for_turn: Some(game.turn + 1),
         ..submission.clone()
     };
-    let receipt = store.submit(&game.name, &submission).await?;
+    let receipt = store.submit(key, &submission).await?;
     Ok(Accepted {
         receipt,
         check: None,

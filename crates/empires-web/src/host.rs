@@ -273,8 +273,14 @@ impl Host {
                     hosted.turn + 1
                 )));
             }
-            return empires_host::submit::accept_hosted(&self.store, &hosted, submission, file)
-                .await;
+            return empires_host::submit::accept_hosted(
+                &self.store,
+                &hosted.name,
+                &hosted,
+                submission,
+                file,
+            )
+            .await;
         }
         let loaded = self.loaded(game).await?;
         match self.accept(game, &loaded, submission, file).await {

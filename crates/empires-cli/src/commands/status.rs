@@ -174,16 +174,19 @@ impl fmt::Display for OtherStatus {
     }
 }
 
-/// The status of a game of another ruleset kept in the database at `url`, if `game` is one.
-fn other_status(url: &str, game: &str) -> Result<Option<OtherStatus>> {
-    use crate::commands::hosted;
-    use empires_host::store::Store;
-    let store = hosted::open_db(url)?;
-    let Some(hosted_game) = hosted::block_on(store.hosted_game(game))? else {
+/// The status of a game of another ruleset, if `game` is one: kept in a database (whose
+/// seats say who plays them) or in a directory (which keeps no players).
+fn other_status(at: &crate::commands::hosted::GameAt) -> Result<Option<OtherStatus>> {
+    use crate::commands::hosted::{self, GameAt};
+    let (store, game) = hosted::open(at)?;
+    let Some(hosted_game) = hosted::block_on(store.hosted_game(&game))? else {
         return Ok(None);
     };
-    let held = hosted::block_on(store.seats(game))?;
-    let pending = hosted::block_on(store.pending(game))?;
+    let held = match at {
+        GameAt::Db { url, name } => hosted::block_on(hosted::open_db(url)?.seats(name))?,
+        GameAt::Dir(_) => Vec::new(),
+    };
+    let pending = hosted::block_on(store.pending(&game))?;
     let sent = |code: &str| {
         pending
             .iter()
@@ -195,9 +198,12 @@ fn other_status(url: &str, game: &str) -> Result<Option<OtherStatus>> {
         .into_iter()
         .map(|seat| {
             let row = held.iter().find(|h| h.empire.as_str() == seat.code);
-            let player = row
-                .and_then(|h| h.account.as_ref())
-                .map_or_else(|| "(computer)".to_string(), |(_, name)| name.clone());
+            let player = match (at, row.and_then(|h| h.account.as_ref())) {
+                (_, Some((_, name))) => name.clone(),
+                // A directory game keeps no accounts: the GM plays by the sheets sent.
+                (GameAt::Dir(_), None) => "-".to_string(),
+                (GameAt::Db { .. }, None) => "(computer)".to_string(),
+            };
             let standing = match row {
                 _ if !seat.alive => "out".to_string(),
                 Some(h) if h.account.is_none() => "no player".to_string(),
@@ -205,7 +211,7 @@ fn other_status(url: &str, game: &str) -> Result<Option<OtherStatus>> {
                     format!("{} ({} missed)", h.status, h.missed_turns)
                 }
                 Some(h) => h.status.clone(),
-                None => "dummy".to_string(),
+                None => "in play".to_string(),
             };
             let orders = if !seat.alive {
                 String::new()
@@ -218,7 +224,7 @@ fn other_status(url: &str, game: &str) -> Result<Option<OtherStatus>> {
         })
         .collect();
     Ok(Some(OtherStatus {
-        game: game.to_string(),
+        game: hosted_game.name.clone(),
         ruleset: hosted_game.ruleset.title(),
         turn: hosted_game.turn,
         seats,
@@ -228,10 +234,7 @@ fn other_status(url: &str, game: &str) -> Result<Option<OtherStatus>> {
 
 /// The status of a game wherever it is kept.
 pub fn run_at(at: &crate::commands::hosted::GameAt) -> Result<Status> {
-    use crate::commands::hosted::GameAt;
-    if let GameAt::Db { url, name } = at
-        && let Some(other) = other_status(url, name)?
-    {
+    if let Some(other) = other_status(at)? {
         return Ok(Status::Other(other));
     }
     run_empires_at(at).map(Status::Empires)

@@ -170,8 +170,8 @@ fn a_new_game_refuses_an_unknown_kingdom_and_a_directory_in_use() {
         "{}",
         stderr(&report)
     );
-    // An Empires command on this game says which game it is.
-    let turn = empires(&["turn", d, "--yes"]);
+    // A command of Empires alone on this game says which game it is.
+    let turn = empires(&["report", d, "--empire", "FR"]);
     assert!(!turn.status.success());
     assert!(
         stderr(&turn).contains("is a game of Napoleonic Empires"),
@@ -456,4 +456,92 @@ fn an_interrupted_turn_gives_its_sheets_back_and_the_newer_wins() {
     );
     assert!(dir.join("turns/0002/orders/PRU.txt").is_file());
     assert!(!dir.join("turns/playing.tmp").exists());
+}
+
+/// A Napoleonic game in a directory through the commands every game has: `submit` checks
+/// and keeps a sheet, `status` says whose are in, `turn` plays, `undo` takes the turn back
+/// with its sheets waiting again as sent.
+#[test]
+fn a_directory_game_takes_the_common_commands() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    new_game(&dir);
+    let sheet = tmp.path().join("fra.txt");
+    fs::write(
+        &sheet,
+        "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: MOVE CHA\n",
+    )
+    .unwrap();
+    let kept = stdout(&ok(&[
+        "submit",
+        d,
+        sheet.to_str().unwrap(),
+        "--empire",
+        "FRA",
+    ]));
+    assert!(
+        kept.contains("Dry run") || kept.contains("dry run"),
+        "{kept}"
+    );
+    assert!(kept.contains("kept FRA's turnsheet for turn 1"), "{kept}");
+    let refused = stderr(&empires(&[
+        "submit",
+        d,
+        sheet.to_str().unwrap(),
+        "--empire",
+        "AUS",
+    ]));
+    assert!(refused.contains("no kingdom AUS in this game"), "{refused}");
+
+    let status = stdout(&ok(&["status", d]));
+    assert!(
+        status.starts_with("game: Europe 1805 (Napoleonic Empires)\nturn 0 played; next turn 1\n"),
+        "{status}"
+    );
+    assert!(
+        status
+            .lines()
+            .any(|l| l.starts_with("FRA") && l.ends_with("sent")),
+        "{status}"
+    );
+    assert!(
+        status
+            .lines()
+            .any(|l| l.starts_with("PRU") && l.ends_with("none yet")),
+        "{status}"
+    );
+
+    let played = stdout(&ok(&["turn", d]));
+    assert!(
+        played.contains("sheets from: FRA; sent nothing: PRU"),
+        "{played}"
+    );
+    assert!(stdout(&ok(&["status", d])).contains("turn 1 played; next turn 2"));
+    let sent = fs::read(&sheet).unwrap();
+    assert_eq!(
+        fs::read(dir.join("turns/0002/orders/FRA.txt")).unwrap(),
+        sent
+    );
+
+    let undone = stdout(&ok(&["undo", d]));
+    assert!(undone.contains("turn 1 undone"), "{undone}");
+    assert!(!dir.join("turns/0002").exists());
+    assert_eq!(fs::read(dir.join("orders/FRA.txt")).unwrap(), sent);
+    assert!(stdout(&ok(&["status", d])).contains("turn 0 played; next turn 1"));
+    // Played again, the same turn.
+    ok(&["turn", d]);
+    let again = stdout(&ok(&["napoleonic", "report", d, "FRA"]));
+    assert!(
+        again.contains("A1 France A1 - in Champagne (CHA)"),
+        "{again}"
+    );
+    // Nothing to undo at the start, and nothing while sheets wait.
+    fs::write(
+        dir.join("orders/PRU.txt"),
+        "GAME \"Europe 1805\" KINGDOM PRU TURN 2\n",
+    )
+    .unwrap();
+    let e = stderr(&empires(&["undo", d]));
+    assert!(e.contains("holds sheets sent for the next turn"), "{e}");
 }

@@ -18,6 +18,17 @@ fn path(game: &str) -> PathBuf {
     PathBuf::from(game)
 }
 
+/// The directory `game` when it holds a game of a ruleset other than Empires, kept through
+/// [`crate::gamefiles`].
+fn other_ruleset(game: &str) -> Result<Option<crate::gamefiles::GameFiles>> {
+    match crate::gamefiles::ruleset_of(&path(game)) {
+        Some(id) if id != "empires" => {
+            crate::gamefiles::GameFiles::open(&path(game), None).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Every file under `dir`, by path relative to it with `/` between names, sorted.
 pub fn files_under(dir: &Path) -> Result<Files> {
     let mut out = Vec::new();
@@ -60,7 +71,20 @@ impl Store for DirStore {
         })
     }
 
+    async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
+        other_ruleset(game)?.map(|g| g.hosted()).transpose()
+    }
+
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
+        if let Some(g) = other_ruleset(game)? {
+            let Some(seat) = submission.empire else {
+                return Err(Error::new(format!(
+                    "{game}: a directory game of {} takes no messages from the GM yet",
+                    g.ruleset.title()
+                )));
+            };
+            return g.submit(seat.as_str(), &submission.body, submission.for_turn);
+        }
         if submission.late {
             return Err(Error::new(format!(
                 "{game}: a game directory keeps no late orders (2.4); only a host's database does"
@@ -108,6 +132,9 @@ impl Store for DirStore {
     }
 
     async fn pending(&self, game: &str) -> Result<Files> {
+        if let Some(g) = other_ruleset(game)? {
+            return g.pending();
+        }
         let g = Game::load(&path(game))?;
         let waiting = g.dir.waiting(&g.state)?;
         let mut out = Vec::new();
@@ -128,10 +155,53 @@ impl Store for DirStore {
         options: TurnOptions,
         _now: Millis,
     ) -> Result<TurnReport> {
+        if let Some(g) = other_ruleset(game)? {
+            let next = g.hosted()?.turn + 1;
+            crate::turn::expect_turn(&options, next, &g.name)?;
+            let played = g.play()?;
+            let list = |v: &[String]| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    v.join(" ")
+                }
+            };
+            let hash = files::read_text_in_game(
+                &played.written_to.join(crate::gamedir::HASH_FILE),
+                files::MAX_SMALL_BYTES,
+            )?;
+            return Ok(TurnReport {
+                game: g.name.clone(),
+                turn: next,
+                written_to: played.written_to.display().to_string(),
+                events: played.events,
+                failed: played.failed,
+                ignored: 0,
+                hash: hash.trim().to_string(),
+                orders_from: Vec::new(),
+                computer_written: Vec::new(),
+                seats_line: Some(format!(
+                    "sheets from: {}; sent nothing: {}",
+                    list(&played.orders_from),
+                    list(&played.no_orders)
+                )),
+                victory_warning: None,
+                game_over: None,
+                warnings: played.notes,
+            });
+        }
         crate::turn::run_with(&path(game), options)
     }
 
     async fn undo(&self, game: &str, _now: Millis) -> Result<Undone> {
+        if let Some(g) = other_ruleset(game)? {
+            let (turn, pending) = g.undo()?;
+            return Ok(Undone {
+                turn,
+                pending,
+                warnings: Vec::new(),
+            });
+        }
         let r = crate::undo::run(&path(game))?;
         Ok(Undone {
             turn: r.undone,

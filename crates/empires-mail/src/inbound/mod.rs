@@ -446,7 +446,7 @@ impl<'a> Receiver<'a> {
             late,
         };
         let accepted = match &hosted {
-            Some(h) => accept_hosted(self.store, h, &submission, "sheet").await?,
+            Some(h) => accept_hosted(self.store, &h.name, h, &submission, "sheet").await?,
             None => {
                 let loaded = self.loaded(game).await?;
                 match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
