@@ -275,9 +275,10 @@ impl GameDir {
             }
             Ok(_) => {}
         }
-        if crate::gamefiles::ruleset_of(&self.root).as_deref() == Some("napoleonic") {
+        if let Some(id) = crate::gamefiles::ruleset_of(&self.root).filter(|r| r != "empires") {
+            let title = crate::ruleset::by_id(&id).map_or(id.as_str(), |r| r.title());
             return Err(Error::new(format!(
-                "{} is a game of Napoleonic Empires: this command is for Empires games only; `empires submit`, `status`, `turn` and `undo` and `empires napoleonic sheet|check|report` work on it",
+                "{} is a game of {title}: this command is for Empires games only; `empires submit`, `status`, `turn` and `undo` work on it, and its own commands (`empires {id} ...`)",
                 self.root.display()
             )));
         }

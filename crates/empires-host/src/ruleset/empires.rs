@@ -42,6 +42,10 @@ impl Ruleset for Empires {
         "Empires"
     }
 
+    fn missed_turn(&self) -> &'static str {
+        "The computer writes the orders of every empire that sent none (2.5)."
+    }
+
     fn create(&self, setup: &Setup) -> Result<Started> {
         let text = match &setup.map {
             Some(t) => t.clone(),

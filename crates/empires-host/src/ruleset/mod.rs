@@ -137,6 +137,9 @@ pub trait Ruleset: Send + Sync {
     fn id(&self) -> &'static str;
     /// The game's name for people.
     fn title(&self) -> &'static str;
+    /// What becomes of a seat that sends no sheet for a turn, said to the GM (the ruleset's
+    /// policy, not the host's).
+    fn missed_turn(&self) -> &'static str;
     fn create(&self, setup: &Setup) -> Result<Started>;
     fn seats(&self, game: GameText) -> Result<Vec<Seat>>;
     /// The turn to be played next.

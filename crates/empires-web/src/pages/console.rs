@@ -115,11 +115,8 @@ async fn console_page(
 ) -> Result<Response, Failure> {
     let (title, turn) = host.heading(game).await?;
     let other_ruleset = host.store.is_other_ruleset(game).await?;
-    let missing_note = if other_ruleset {
-        "A kingdom whose player sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the computer keeps a kingdom with no player as a caretaker (it defends, recruits and annexes, and starts no war); the independents follow their own routine."
-    } else {
-        "The computer writes the orders of every empire that sent none (2.5)."
-    };
+    // What a missing sheet means is the ruleset's to say.
+    let missing_note = host.store.ruleset(game).await?.missed_turn();
     let sent: BTreeSet<String> = host
         .store
         .pending(game)

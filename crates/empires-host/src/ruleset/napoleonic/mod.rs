@@ -101,6 +101,10 @@ impl Ruleset for Napoleonic {
         "Napoleonic Empires"
     }
 
+    fn missed_turn(&self) -> &'static str {
+        "A kingdom whose player sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the computer keeps a kingdom with no player as a caretaker (it defends, recruits and annexes, and starts no war); the independents follow their own routine."
+    }
+
     fn create(&self, setup: &Setup) -> Result<Started> {
         let text = setup
             .map
