@@ -235,10 +235,14 @@ impl Store for DirStore {
                 dir.root().display()
             ))
         };
-        if !Reader::of(file).allows(viewer) || file.split('/').any(|p| p == ".." || p.is_empty()) {
+        if file.split('/').any(|p| p == ".." || p.is_empty()) {
             return Err(missing());
         }
         let g = Game::load(dir.root())?;
+        let seats: Vec<SeatCode> = g.state.empires.iter().map(|e| e.code.into()).collect();
+        if !Reader::of_turn_file(file, &seats).allows(viewer) {
+            return Err(missing());
+        }
         if turn > g.turn {
             return Err(Error::not_found(format!(
                 "turn {turn} has not been played; the last turn played is {}",

@@ -39,23 +39,33 @@ pub enum Reader {
     All,
 }
 
+/// The name, before its first dot, of the parts every report of a turn shares.
+const PUBLIC_STEM: &str = "public";
+
 impl Reader {
-    /// Who may read the file at `path` in a turn's files. A seat's files are named for it
-    /// (`reports/EN.html`, `orders/FRA.txt`: a name of two to four letters before its first
-    /// dot); anything else in `reports/` not named for the GM is shared (so a shared file
-    /// never has such a name); everything outside `reports/` and `orders/` is the GM's.
-    pub fn of(path: &str) -> Reader {
+    /// Who may read the file at `path` of a turn of a game whose seats are `seats`, decided
+    /// when the turn is kept: a seat's own reports (`reports/EN.html`) and sheets
+    /// (`orders/FRA.txt`, and its sheets kept aside in `orders/unreadable/` or
+    /// `orders/superseded/`), named for one of the game's seats; the parts every report
+    /// shares (`reports/public.*`) everyone; anything else the GM alone, so that a file the
+    /// host does not know, or one named like a seat that is not in the game, is never shown
+    /// to a player.
+    pub fn of_turn_file(path: &str, seats: &[SeatCode]) -> Reader {
         let name = path.rsplit('/').next().unwrap_or(path);
         let stem = name.split('.').next().unwrap_or(name);
-        let in_reports = path.starts_with(&format!("{REPORTS_DIR}/"));
+        let in_reports = path
+            .strip_prefix(&format!("{REPORTS_DIR}/"))
+            .is_some_and(|rest| !rest.contains('/'));
         let in_orders = path.starts_with(&format!("{ORDERS_DIR}/"));
-        if !(in_reports || in_orders) || stem.eq_ignore_ascii_case("gm") {
+        if in_reports && stem == PUBLIC_STEM {
+            return Reader::All;
+        }
+        if !(in_reports || in_orders) {
             return Reader::Gm;
         }
-        match SeatCode::parse(stem) {
-            Some(code) if stem.len() == code.as_str().len() => Reader::Seat(code),
-            _ if in_reports => Reader::All,
-            _ => Reader::Gm,
+        match seats.iter().find(|s| s.as_str() == stem) {
+            Some(seat) => Reader::Seat(*seat),
+            None => Reader::Gm,
         }
     }
 
@@ -321,24 +331,31 @@ mod tests {
 
     #[test]
     fn each_file_has_its_reader() {
-        assert_eq!(Reader::of("reports/EN.html"), Reader::Seat(code("EN")));
-        assert_eq!(Reader::of("reports/EN.map.js"), Reader::Seat(code("EN")));
-        assert_eq!(Reader::of("orders/FR.txt"), Reader::Seat(code("FR")));
-        assert_eq!(
-            Reader::of("orders/unreadable/FR.txt"),
-            Reader::Seat(code("FR"))
-        );
-        assert_eq!(Reader::of("reports/gm.txt"), Reader::Gm);
-        assert_eq!(Reader::of("orders/gm.txt"), Reader::Gm);
-        assert_eq!(Reader::of("state.json"), Reader::Gm);
-        assert_eq!(Reader::of("events.json"), Reader::Gm);
-        assert_eq!(Reader::of("turn.json"), Reader::Gm);
-        assert_eq!(Reader::of("reports/outlines.js"), Reader::All);
-        assert_eq!(Reader::of("reports/public.html"), Reader::All);
-        assert_eq!(Reader::of("reports/FRA.html"), Reader::Seat(code("FRA")));
-        assert_eq!(Reader::of("orders/FRA.txt"), Reader::Seat(code("FRA")));
-        assert_eq!(Reader::of("computer/IND.json"), Reader::Gm);
-        assert_eq!(Reader::of("orders/notes.txt"), Reader::Gm);
+        let seats = [code("EN"), code("FR"), code("FRA"), code("IND")];
+        let of = |path: &str| Reader::of_turn_file(path, &seats);
+        assert_eq!(of("reports/EN.html"), Reader::Seat(code("EN")));
+        assert_eq!(of("reports/EN.map.js"), Reader::Seat(code("EN")));
+        assert_eq!(of("orders/FR.txt"), Reader::Seat(code("FR")));
+        assert_eq!(of("orders/unreadable/FR.txt"), Reader::Seat(code("FR")));
+        assert_eq!(of("orders/superseded/FR.txt"), Reader::Seat(code("FR")));
+        assert_eq!(of("reports/gm.txt"), Reader::Gm);
+        assert_eq!(of("orders/gm.txt"), Reader::Gm);
+        assert_eq!(of("state.json"), Reader::Gm);
+        assert_eq!(of("events.json"), Reader::Gm);
+        assert_eq!(of("turn.json"), Reader::Gm);
+        assert_eq!(of("reports/public.html"), Reader::All);
+        assert_eq!(of("reports/public.js"), Reader::All);
+        assert_eq!(of("reports/FRA.html"), Reader::Seat(code("FRA")));
+        assert_eq!(of("orders/FRA.txt"), Reader::Seat(code("FRA")));
+        assert_eq!(of("computer/IND.json"), Reader::Gm);
+        assert_eq!(of("orders/notes.txt"), Reader::Gm);
+        // What the host does not know is the GM's alone: a report named like a seat that
+        // is not in the game, a shared-looking file it never writes, a nested report.
+        assert_eq!(of("reports/SC.html"), Reader::Gm);
+        assert_eq!(of("reports/outlines.js"), Reader::Gm);
+        assert_eq!(of("reports/ABCDE.html"), Reader::Gm);
+        assert_eq!(of("reports/x/public.html"), Reader::Gm);
+        assert_eq!(of("reports/en.html"), Reader::Gm);
     }
 
     #[test]

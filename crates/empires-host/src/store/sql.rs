@@ -658,6 +658,12 @@ macro_rules! backend {
                 .bind(at)
                 .execute(&mut *c)
                 .await?;
+                // Who may read each file is decided now, by the game's own seats.
+                let seats: Vec<(String,)> = sqlx::query_as("SELECT empire FROM seats WHERE game_id = $1")
+                    .bind(id)
+                    .fetch_all(&mut *c)
+                    .await?;
+                let seats: Vec<SeatCode> = seats.iter().filter_map(|(s,)| SeatCode::parse(s)).collect();
                 // Many files to a statement: a turn has a hundred or more, and each statement
                 // costs a round trip.
                 for chunk in files.chunks(FILES_PER_INSERT) {
@@ -668,7 +674,7 @@ macro_rules! backend {
                         row.push_bind(id)
                             .push_bind(i64::from(turn))
                             .push_bind(path)
-                            .push_bind(Reader::of(path).as_text())
+                            .push_bind(Reader::of_turn_file(path, &seats).as_text())
                             .push_bind(&body[..]);
                     });
                     q.build().execute(&mut *c).await?;

@@ -529,3 +529,57 @@ async fn a_game_name_that_is_a_path_is_refused_by_every_database() {
         }
     }
 }
+
+/// Who may read a turn's file is decided by the game's own seats when the turn is kept: a
+/// file the host does not know (one named like no seat of the game, a shared-looking name it
+/// never writes) is the GM's alone on every store, where once anything in `reports/` not
+/// named like a seat code was everyone's.
+#[tokio::test]
+async fn a_file_the_host_does_not_know_is_the_gms_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("game");
+    story(&DirStore, &dir.display().to_string()).await;
+    for (name, body) in [
+        ("reports/outlines.js", "var secret = 1;"),
+        ("reports/SCOT.html", "not a seat of the game"),
+    ] {
+        std::fs::write(dir.join("turns/0001").join(name), body).unwrap();
+    }
+    let en = Some(empires_host::store::SeatCode::parse("EN").unwrap());
+    let mut stores: Vec<(Box<dyn Store>, String, Option<String>)> =
+        vec![(Box::new(DirStore), dir.display().to_string(), None)];
+    let sqlite = SqlStore::open(&format!("sqlite:{}", tmp.path().join("host.db").display()))
+        .await
+        .unwrap();
+    transfer::import(&sqlite, &dir, "known", 9).await.unwrap();
+    stores.push((Box::new(sqlite), "known".into(), None));
+    if let Some(url) = fresh_postgres("readers").await {
+        let pg = SqlStore::open(&url).await.unwrap();
+        transfer::import(&pg, &dir, "known", 9).await.unwrap();
+        stores.push((Box::new(pg), "known".into(), Some(url)));
+    }
+    for (store, game, url) in &stores {
+        let shown = store.describe(game);
+        for path in [
+            "reports/outlines.js",
+            "reports/SCOT.html",
+            "reports/SC.html",
+        ] {
+            let refused = store.turn_file(game, 1, path, en).await.unwrap_err();
+            assert_eq!(refused.kind(), Kind::NotFound, "{shown}, {path}: {refused}");
+            assert!(
+                store.turn_file(game, 1, path, None).await.is_ok(),
+                "{shown}, {path}: the GM reads it"
+            );
+        }
+        for path in ["reports/EN.html", "reports/public.html"] {
+            assert!(
+                store.turn_file(game, 1, path, en).await.is_ok(),
+                "{shown}, {path}"
+            );
+        }
+        if let Some(url) = url {
+            drop_postgres(url).await;
+        }
+    }
+}
