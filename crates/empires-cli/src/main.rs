@@ -504,8 +504,12 @@ enum MapCommand {
 /// (`debug`, `empires_web=debug,info`...).
 fn start_logging(long_running: bool) {
     use std::io::IsTerminal;
-    let filter = std::env::var("EMPIRES_LOG")
-        .ok()
+    let asked = std::env::var("EMPIRES_LOG").ok();
+    // A command that logs nothing sets nothing up: it starts as fast as before.
+    if asked.is_none() && !long_running {
+        return;
+    }
+    let filter = asked
         .and_then(|f| tracing_subscriber::EnvFilter::try_new(f).ok())
         .unwrap_or_else(|| {
             tracing_subscriber::EnvFilter::new(if long_running { "info" } else { "off" })
