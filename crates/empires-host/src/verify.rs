@@ -98,7 +98,7 @@ fn file<'a>(files: &'a [(String, Vec<u8>)], path: &str) -> Option<&'a [u8]> {
 /// Replays every turn of `game` in `store`.
 pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
     if let Some(hosted) = store.hosted_game(game).await? {
-        return verify_hosted(store, &hosted).await;
+        return verify_hosted(store, game, &hosted).await;
     }
     let loaded = store.load(game).await?;
     let map = &loaded.map;
@@ -128,15 +128,15 @@ pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
 /// [`verify`] for a game of another ruleset: each turn played again through
 /// [`crate::ruleset::Ruleset::play`] from the state before it, the sheets it kept and the
 /// seats the computer stood in for (its `computer/` files), must give the stored state.
-async fn verify_hosted(store: &dyn Store, game: &HostedGame) -> Result<VerifyReport> {
-    let label = store.describe(&game.name);
+async fn verify_hosted(store: &dyn Store, key: &str, game: &HostedGame) -> Result<VerifyReport> {
+    let label = store.describe(key);
     let mut turns = Vec::new();
-    let mut prev = store.turn_files(&game.name, 0).await?;
+    let mut prev = store.turn_files(key, 0).await?;
     if let Some(why) = own_hash_problem(&prev) {
         turns.push((0, Check::Differs { why }));
     }
     for t in 1..=game.turn {
-        let files = store.turn_files(&game.name, t).await?;
+        let files = store.turn_files(key, t).await?;
         let check = match own_hash_problem(&files) {
             Some(why) => Check::Differs { why },
             None => replay_hosted(game, &prev, &files, &format!("{label}, turn {t}"))?,
@@ -144,7 +144,7 @@ async fn verify_hosted(store: &dyn Store, game: &HostedGame) -> Result<VerifyRep
         turns.push((t, check));
         prev = files;
     }
-    let stranded = store.stranded_receipts(&game.name).await?;
+    let stranded = store.stranded_receipts(key).await?;
     Ok(VerifyReport {
         game: label,
         turns,

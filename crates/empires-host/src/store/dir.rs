@@ -18,6 +18,16 @@ fn path(game: &str) -> PathBuf {
     PathBuf::from(game)
 }
 
+/// Why a directory game of another ruleset gives no turn files: its turns are kept in
+/// [`crate::gamefiles`]' own layout, which `verify`, `export` and `import` do not read yet.
+fn not_in_turn_files(game: &str, g: &crate::gamefiles::GameFiles) -> Error {
+    Error::new(format!(
+        "{game}: a directory game of {} keeps its turns in a layout of its own, which `verify`, `export` and `import` do not read yet; its reports are read with `empires {} report`",
+        g.ruleset.title(),
+        g.ruleset.id()
+    ))
+}
+
 /// The directory `game` when it holds a game of a ruleset other than Empires, kept through
 /// [`crate::gamefiles`].
 fn other_ruleset(game: &str) -> Result<Option<crate::gamefiles::GameFiles>> {
@@ -211,6 +221,9 @@ impl Store for DirStore {
     }
 
     async fn turn_files(&self, game: &str, turn: u32) -> Result<Files> {
+        if let Some(g) = other_ruleset(game)? {
+            return Err(not_in_turn_files(game, &g));
+        }
         let g = Game::load(&path(game))?;
         if turn > g.turn {
             return Err(Error::not_found(format!(
@@ -237,6 +250,9 @@ impl Store for DirStore {
         };
         if file.split('/').any(|p| p == ".." || p.is_empty()) {
             return Err(missing());
+        }
+        if let Some(g) = other_ruleset(game)? {
+            return Err(not_in_turn_files(game, &g));
         }
         let g = Game::load(dir.root())?;
         let seats: Vec<SeatCode> = g.state.empires.iter().map(|e| e.code.into()).collect();
