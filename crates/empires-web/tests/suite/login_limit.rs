@@ -370,6 +370,30 @@ async fn a_known_device_logs_in_while_its_name_is_limited_from_elsewhere(w: &Wor
     w.host.clock.advance(WINDOW);
     let a = alice.log_in(w, "alice", "alice-password").await;
     assert_eq!(a.status, StatusCode::SEE_OTHER);
+
+    // A new password forgets the browsers the old one logged in from: whoever held it is
+    // limited like anyone else.
+    let hash = empires_web::auth::hash_password("a-new-password-42")
+        .await
+        .unwrap();
+    w.host
+        .store
+        .set_password(id, &hash, w.host.now())
+        .await
+        .unwrap();
+    assert_eq!(
+        w.host
+            .store
+            .login_device_count(id, w.host.now())
+            .await
+            .unwrap(),
+        0
+    );
+    for _ in 0..MAX_FAILURES + 3 {
+        Browser::new().log_in(w, "alice", "a-guess-a-guess").await;
+    }
+    let a = alice.log_in(w, "alice", "a-new-password-42").await;
+    assert_eq!(a.status, StatusCode::TOO_MANY_REQUESTS, "{}", a.body);
 }
 on_both!(
     a_known_device_logs_in_while_its_name_is_limited_from_elsewhere_sqlite,

@@ -157,6 +157,11 @@ macro_rules! shut_out {
         .bind($account)
         .execute(&mut *$tx)
         .await?;
+        // A browser that knew the old password is no longer one the log-in limit trusts.
+        sqlx::query("DELETE FROM login_devices WHERE account_id = $1")
+            .bind($account)
+            .execute(&mut *$tx)
+            .await?;
     };
 }
 
@@ -369,9 +374,10 @@ impl SqlStore {
         Ok(n)
     }
 
-    /// Sets an account's password hash, ends every session it had and revokes its API
-    /// tokens, so that a changed or reset password shuts out whoever knew the old one or
-    /// holds a token made with it. A GM's hold on the account ends with it: a password is
+    /// Sets an account's password hash, ends every session it had, revokes its API tokens
+    /// and forgets the browsers it logged in from (which the log-in limit lets through), so
+    /// that a changed or reset password shuts out whoever knew the old one or holds a token
+    /// made with it. A GM's hold on the account ends with it: a password is
     /// set by the account's owner (or, for a GM, by the host administrator).
     pub async fn set_password(&self, account: i64, hash: &str, now: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| async {
