@@ -226,21 +226,7 @@ fn receipts_at_the_doors(url: &str, tmp: &Path) {
         "new", "door", "--db", url, "--map", "world", "--seed", "1", "--player", "GB=alice",
         "--player", "FR=bob",
     ]);
-    let set = stdout(&ok(&[
-        "mail",
-        "account",
-        "bob",
-        "--db",
-        url,
-        "--email",
-        "bob@example.org",
-        "--new-password",
-    ]));
-    let password = set
-        .lines()
-        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
-        .expect("the password, shown once")
-        .to_string();
+    let password = mail_password(url, "bob", "bob@example.org", &[]);
     let stop = AtomicBool::new(false);
     let (by_cli, by_mail, turns, killed) = std::thread::scope(|scope| {
         let cli = scope.spawn(|| {

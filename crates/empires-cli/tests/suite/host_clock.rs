@@ -183,25 +183,7 @@ fn every_door_stamps_a_sheet_with_the_clock_file() {
     assert_eq!(stamp("EN"), T0 + HOUR);
 
     // Mail.
-    let set = stdout(&at_clock(
-        &clock,
-        &[
-            "mail",
-            "account",
-            "alice",
-            "--db",
-            db,
-            "--email",
-            "alice@example.org",
-            "--new-password",
-        ],
-        None,
-    ));
-    let password = set
-        .lines()
-        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
-        .unwrap()
-        .to_string();
+    let password = mail_password(db, "alice", "alice@example.org", &[]);
     set_clock(&clock, T0 + 2 * HOUR);
     let message = format!(
         "From: alice@example.org\r\nMessage-ID: <c1@example.org>\r\nSubject: orders\r\n\r\nGAME g\r\nEMPIRE EN\r\nPASSWORD {password}\r\n1. TAX\r\n2. TAX\r\n"

@@ -123,20 +123,7 @@ fn alice_host(db: &str) -> String {
     ok(&[
         "new", "britain", "--db", db, "--map", "tutorial", "--seed", "1", "--player", "EN=alice",
     ]);
-    let set = stdout(&ok(&[
-        "mail",
-        "account",
-        "alice",
-        "--db",
-        db,
-        "--email",
-        "alice@example.org",
-        "--new-password",
-    ]));
-    set.lines()
-        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
-        .expect("the password, shown once")
-        .to_string()
+    mail_password(db, "alice", "alice@example.org", &[])
 }
 
 /// A sheet whose body, in quoted-printable, holds a NUL (`=00`): the host will not keep it.
@@ -307,23 +294,7 @@ fn the_mailed_sheet_is_the_reports_own_and_is_accepted_as_sent() {
     let db = url.as_str();
     let scenario = repo().join("maps/tutorial-scenario.toml");
     ok(&["new", "nw", "--db", db, "--scenario", s(&scenario)]);
-    let set = stdout(&ok(&[
-        "mail",
-        "account",
-        "Carys",
-        "--db",
-        db,
-        "--email",
-        "carys@example.org",
-        "--reports",
-        "on",
-        "--new-password",
-    ]));
-    let password = set
-        .lines()
-        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
-        .unwrap()
-        .to_string();
+    let password = mail_password(db, "Carys", "carys@example.org", &["--reports", "on"]);
     ok(&["turn", "nw", "--db", db, "--yes"]);
     ok(&["mail", "send", "--db", db]);
     let queued = block_on(async {

@@ -101,3 +101,17 @@ pub fn names(dir: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// Sets up `account`'s mail in the database at `db` (`empires mail account`): its address,
+/// `extra` options (`--reports on`), and a new mail password, which is returned as printed
+/// once.
+pub fn mail_password(db: &str, account: &str, email: &str, extra: &[&str]) -> String {
+    let mut args = vec!["mail", "account", account, "--db", db, "--email", email];
+    args.extend(extra);
+    args.push("--new-password");
+    let set = stdout(&ok(&args));
+    set.lines()
+        .find_map(|l| l.strip_prefix("new mail password (shown this once): "))
+        .unwrap_or_else(|| panic!("the password, shown once: {set}"))
+        .to_string()
+}
