@@ -234,7 +234,7 @@ impl GameFiles {
         fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
         let played = self
             .take_orders(&tmp, &mut notes)
-            .and_then(|t| self.play_taken(&tmp, &state, t.sent, t.superseded, &mut notes));
+            .and_then(|taken| self.play_taken(&tmp, (turn, &state), taken, notes));
         let played = match played {
             Ok(p) => p,
             Err(e) => {
@@ -247,11 +247,7 @@ impl GameFiles {
             }
         };
         drop(lock);
-        Ok(Played {
-            turn,
-            notes,
-            ..played
-        })
+        Ok(played)
     }
 
     /// Rolls back a turn interrupted while being written: the sheets it took go back to
@@ -355,15 +351,16 @@ impl GameFiles {
         Ok(TakenSheets { sent, superseded })
     }
 
-    /// Plays the turn on the sheets taken into `tmp`, and commits it.
+    /// Plays `turn` on its `state` with the sheets taken into `tmp`, and commits it;
+    /// `notes` are what the GM has been told so far.
     fn play_taken(
         &self,
         tmp: &Path,
-        state: &str,
-        sent: Vec<(String, String)>,
-        superseded: Vec<String>,
-        notes: &mut Vec<String>,
+        (turn, state): (u32, &str),
+        taken: TakenSheets,
+        mut notes: Vec<String>,
     ) -> Result<Played> {
+        let TakenSheets { sent, superseded } = taken;
         let seats = self.ruleset.seats(self.text(state))?;
         // A directory game has no accounts: the GM says who plays by the sheets sent.
         let orders = ruleset::Orders {
@@ -416,12 +413,12 @@ impl GameFiles {
             files::write_unsynced(&self.root.join(KEPT_FILE), k.as_bytes())?;
         }
         Ok(Played {
-            turn: 0,
+            turn,
             events: played.events_count,
             failed: played.failed,
             orders_from,
             no_orders,
-            notes: Vec::new(),
+            notes,
             written_to,
         })
     }
@@ -458,8 +455,7 @@ impl GameFiles {
 
     /// Keeps a seat's sheet for the next turn in `orders/SEAT.txt`, written whole under the
     /// game's shared lock (a turn being played is waited for); the latest sheet of a seat
-    /// is the one played.
-    /// A sheet checked for another turn (`for_turn`, counted as turns played + 1) than the
+    /// is the one played. A sheet checked for another turn (`for_turn`, counted as turns played + 1) than the
     /// next is refused: the game has moved on since.
     pub fn submit(
         &self,
