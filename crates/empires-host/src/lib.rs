@@ -19,6 +19,7 @@ pub mod files;
 pub mod gamedir;
 pub mod gamefiles;
 pub mod gamelock;
+pub mod games;
 pub mod ledger;
 pub mod mapcache;
 pub mod render;

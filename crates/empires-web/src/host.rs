@@ -5,10 +5,9 @@ use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
 use empires_host::store::sql::{HostLimits, SqlStore};
 use empires_host::store::{Loaded, Millis, Store, Submission};
-use empires_host::submit::{Accepted, accept_on};
+use empires_host::submit::Accepted;
 use empires_host::turn::{TurnOptions, TurnReport};
 use empires_host::{Error, Result};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -86,9 +85,6 @@ impl Clock {
     }
 }
 
-/// A game kept in memory, with the stored version it was loaded at (turn, runs).
-type Kept = ((u32, i64), Arc<Loaded>);
-
 /// What every request shares.
 pub struct Host {
     pub store: SqlStore,
@@ -99,11 +95,9 @@ pub struct Host {
     /// The host's limits, with when they were read: read again after a minute, so that a
     /// change made by another process (`empires host limits`) is taken up.
     limits: RwLock<Option<(Millis, HostLimits)>>,
-    /// Each game's current turn, loaded once, with the stored version it was loaded at:
-    /// checking a turnsheet then costs one small read (is the game still at that version?)
-    /// instead of reading and parsing the map and the state. A turn played or taken back by
-    /// another process (`empires turn --db`, `empires undo --db`) changes the version.
-    games: RwLock<HashMap<String, Kept>>,
+    /// Each game's current turn, kept parsed between requests
+    /// ([`empires_host::games::Games`]).
+    games: empires_host::games::Games,
     /// The games known to be Empires games: a game's ruleset never changes, so a
     /// submission to one asks the database only once.
     empires_games: RwLock<std::collections::HashSet<String>>,
@@ -117,7 +111,7 @@ impl Host {
             config,
             sheets: Mutex::new(SheetLimiter::default()),
             limits: RwLock::new(None),
-            games: RwLock::new(HashMap::new()),
+            games: Default::default(),
             empires_games: RwLock::new(Default::default()),
         }
     }
@@ -205,18 +199,7 @@ impl Host {
 
     /// The game as it stands now.
     pub async fn loaded(&self, game: &str) -> Result<Arc<Loaded>> {
-        let version = self.store.version(game).await?;
-        let kept = self.games.read().ok().and_then(|g| g.get(game).cloned());
-        if let Some((v, l)) = kept
-            && v == version
-        {
-            return Ok(l);
-        }
-        let loaded = Arc::new(self.store.load(game).await?);
-        if let Ok(mut g) = self.games.write() {
-            g.insert(game.to_string(), (version, loaded.clone()));
-        }
-        Ok(loaded)
+        self.games.loaded(&self.store, game).await
     }
 
     /// The game as texts when it is of another ruleset than Empires ([`Store::hosted_game`]);
@@ -250,9 +233,7 @@ impl Host {
 
     /// Forgets what is kept of a game in memory: the next request reads it again.
     pub fn forget(&self, game: &str) {
-        if let Ok(mut g) = self.games.write() {
-            g.remove(game);
-        }
+        self.games.forget(game);
     }
 
     /// Checks and keeps a submission ([`accept_on`]) against the game as kept in memory;
@@ -282,33 +263,7 @@ impl Host {
             )
             .await;
         }
-        let loaded = self.loaded(game).await?;
-        match self.accept(game, &loaded, submission, file).await {
-            Err(e) if e.kind() == empires_host::error::Kind::Conflict => {
-                self.forget(game);
-                let loaded = self.loaded(game).await?;
-                self.accept(game, &loaded, submission, file).await
-            }
-            other => other,
-        }
-    }
-
-    async fn accept(
-        &self,
-        game: &str,
-        loaded: &Loaded,
-        submission: &Submission,
-        file: &str,
-    ) -> Result<Accepted> {
-        let next = loaded.turn + 1;
-        if let Some(want) = submission.for_turn
-            && want != next
-        {
-            return Err(Error::conflict(format!(
-                "the turnsheet was written for turn {want}, but turn {next} is next: read your new report and send it again"
-            )));
-        }
-        accept_on(&self.store, game, loaded, submission, file).await
+        self.games.accept(&self.store, game, submission, file).await
     }
 
     /// Plays the next turn now, on the GM's word: players who sent nothing are played by the

@@ -25,12 +25,10 @@ use empires_host::Result;
 use empires_host::error::Kind;
 use empires_host::store::SeatCode;
 use empires_host::store::sql::{Direction, Seen, SqlStore};
-use empires_host::store::{Loaded, Millis, Store, Submission};
-use empires_host::submit::{Accepted, accept_hosted, accept_on, changes};
+use empires_host::store::{Millis, Store, Submission};
+use empires_host::submit::{Accepted, accept_hosted, changes};
 use empires_host::turn::decode_sheet;
 use message::Incoming;
-use std::collections::HashMap;
-use std::sync::Arc;
 
 /// What became of a message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,7 +78,7 @@ impl Outcome {
 pub struct Receiver<'a> {
     store: &'a SqlStore,
     cfg: &'a MailConfig,
-    games: HashMap<String, ((u32, i64), Arc<Loaded>)>,
+    games: empires_host::games::Games,
     /// What the mail log notes of the message being taken in besides its outcome: its
     /// Message-ID used before by another message, a fault of the host's.
     notes: Vec<String>,
@@ -103,7 +101,7 @@ impl<'a> Receiver<'a> {
         Receiver {
             store,
             cfg,
-            games: HashMap::new(),
+            games: Default::default(),
             notes: Vec::new(),
         }
     }
@@ -425,7 +423,7 @@ impl<'a> Receiver<'a> {
         let hosted = self.store.hosted_game(game).await?;
         let next = match &hosted {
             Some(h) => h.turn + 1,
-            None => self.loaded(game).await?.turn + 1,
+            None => self.games.loaded(self.store, game).await?.turn + 1,
         };
         let late = written_for.is_some_and(|t| t < next);
         // Late orders are Empires' (2.4): another ruleset's sheet names its turn, and one for
@@ -447,18 +445,12 @@ impl<'a> Receiver<'a> {
         };
         let accepted = match &hosted {
             Some(h) => accept_hosted(self.store, &h.name, h, &submission, "sheet").await?,
+            // A turn played meanwhile: the game is read again and the sheet kept for the
+            // new turn.
             None => {
-                let loaded = self.loaded(game).await?;
-                match accept_on(self.store, game, &loaded, &submission, "turnsheet").await {
-                    Err(e) if e.kind() == Kind::Conflict => {
-                        // A turn was played meanwhile: read the game again and keep it for
-                        // the new turn.
-                        self.games.remove(game);
-                        let loaded = self.loaded(game).await?;
-                        accept_on(self.store, game, &loaded, &submission, "turnsheet").await?
-                    }
-                    other => other?,
-                }
+                self.games
+                    .accept(self.store, game, &submission, "turnsheet")
+                    .await?
             }
         };
         Ok(Ok((accepted, before, next, late)))
@@ -581,19 +573,6 @@ impl<'a> Receiver<'a> {
                 &detail,
             )
             .await
-    }
-
-    /// The game as it stands, read once and kept while it does not change.
-    async fn loaded(&mut self, game: &str) -> Result<Arc<Loaded>> {
-        let version = self.store.version(game).await?;
-        if let Some((v, l)) = self.games.get(game)
-            && *v == version
-        {
-            return Ok(l.clone());
-        }
-        let l = Arc::new(self.store.load(game).await?);
-        self.games.insert(game.to_string(), (version, l.clone()));
-        Ok(l)
     }
 }
 
