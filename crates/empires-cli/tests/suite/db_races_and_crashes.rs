@@ -243,18 +243,7 @@ fn receipts_at_the_doors(url: &str, tmp: &Path) {
                 let message = format!(
                     "From: Bob <bob@example.org>\r\nMessage-ID: <race{i}@example.org>\r\nSubject: orders\r\n\r\nGAME door\r\nEMPIRE FR\r\nPASSWORD {password}\r\n1. TAX\r\n# sent by mail, {i}\r\n"
                 );
-                let mut child = Command::new(env!("CARGO_BIN_EXE_empires"))
-                    .args(["mail", "receive", "--db", url])
-                    .env_remove("EMPIRES_SMTP_URL")
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::piped())
-                    .spawn()
-                    .unwrap();
-                use std::io::Write;
-                let _ = child.stdin.take().unwrap().write_all(message.as_bytes());
-                let o = child.wait_with_output().unwrap();
-                stdout(&o).contains("accepted: FR's turnsheet")
+                stdout(&receive(url, &message)).contains("accepted: FR's turnsheet")
             })
         });
         let mut moments = Moments(29);

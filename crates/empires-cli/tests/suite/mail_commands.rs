@@ -11,24 +11,6 @@ use empires_cli::commands::hosted::block_on;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-fn receive(db: &str, message: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_empires"))
-        .args(["mail", "receive", "--db", db])
-        .env_remove("EMPIRES_SMTP_URL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(message.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
 #[test]
 fn a_turnsheet_piped_in_is_kept_and_its_receipt_waits_in_the_outbox() {
     let tmp = tempfile::tempdir().unwrap();

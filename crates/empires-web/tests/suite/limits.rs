@@ -58,15 +58,7 @@ async fn an_account_over_its_sheets_a_minute_is_told_to_wait() {
     let send = |token: &str| {
         let token = token.to_string();
         let w = &w;
-        async move {
-            w.api(
-                Method::POST,
-                "/api/games/alpha/orders",
-                Some(&token),
-                Some(json!({ "text": SHEET, "for_turn": 1 })),
-            )
-            .await
-        }
+        async move { w.post_orders(&token, SHEET, Some(1)).await }
     };
     for token in [&one, &two, &one] {
         assert_eq!(send(token).await.status, StatusCode::OK);
@@ -84,12 +76,7 @@ async fn an_account_over_its_sheets_a_minute_is_told_to_wait() {
     // Bob has his own allowance; a minute later alice has hers again.
     let bob = w.token("bob").await;
     let a = w
-        .api(
-            Method::POST,
-            "/api/games/alpha/orders",
-            Some(&bob),
-            Some(json!({ "text": SHEET.replace("EN", "SC"), "for_turn": 1 })),
-        )
+        .post_orders(&bob, &SHEET.replace("EN", "SC"), Some(1))
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     w.host.clock.advance(61_000);
@@ -125,14 +112,7 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
         for i in 0..8 {
             let text = format!("{SHEET}# sheet {i}\n");
             hashes.push(empires_host::gamedir::sha256_hex(text.as_bytes()));
-            let a = w
-                .api(
-                    Method::POST,
-                    "/api/games/alpha/orders",
-                    Some(&token),
-                    Some(json!({ "text": text, "for_turn": 1 })),
-                )
-                .await;
+            let a = w.post_orders(&token, &text, Some(1)).await;
             assert_eq!(a.status, StatusCode::OK, "{}", a.body);
         }
         let kept: Vec<String> = w
@@ -183,14 +163,7 @@ async fn superseded_sheets_are_dropped_a_fifth_of_the_limit_at_a_time() {
     for i in 0..25 {
         let text = format!("{SHEET}# sheet {i}\n");
         hashes.push(empires_host::gamedir::sha256_hex(text.as_bytes()));
-        let a = w
-            .api(
-                Method::POST,
-                "/api/games/alpha/orders",
-                Some(&token),
-                Some(json!({ "text": text, "for_turn": 1 })),
-            )
-            .await;
+        let a = w.post_orders(&token, &text, Some(1)).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.body);
         let held = w.host.store.submissions("alpha").await.unwrap().len();
         assert!(held <= 11, "sheet {i}: {held} held");

@@ -3,11 +3,10 @@
 //! PostgreSQL, where an unlocked read of the game once stranded most of them.
 
 use crate::common::{self, world};
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use empires_host::store::Store;
 use empires_host::store::sql::HostLimits;
 use empires_host::turn::TurnOptions;
-use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 async fn sheets_while_turns_are_played(w: common::World) {
@@ -25,13 +24,8 @@ async fn sheets_while_turns_are_played(w: common::World) {
         let token = token.to_string();
         let w = &w;
         async move {
-            w.api(
-                Method::POST,
-                "/api/games/alpha/orders",
-                Some(&token),
-                Some(json!({ "text": format!("GAME alpha\nEMPIRE EN\n\n1. TAX\n# {i}\n") })),
-            )
-            .await
+            let text = format!("GAME alpha\nEMPIRE EN\n\n1. TAX\n# {i}\n");
+            w.post_orders(&token, &text, None).await
         }
     };
     let sender = |token: &'static str| {

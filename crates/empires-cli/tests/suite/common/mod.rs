@@ -115,3 +115,20 @@ pub fn mail_password(db: &str, account: &str, email: &str, extra: &[&str]) -> St
         .unwrap_or_else(|| panic!("the password, shown once: {set}"))
         .to_string()
 }
+
+/// Pipes `message` into `empires mail receive --db db`, as a mail server's delivery pipe
+/// does, with no SMTP server (answers wait in the outbox).
+pub fn receive(db: &str, message: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_empires"))
+        .args(["mail", "receive", "--db", db])
+        .env_remove("EMPIRES_SMTP_URL")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A receiver that stops reading early (a refused message) is not the test's concern.
+    let _ = child.stdin.take().unwrap().write_all(message.as_bytes());
+    child.wait_with_output().unwrap()
+}

@@ -254,6 +254,22 @@ impl World {
         self.send(r).await
     }
 
+    /// Posts a sheet to game alpha's orders through the API with `token`, for `for_turn`
+    /// when given.
+    pub async fn post_orders(&self, token: &str, text: &str, for_turn: Option<u32>) -> Answer {
+        let body = match for_turn {
+            Some(t) => serde_json::json!({ "text": text, "for_turn": t }),
+            None => serde_json::json!({ "text": text }),
+        };
+        self.api(
+            Method::POST,
+            "/api/games/alpha/orders",
+            Some(token),
+            Some(body),
+        )
+        .await
+    }
+
     pub async fn api(
         &self,
         method: Method,
