@@ -222,45 +222,47 @@ fn every_door_stamps_a_sheet_with_the_clock_file() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    let curl = |args: &[&str]| -> String {
-        let o = Command::new("curl")
-            .args([
-                "-s",
-                "--retry",
-                "20",
-                "--retry-connrefused",
-                "--retry-delay",
-                "1",
-            ])
-            .args(args)
-            .output()
-            .expect("curl runs");
-        String::from_utf8_lossy(&o.stdout).into_owned()
+    // A JSON post over plain HTTP/1.1, tried again while the server starts.
+    let post = |path: &str, auth: Option<&str>, body: &str| -> String {
+        use std::io::{Read, Write};
+        let start = std::time::Instant::now();
+        let mut stream = loop {
+            match std::net::TcpStream::connect(("127.0.0.1", port)) {
+                Ok(s) => break s,
+                Err(_) if start.elapsed() < Duration::from_secs(30) => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(e) => panic!("the server never listened: {e}"),
+            }
+        };
+        let auth = auth.map_or(String::new(), |t| format!("authorization: Bearer {t}\r\n"));
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n{auth}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
     };
     set_clock(&clock, T0 + 3 * HOUR);
-    let login = curl(&[
-        "-H",
-        "content-type: application/json",
-        "-d",
+    let login = post(
+        "/api/login",
+        None,
         &format!(r#"{{"name":"alice","password":"{web_password}","label":"t"}}"#),
-        &format!("{base}/api/login"),
-    ]);
+    );
     let token = login
         .split("\"token\":\"")
         .nth(1)
         .and_then(|t| t.split('"').next())
         .unwrap_or_else(|| panic!("{login}"))
         .to_string();
-    let sent = curl(&[
-        "-H",
-        "content-type: application/json",
-        "-H",
-        &format!("authorization: Bearer {token}"),
-        "-d",
+    let sent = post(
+        "/api/games/g/orders",
+        Some(&token),
         r#"{"text":"GAME g\nEMPIRE EN\n\n1. TAX\n2. TAX\n3. TAX\n"}"#,
-        &format!("{base}/api/games/g/orders"),
-    ]);
+    );
     let _ = server.kill();
     let _ = server.wait();
     assert!(sent.contains("sha256"), "{sent}");
