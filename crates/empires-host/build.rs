@@ -1,14 +1,10 @@
 //! Draws the standard maps once, when the program is built: working out a map's regions,
 //! borders and labels for the report pages is the slow part of drawing it, and a standard
-//! map never changes. `src/drawing/standard.rs` carries the Empires maps' results, and
-//! `src/ruleset/napoleonic` the Napoleonic map of Europe's.
+//! map never changes. `src/drawing/standard.rs` carries the results.
 
 use std::path::PathBuf;
 
 // The very code the program draws with and encodes the drawing by.
-#[allow(dead_code)]
-#[path = "src/ruleset/napoleonic/kept.rs"]
-mod kept;
 #[allow(dead_code)]
 #[path = "src/drawing/script.rs"]
 mod script;
@@ -16,14 +12,7 @@ mod script;
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/drawing/script.rs");
-    println!("cargo::rerun-if-changed=src/ruleset/napoleonic/kept.rs");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    // Napoleonic Empires' map of Europe, the slowest, on a thread of its own.
-    let europe = std::thread::spawn(|| {
-        let text = napoleonic_rules::standard::EUROPE_TOML;
-        let map = napoleonic_rules::standard::europe();
-        kept::draw(&map, text).unwrap_or_else(|e| panic!("the map of Europe's drawing: {e}"))
-    });
     // One thread per map: the World map alone takes a quarter of a second.
     let drawn: Vec<(&str, Option<String>)> = std::thread::scope(|s| {
         let handles: Vec<_> = empires_maps::standard::MAPS
@@ -59,7 +48,4 @@ fn main() {
     list.push(']');
     std::fs::write(out.join("standard_drawings.rs"), list)
         .expect("cannot write standard_drawings.rs in OUT_DIR");
-    let europe = europe.join().expect("the map of Europe's drawing");
-    std::fs::write(out.join("napoleonic.kept.json"), europe)
-        .expect("cannot write napoleonic.kept.json in OUT_DIR");
 }

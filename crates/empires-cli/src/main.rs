@@ -523,6 +523,7 @@ fn start_logging(long_running: bool) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    rulesets::install();
     start_logging(matches!(
         cli.command,
         Command::Serve { .. } | Command::Host { .. }

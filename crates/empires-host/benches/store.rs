@@ -112,7 +112,9 @@ fn host(c: &mut Criterion) {
             late: false,
         };
         // A host keeps its games loaded; a submission is read, checked and inserted.
-        let loaded = rt.block_on(store.load("world")).unwrap();
+        let game = rt
+            .block_on(empires_host::submit::open(&store, "world"))
+            .unwrap();
         group.bench_function(
             format!("keep a 16-action turnsheet on {db}: read, check, insert"),
             |b| {
@@ -120,7 +122,7 @@ fn host(c: &mut Criterion) {
                     rt.block_on(accept_on(
                         &store,
                         "world",
-                        &loaded,
+                        game.as_ref(),
                         &submission,
                         "bench.txt",
                     ))

@@ -595,13 +595,7 @@ pub fn seat_empire(state: &GameState, seat: crate::seat::SeatCode) -> Result<Emp
     )))
 }
 
-/// Pretty JSON with a trailing newline: the one encoding of every JSON file of a game.
-pub fn to_pretty_json<T: serde::Serialize>(value: &T, what: &str) -> Result<String> {
-    let mut text = serde_json::to_string_pretty(value)
-        .map_err(|e| Error::new(format!("cannot encode {what}: {e}")))?;
-    text.push('\n');
-    Ok(text)
-}
+pub use ruleset_api::to_pretty_json;
 
 /// Lower-case hexadecimal SHA-256.
 pub fn sha256_hex(bytes: &[u8]) -> String {

@@ -1,40 +1,66 @@
-//! The games a door that runs for long (the web, the mail door) keeps parsed between
-//! requests: each game's current turn, read once, with the stored version it was read at.
-//! Checking a sheet then costs one small read (is the game still at that version?) instead
-//! of reading and parsing the map and the state again. A turn played or taken back by any
-//! process changes the version, and the game is read again.
+//! The games a door that runs for long (the web, the mail door) keeps read between
+//! requests: each game's current turn, read once by its ruleset ([`Ruleset::open`]), with
+//! the stored version it was read at. Checking a sheet then costs one small read (is the
+//! game still at that version?) instead of reading and parsing the map and the state
+//! again. A turn played or taken back by any process changes the version, and the game is
+//! read again.
+//!
+//! [`Ruleset::open`]: crate::ruleset::Ruleset::open
 
 use crate::error::{Error, Kind, Result};
+use crate::ruleset::Game;
+use crate::ruleset::empires::EmpiresGame;
 use crate::store::sql::SqlStore;
-use crate::store::{Loaded, Store, Submission};
+use crate::store::{Loaded, Submission};
 use crate::submit::{Accepted, accept_on};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 /// A game as kept: the version it was read at, and the game.
-type Kept = ((u32, i64), Arc<Loaded>);
+type Kept = ((u32, i64), Arc<dyn Game>);
 
 /// Games kept in memory, shared by every request of a door.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Games {
     kept: RwLock<HashMap<String, Kept>>,
 }
 
+impl std::fmt::Debug for Games {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let count = self.kept.read().map_or(0, |k| k.len());
+        write!(f, "Games({count} kept)")
+    }
+}
+
 impl Games {
-    /// The game as it stands now: as kept while its version has not changed.
-    pub async fn loaded(&self, store: &SqlStore, game: &str) -> Result<Arc<Loaded>> {
-        let version = store.version(game).await?;
-        let kept = self.kept.read().ok().and_then(|g| g.get(game).cloned());
-        if let Some((v, l)) = kept
+    /// The game as it stands now, whichever its ruleset: as kept while its version has not
+    /// changed.
+    pub async fn game(&self, store: &SqlStore, key: &str) -> Result<Arc<dyn Game>> {
+        let version = store.version(key).await?;
+        let kept = self.kept.read().ok().and_then(|g| g.get(key).cloned());
+        if let Some((v, g)) = kept
             && v == version
         {
-            return Ok(l);
+            return Ok(g);
         }
-        let loaded = Arc::new(store.load(game).await?);
+        let game = crate::submit::open(store, key).await?;
         if let Ok(mut g) = self.kept.write() {
-            g.insert(game.to_string(), (version, loaded.clone()));
+            g.insert(key.to_string(), (version, game.clone()));
         }
-        Ok(loaded)
+        Ok(game)
+    }
+
+    /// An Empires game as it stands now, for what only Empires' pages show; a game of
+    /// another ruleset is an error naming it.
+    pub async fn loaded(&self, store: &SqlStore, key: &str) -> Result<Arc<Loaded>> {
+        let game = self.game(store, key).await?;
+        match game.as_any().downcast_ref::<EmpiresGame>() {
+            Some(e) => Ok(e.loaded().clone()),
+            None => Err(Error::new(format!(
+                "\"{key}\" is a game of {}, not of Empires",
+                game.ruleset().title()
+            ))),
+        }
     }
 
     /// Forgets what is kept of a game: the next request reads it again.
@@ -51,34 +77,18 @@ impl Games {
     pub async fn accept(
         &self,
         store: &SqlStore,
-        game: &str,
+        key: &str,
         submission: &Submission,
         file: &str,
     ) -> Result<Accepted> {
-        let loaded = self.loaded(store, game).await?;
-        match accept_for_turn(store, game, &loaded, submission, file).await {
+        let game = self.game(store, key).await?;
+        match accept_on(store, key, game.as_ref(), submission, file).await {
             Err(e) if e.kind() == Kind::Conflict => {
-                self.forget(game);
-                let loaded = self.loaded(store, game).await?;
-                accept_for_turn(store, game, &loaded, submission, file).await
+                self.forget(key);
+                let game = self.game(store, key).await?;
+                accept_on(store, key, game.as_ref(), submission, file).await
             }
             other => other,
         }
     }
-}
-
-async fn accept_for_turn(
-    store: &SqlStore,
-    game: &str,
-    loaded: &Loaded,
-    submission: &Submission,
-    file: &str,
-) -> Result<Accepted> {
-    let next = loaded.turn + 1;
-    if let Some(want) = submission.for_turn.filter(|t| *t != next) {
-        return Err(Error::conflict(format!(
-            "the turnsheet was written for turn {want}, but turn {next} is next: read your new report and send it again"
-        )));
-    }
-    accept_on(store, game, loaded, submission, file).await
 }

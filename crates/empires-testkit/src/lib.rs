@@ -107,6 +107,12 @@ pub async fn tutorial_game(
         .expect("the game kept");
 }
 
+/// Hands the host every ruleset the program is built with, as the program does when it
+/// starts: a test that reads a game of any ruleset but Empires calls this first.
+pub fn rulesets() {
+    rulesets::install();
+}
+
 /// Creates the Napoleonic Empires game `name` on the standard map of Europe in `store`,
 /// set up from `seed` at time `at`, and gives each (kingdom code, account name) its seat;
 /// the accounts must exist. The game the doors' tests of a second ruleset play.
@@ -117,6 +123,7 @@ pub async fn napoleonic_game(
     seed: u64,
     at: empires_host::store::Millis,
 ) {
+    rulesets();
     let napoleonic = empires_host::ruleset::by_id("napoleonic").expect("the Napoleonic ruleset");
     let setup = empires_host::ruleset::Setup {
         name: name.into(),

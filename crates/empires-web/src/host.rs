@@ -3,6 +3,8 @@
 
 use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
+use empires_host::ruleset::Game;
+use empires_host::ruleset::empires::EmpiresGame;
 use empires_host::store::sql::{HostLimits, SqlStore};
 use empires_host::store::{Loaded, Millis, Store, Submission};
 use empires_host::submit::Accepted;
@@ -98,9 +100,6 @@ pub struct Host {
     /// Each game's current turn, kept parsed between requests
     /// ([`empires_host::games::Games`]).
     games: empires_host::games::Games,
-    /// The games known to be Empires games: a game's ruleset never changes, so a
-    /// submission to one asks the database only once.
-    empires_games: RwLock<std::collections::HashSet<String>>,
 }
 
 impl Host {
@@ -112,7 +111,6 @@ impl Host {
             sheets: Mutex::new(SheetLimiter::default()),
             limits: RwLock::new(None),
             games: Default::default(),
-            empires_games: RwLock::new(Default::default()),
         }
     }
 
@@ -202,33 +200,27 @@ impl Host {
         self.games.loaded(&self.store, game).await
     }
 
-    /// The game as texts when it is of another ruleset than Empires ([`Store::hosted_game`]);
-    /// an Empires game is remembered as one, and asks nothing the next time.
-    pub async fn hosted_game(
-        &self,
-        game: &str,
-    ) -> Result<Option<empires_host::ruleset::HostedGame>> {
-        if self.empires_games.read().is_ok_and(|g| g.contains(game)) {
-            return Ok(None);
-        }
-        let hosted = self.store.hosted_game(game).await?;
-        if hosted.is_none()
-            && let Ok(mut g) = self.empires_games.write()
-        {
-            g.insert(game.to_string());
-        }
-        Ok(hosted)
+    /// The game as it stands now, whichever its ruleset, read from memory.
+    pub async fn game(&self, game: &str) -> Result<Arc<dyn Game>> {
+        self.games.game(&self.store, game).await
+    }
+
+    /// The game when its ruleset has no pages of its own: every ruleset but Empires is
+    /// served by the pages that ask the [`Game`] interface alone (`pages::hosted`).
+    pub async fn hosted_game(&self, game: &str) -> Result<Option<Arc<dyn Game>>> {
+        let g = self.game(game).await?;
+        Ok((!g.as_any().is::<EmpiresGame>()).then_some(g))
     }
 
     /// The game's title and the turns played, whichever its ruleset.
     pub async fn heading(&self, game: &str) -> Result<(String, u32)> {
-        match self.hosted_game(game).await? {
-            Some(g) => Ok((format!("{} ({})", g.name, g.ruleset.title()), g.turn)),
+        Ok(match self.hosted_game(game).await? {
+            Some(g) => (format!("{} ({})", g.name(), g.ruleset().title()), g.turn()),
             None => {
-                let l = self.loaded(game).await?;
-                Ok((l.state.game.clone(), l.turn))
+                let g = self.game(game).await?;
+                (g.title().to_string(), g.turn())
             }
-        }
+        })
     }
 
     /// Forgets what is kept of a game in memory: the next request reads it again.
@@ -246,23 +238,6 @@ impl Host {
         submission: &Submission,
         file: &str,
     ) -> Result<Accepted> {
-        // A game of another ruleset is checked by its ruleset, read afresh each time.
-        if let Some(hosted) = self.hosted_game(game).await? {
-            if let Some(want) = submission.for_turn.filter(|t| *t != hosted.turn + 1) {
-                return Err(Error::conflict(format!(
-                    "the sheet was written for turn {want}, but turn {} is next: read your new report and send it again",
-                    hosted.turn + 1
-                )));
-            }
-            return empires_host::submit::accept_hosted(
-                &self.store,
-                &hosted.name,
-                &hosted,
-                submission,
-                file,
-            )
-            .await;
-        }
         self.games.accept(&self.store, game, submission, file).await
     }
 
@@ -281,7 +256,7 @@ impl Host {
 
     /// The turn a game stands at, read from memory.
     pub async fn turn(&self, game: &str) -> Result<u32> {
-        Ok(self.loaded(game).await?.turn)
+        Ok(self.game(game).await?.turn())
     }
 }
 

@@ -2,14 +2,18 @@
 //! players of the `empires-*` crates, through the same turn pipeline every door uses
 //! ([`crate::turn::play_sheets`]).
 
-use super::{Checked, GameText, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
+use super::{
+    Checked, Game, GameText, HostedGame, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn,
+};
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::{parse_map, parse_state, to_pretty_json};
+use crate::store::Loaded;
 use crate::turn::{Origin, Sent, TurnOptions, play_sheets};
 use empires_rules::setup::NewGame;
 use empires_rules::{EmpireCode, GameState, Map, Variant};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub struct Empires;
 
@@ -23,14 +27,27 @@ fn game(g: GameText) -> Result<(Map, GameState)> {
 }
 
 fn empire(state: &GameState, seat: &str) -> Result<EmpireCode> {
-    let code = EmpireCode::parse(seat).map_err(|e| Error::new(e.to_string()))?;
-    crate::gamedir::known_empire(state, code)?;
-    Ok(code)
+    match crate::seat::SeatCode::parse(seat) {
+        Some(code) => crate::gamedir::seat_empire(state, code),
+        None => Err(Error::new(format!("{seat:?} is not a seat's code"))),
+    }
 }
 
 fn sheet_of(state: &GameState, e: &empires_rules::state::EmpireState) -> String {
     let actions = e.actions_per_turn.unwrap_or(state.options.actions_per_turn);
     empires_report::text::blank_sheet(&state.game, state.turn + 1, e.code.as_str(), actions)
+}
+
+fn seats_of(state: &GameState) -> Vec<Seat> {
+    state
+        .empires
+        .iter()
+        .map(|e| Seat {
+            code: e.code.to_string(),
+            name: e.name.clone(),
+            alive: e.eliminated.is_none(),
+        })
+        .collect()
 }
 
 impl Ruleset for Empires {
@@ -75,16 +92,7 @@ impl Ruleset for Empires {
     }
 
     fn seats(&self, g: GameText) -> Result<Vec<Seat>> {
-        let (_, state) = game(g)?;
-        Ok(state
-            .empires
-            .iter()
-            .map(|e| Seat {
-                code: e.code.to_string(),
-                name: e.name.clone(),
-                alive: e.eliminated.is_none(),
-            })
-            .collect())
+        Ok(seats_of(&game(g)?.1))
     }
 
     fn next_turn(&self, g: GameText) -> Result<u32> {
@@ -103,12 +111,7 @@ impl Ruleset for Empires {
     fn check(&self, g: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
         let (map, state) = game(g)?;
         let code = empire(&state, seat)?;
-        let report = check_text(&map, &state, code, sheet.to_string(), file, Format::Text)?;
-        Ok(Checked {
-            errors: report.errors,
-            warnings: report.warnings,
-            text: report.to_string(),
-        })
+        checked(&map, &state, code, sheet, file)
     }
 
     // Empires knows its dummies from its own state (2.5): the computer plays every empire
@@ -173,6 +176,25 @@ impl Ruleset for Empires {
         })
     }
 
+    // 2.4: orders written for a turn already played are kept, marked late, for the next.
+    fn late_orders(&self) -> bool {
+        true
+    }
+
+    fn open(&self, game: HostedGame) -> Result<Arc<dyn Game>> {
+        let map = parse_map(&game.map, "map.toml")?;
+        let state = parse_state(&game.state, "state.json", &map)?;
+        let loaded = Loaded {
+            map_text: game.map,
+            map_script: game.kept,
+            map,
+            turn: game.turn,
+            state,
+            warnings: game.warnings,
+        };
+        Ok(Arc::new(EmpiresGame::new(&game.name, Arc::new(loaded))))
+    }
+
     fn header(&self, sheet: &str) -> SheetHeader {
         let parsed = empires_orders::parse_sheet(sheet);
         let value = |l: Option<empires_orders::sheet::Located<String>>| l.map(|l| l.value);
@@ -181,5 +203,83 @@ impl Ruleset for Empires {
             seat: value(parsed.empire),
             turn: value(parsed.turn),
         }
+    }
+}
+
+/// A sheet checked for `empire`: the text a player reads and, for the API and the web
+/// editor, every diagnostic and the forecast as JSON.
+fn checked(
+    map: &Map,
+    state: &GameState,
+    empire: EmpireCode,
+    sheet: &str,
+    file: &str,
+) -> Result<Checked> {
+    let report = check_text(map, state, empire, sheet.to_string(), file, Format::Text)?;
+    Ok(Checked {
+        errors: report.errors,
+        warnings: report.warnings,
+        text: report.to_string(),
+        json: Some(serde_json::to_value(&report)?),
+    })
+}
+
+/// An Empires game as the doors keep it between turns: the map and the state parsed once.
+pub struct EmpiresGame {
+    name: String,
+    loaded: Arc<Loaded>,
+}
+
+impl EmpiresGame {
+    /// The game kept under `name`, as loaded.
+    pub fn new(name: &str, loaded: Arc<Loaded>) -> EmpiresGame {
+        EmpiresGame {
+            name: name.to_string(),
+            loaded,
+        }
+    }
+
+    pub fn loaded(&self) -> &Arc<Loaded> {
+        &self.loaded
+    }
+}
+
+impl Game for EmpiresGame {
+    fn ruleset(&self) -> &'static dyn Ruleset {
+        &Empires
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn turn(&self) -> u32 {
+        self.loaded.turn
+    }
+
+    fn title(&self) -> &str {
+        &self.loaded.state.game
+    }
+
+    fn seats(&self) -> Result<Vec<Seat>> {
+        Ok(seats_of(&self.loaded.state))
+    }
+
+    fn sheet(&self, seat: &str) -> Result<String> {
+        let code = empire(&self.loaded.state, seat)?;
+        Ok(self.loaded.blank_sheet(&self.name, code))
+    }
+
+    fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+        let l = &self.loaded;
+        checked(&l.map, &l.state, empire(&l.state, seat)?, sheet, file)
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.loaded.warnings
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

@@ -7,6 +7,17 @@ use empires_host::ruleset::{self, Ruleset, Setup};
 use std::fs;
 use std::path::Path;
 
+/// Every ruleset the program is built with, handed to the host as the program does.
+fn all() -> impl Iterator<Item = &'static dyn ruleset::Ruleset> {
+    empires_testkit::rulesets();
+    ruleset::all().iter().copied()
+}
+
+fn by_id(id: &str) -> empires_host::Result<&'static dyn ruleset::Ruleset> {
+    empires_testkit::rulesets();
+    ruleset::by_id(id)
+}
+
 fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
@@ -31,7 +42,7 @@ fn setup(r: &dyn Ruleset) -> Setup {
 
 #[test]
 fn every_ruleset_is_created_checked_played_and_reported_the_same_way() {
-    for r in ruleset::all() {
+    for r in all() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("game");
         let game = GameFiles::create(&dir, r, &setup(r)).unwrap();
@@ -98,7 +109,7 @@ fn every_ruleset_is_created_checked_played_and_reported_the_same_way() {
 
 #[test]
 fn the_same_game_and_sheets_give_the_same_bytes_in_every_ruleset() {
-    for r in ruleset::all() {
+    for r in all() {
         let states: Vec<String> = (0..2)
             .map(|_| {
                 let tmp = tempfile::tempdir().unwrap();
@@ -116,7 +127,7 @@ fn the_same_game_and_sheets_give_the_same_bytes_in_every_ruleset() {
 fn a_game_is_opened_only_as_its_own_ruleset_and_reports_stay_inside_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("game");
-    let nap = ruleset::by_id("napoleonic").unwrap();
+    let nap = by_id("napoleonic").unwrap();
     let game = GameFiles::create(&dir, nap, &setup(nap)).unwrap();
     let err = GameFiles::open(&dir, Some("empires")).err().unwrap();
     assert!(
@@ -124,7 +135,7 @@ fn a_game_is_opened_only_as_its_own_ruleset_and_reports_stay_inside_it() {
         "{err}"
     );
     assert!(GameFiles::open(&dir, Some("napoleonic")).is_ok());
-    assert!(ruleset::by_id("chess").is_err());
+    assert!(by_id("chess").is_err());
     game.play().unwrap();
     for name in ["../game.toml", "/etc/passwd", "..", ".hidden"] {
         assert!(game.report(1, name).is_err(), "{name}");
@@ -150,7 +161,7 @@ fn a_game_is_opened_only_as_its_own_ruleset_and_reports_stay_inside_it() {
 #[test]
 fn a_napoleonic_turn_plays_the_independents_and_says_when_the_game_is_won() {
     use empires_host::ruleset::GameText;
-    let nap = ruleset::by_id("napoleonic").unwrap();
+    let nap = by_id("napoleonic").unwrap();
     let started = nap.create(&setup(nap)).unwrap();
     fn text<'a>(started: &'a ruleset::Started, state: &'a str) -> GameText<'a> {
         GameText {

@@ -25,8 +25,8 @@ use empires_host::Result;
 use empires_host::error::Kind;
 use empires_host::store::SeatCode;
 use empires_host::store::sql::{Direction, Seen, SqlStore};
-use empires_host::store::{Millis, Store, Submission};
-use empires_host::submit::{Accepted, accept_hosted, changes};
+use empires_host::store::{Millis, Submission};
+use empires_host::submit::{Accepted, changes};
 use empires_host::turn::decode_sheet;
 use message::Incoming;
 
@@ -419,19 +419,14 @@ impl<'a> Receiver<'a> {
         written_for: Option<u32>,
         now: Millis,
     ) -> Result<std::result::Result<Taken, Outcome>> {
-        // A game of another ruleset is checked by its ruleset, read afresh.
-        let hosted = self.store.hosted_game(game).await?;
-        let next = match &hosted {
-            Some(h) => h.turn + 1,
-            None => self.games.loaded(self.store, game).await?.turn + 1,
-        };
+        let kept = self.games.game(self.store, game).await?;
+        let next = kept.turn() + 1;
         let late = written_for.is_some_and(|t| t < next);
-        // Late orders are Empires' (2.4): another ruleset's sheet names its turn, and one for
-        // a turn already played would be refused when the next turn is played.
-        if let (Some(h), Some(t), true) = (&hosted, written_for, late) {
+        // Late orders are a ruleset's policy (Empires' 2.4): without them a sheet names its
+        // turn, and one for a turn already played is refused.
+        if let (Some(t), true, false) = (written_for, late, kept.ruleset().late_orders()) {
             return Ok(Err(Outcome::Refused(format!(
-                "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {} that came with your report. Nothing was kept.",
-                h.turn + 1
+                "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {next} that came with your report. Nothing was kept."
             ))));
         }
         let before = self.store.latest_sheet(game, empire, next).await?;
@@ -443,16 +438,12 @@ impl<'a> Receiver<'a> {
             for_turn: None,
             late,
         };
-        let accepted = match &hosted {
-            Some(h) => accept_hosted(self.store, &h.name, h, &submission, "sheet").await?,
-            // A turn played meanwhile: the game is read again and the sheet kept for the
-            // new turn.
-            None => {
-                self.games
-                    .accept(self.store, game, &submission, "turnsheet")
-                    .await?
-            }
-        };
+        // A turn played meanwhile: the game is read again and the sheet kept for the new
+        // turn.
+        let accepted = self
+            .games
+            .accept(self.store, game, &submission, "turnsheet")
+            .await?;
         Ok(Ok((accepted, before, next, late)))
     }
 

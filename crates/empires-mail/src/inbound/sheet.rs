@@ -202,6 +202,8 @@ mod tests {
 
     #[test]
     fn a_napoleonic_sheet_names_its_game_and_kingdom_on_one_line() {
+        // Read by every ruleset the program runs, as the program hands them to the host.
+        empires_testkit::rulesets();
         let f =
             find("My orders.\nGAME \"europe\"  KINGDOM FRA  TURN 3\nPASSWORD pw\n[HQ]\nWAR PRU\n")
                 .unwrap();

@@ -233,10 +233,8 @@ async fn check_sheet(
     let seat = seat_of(&host, &me, &game).await?;
     // A game of another ruleset: its ruleset's check, as the text a player reads.
     if let Some(g) = host.hosted_game(&game).await? {
-        let checked = g
-            .ruleset
-            .check(g.text(), seat.as_str(), "sheet", &req.text)?;
-        return Ok(Json(crate::pages::hosted::checked_json(&checked)).into_response());
+        let checked = g.check(seat.as_str(), "sheet", &req.text)?;
+        return Ok(Json(checked.to_json()).into_response());
     }
     let empire = player_of(&host, &me, &game).await?;
     let loaded = host.loaded(&game).await?;
@@ -275,15 +273,14 @@ async fn send_sheet(
     let seat = seat_of(&host, &me, &game).await?;
     host.take_sheet(me.id).await?;
     let (accepted, received_at) = keep(&host, &game, seat, req.text, req.for_turn, "api").await?;
-    let (errors, warnings) = match (&accepted.check, &accepted.checked) {
-        (Some(c), _) => (c.errors, c.warnings),
-        (None, Some(c)) => (c.errors, c.warnings),
-        (None, None) => (0, 0),
-    };
-    let check = match &accepted.checked {
-        Some(c) => crate::pages::hosted::checked_json(c),
-        None => serde_json::to_value(&accepted.check).unwrap_or_default(),
-    };
+    let (errors, warnings) = accepted
+        .checked
+        .as_ref()
+        .map_or((0, 0), |c| (c.errors, c.warnings));
+    let check = accepted
+        .checked
+        .as_ref()
+        .map_or(serde_json::Value::Null, |c| c.to_json());
     let r = accepted.receipt;
     Ok(Json(SheetReceipt {
         for_turn: r.for_turn,

@@ -406,7 +406,7 @@ pub async fn announce_player(
     name: &str,
 ) -> Result<(), Failure> {
     let (empire_name, turn) = match host.hosted_game(game).await? {
-        Some(g) => (super::hosted::seat_name(&g, empire), g.turn),
+        Some(g) => (super::hosted::seat_name(g.as_ref(), empire), g.turn()),
         None => {
             let loaded = host.loaded(game).await?;
             let name = loaded

@@ -96,7 +96,7 @@ pub async fn show(
         Viewer::Player(e) => e,
     };
     if let Some(hosted) = host.hosted_game(&game).await? {
-        return super::hosted::show(&host, &me, &hosted, empire).await;
+        return super::hosted::show(&host, &me, hosted.as_ref(), empire).await;
     }
     let empire = empire
         .empire()

@@ -10,7 +10,7 @@ use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
 use axum::response::{IntoResponse, Response};
-use empires_host::ruleset::HostedGame;
+use empires_host::ruleset::Game;
 use empires_host::store::{SeatCode, Submission};
 
 #[derive(Template)]
@@ -47,16 +47,9 @@ struct OrdersPage {
     check: String,
 }
 
-/// A ruleset's check as the live check and the API give it: the counts and the text with
-/// every diagnostic at its line and the dry run.
-pub fn checked_json(c: &empires_host::ruleset::Checked) -> serde_json::Value {
-    serde_json::json!({ "errors": c.errors, "warnings": c.warnings, "text": c.text })
-}
-
 /// The seat's name in the game, or its code if the ruleset has none.
-pub fn seat_name(game: &HostedGame, seat: SeatCode) -> String {
-    game.ruleset
-        .seats(game.text())
+pub fn seat_name(game: &dyn Game, seat: SeatCode) -> String {
+    game.seats()
         .ok()
         .and_then(|s| s.into_iter().find(|s| s.code == seat.as_str()))
         .map_or_else(|| seat.to_string(), |s| s.name)
@@ -66,12 +59,12 @@ pub fn seat_name(game: &HostedGame, seat: SeatCode) -> String {
 pub async fn show(
     host: &Host,
     me: &Me,
-    game: &HostedGame,
+    game: &dyn Game,
     seat: SeatCode,
 ) -> Result<Response, Failure> {
     let sent = host
         .store
-        .latest_sheet(&game.name, seat, game.turn + 1)
+        .latest_sheet(game.name(), seat, game.turn() + 1)
         .await?
         .map(|(_, sha, at)| super::games::SentLine {
             at: time(at),
@@ -79,17 +72,17 @@ pub async fn show(
         });
     Ok(page(&GamePage {
         nav: Nav::of(me),
-        game: game.name.clone(),
-        title: game.name.clone(),
-        ruleset: game.ruleset.title().to_string(),
+        game: game.name().to_string(),
+        title: game.name().to_string(),
+        ruleset: game.ruleset().title().to_string(),
         seat: seat.to_string(),
         seat_name: seat_name(game, seat),
-        turn: game.turn,
-        next: game.turn + 1,
-        deadline: deadline_text(host, &game.name).await?,
+        turn: game.turn(),
+        next: game.turn() + 1,
+        deadline: deadline_text(host, game.name()).await?,
         sent,
         // Turn 0 is the starting position, which has no reports in this ruleset.
-        history: (1..=game.turn).rev().collect(),
+        history: (1..=game.turn()).rev().collect(),
     })?
     .into_response())
 }
@@ -99,7 +92,7 @@ pub async fn show(
 pub async fn editor(
     host: &Host,
     me: &Me,
-    game: &HostedGame,
+    game: &dyn Game,
     seat: SeatCode,
     sent: Option<(String, String)>,
 ) -> Result<Response, Failure> {
@@ -108,27 +101,25 @@ pub async fn editor(
         None => {
             let latest = host
                 .store
-                .latest_sheet(&game.name, seat, game.turn + 1)
+                .latest_sheet(game.name(), seat, game.turn() + 1)
                 .await?;
             let text = match latest {
                 Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
-                None => game.ruleset.sheet(game.text(), seat.as_str())?,
+                None => game.sheet(seat.as_str())?,
             };
             (text, None)
         }
     };
-    let checked = game
-        .ruleset
-        .check(game.text(), seat.as_str(), "sheet", &text)?;
+    let checked = game.check(seat.as_str(), "sheet", &text)?;
     Ok(page(&OrdersPage {
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
-        game: game.name.clone(),
-        title: game.name.clone(),
+        game: game.name().to_string(),
+        title: game.name().to_string(),
         seat: seat.to_string(),
         seat_name: seat_name(game, seat),
-        next: game.turn + 1,
-        deadline: deadline_text(host, &game.name).await?,
+        next: game.turn() + 1,
+        deadline: deadline_text(host, game.name()).await?,
         text,
         kept,
         errors: checked.errors,
@@ -142,7 +133,7 @@ pub async fn editor(
 pub async fn submit(
     host: &Host,
     me: &Me,
-    game: &HostedGame,
+    game: &dyn Game,
     seat: SeatCode,
     text: String,
     for_turn: Option<u32>,
@@ -155,7 +146,7 @@ pub async fn submit(
         for_turn,
         late: false,
     };
-    let accepted = host.submit(&game.name, &submission, "sheet").await?;
+    let accepted = host.submit(game.name(), &submission, "sheet").await?;
     let r = &accepted.receipt;
     let kept = format!(
         "Kept for turn {} at {} (SHA-256 {}). You can change it until the turn is played: the last sheet you send counts.",

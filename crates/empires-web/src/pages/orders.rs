@@ -129,8 +129,8 @@ fn diag_line(d: &empires_orders::Diagnostic) -> DiagLine {
 }
 
 /// One line summing up a check.
-pub fn summary(r: &CheckReport) -> String {
-    match (r.errors, r.warnings) {
+pub fn summary(errors: usize, warnings: usize) -> String {
+    match (errors, warnings) {
         (0, 0) => "No mistakes found.".to_string(),
         (e, w) => format!(
             "{e} error{} and {w} warning{}: actions with errors fail when the turn is played.",
@@ -184,7 +184,7 @@ fn page_for(
         deadline,
         text,
         messages,
-        summary: summary(&report),
+        summary: summary(report.errors, report.warnings),
         diagnostics,
         listing,
         forecast: report
@@ -212,7 +212,7 @@ pub async fn editor(
 ) -> Result<Response, Failure> {
     let seat = seat_of(&host, &me.account, &game).await?;
     if let Some(hosted) = host.hosted_game(&game).await? {
-        return super::hosted::editor(&host, &me, &hosted, seat, None).await;
+        return super::hosted::editor(&host, &me, hosted.as_ref(), seat, None).await;
     }
     let empire = player_of(&host, &me.account, &game).await?;
     let loaded = host.loaded(&game).await?;
@@ -297,7 +297,8 @@ pub async fn submit(
     host.take_sheet(me.account.id).await?;
     if let Some(hosted) = host.hosted_game(&game).await? {
         let text = form.form.text.replace("\r\n", "\n");
-        return super::hosted::submit(&host, &me, &hosted, seat, text, form.form.for_turn).await;
+        return super::hosted::submit(&host, &me, hosted.as_ref(), seat, text, form.form.for_turn)
+            .await;
     }
     let empire = player_of(&host, &me.account, &game).await?;
     let sheet = join_messages(&form.form.text, &form.form.messages);
@@ -336,7 +337,11 @@ pub async fn submit(
         at: time(at),
         sha256: r.sha256.clone(),
         change,
-        summary: accepted.check.as_ref().map(summary).unwrap_or_default(),
+        summary: accepted
+            .checked
+            .as_ref()
+            .map(|c| summary(c.errors, c.warnings))
+            .unwrap_or_default(),
         changes: previous.map(|p| changes(&p, &sheet)).unwrap_or_default(),
         game,
     })?
@@ -366,13 +371,13 @@ pub async fn live_check(
         .map_err(|_| Failure::bad_request("the turnsheet is not UTF-8 text"))?;
     // A game of another ruleset: its ruleset's check, as the text the page shows.
     if let Some(g) = host.hosted_game(&game).await? {
-        let checked = g.ruleset.check(g.text(), seat.as_str(), "sheet", &text)?;
-        return Ok(Json(super::hosted::checked_json(&checked)).into_response());
+        let checked = g.check(seat.as_str(), "sheet", &text)?;
+        return Ok(Json(checked.to_json()).into_response());
     }
     let empire = player_of(&host, &me.account, &game).await?;
     let loaded = host.loaded(&game).await?;
     let report = check(&loaded, empire, &text)?;
-    let summary = summary(&report);
+    let summary = summary(report.errors, report.warnings);
     let end = forecast_end(&report);
     let mut json = serde_json::to_value(&report)
         .map_err(|e| Failure::bad_request(format!("cannot encode the check: {e}")))?;

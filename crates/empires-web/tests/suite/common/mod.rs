@@ -69,6 +69,8 @@ pub async fn world_with(config: WebConfig) -> World {
 
 /// The world on the database at `url`, the server configured by `config`.
 pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: WebConfig) -> World {
+    // The host runs every game the program is built with, as `empires serve` does.
+    empires_testkit::rulesets();
     let store = SqlStore::open(&url).await.unwrap();
     let host = Arc::new(Host::new(store, Clock::manual(START), config));
     for (name, role) in [

@@ -1,8 +1,6 @@
-//! Napoleonic Empires behind the [`Ruleset`] interface: the `napoleonic-*` crates.
+//! Napoleonic Empires behind the host's [`Ruleset`] interface: the `napoleonic-*` crates
+//! as the host sees them. The program lists [`Napoleonic`] among the rulesets it runs.
 
-use super::{Checked, GameText, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn};
-use crate::error::{Error, Result};
-use crate::gamedir::to_pretty_json;
 use kept::KeptDrawing;
 use napoleonic_orders::Code;
 use napoleonic_report::draw::MapDrawer;
@@ -10,6 +8,10 @@ use napoleonic_report::model::{Message, MessageKind};
 use napoleonic_rules::event::What;
 use napoleonic_rules::setup::{NewGame, new_game};
 use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
+use ruleset_api::{
+    Checked, Error, GameText, Orders, Result, Ruleset, Seat, Setup, SheetHeader, Started, Turn,
+    to_pretty_json,
+};
 use std::collections::BTreeMap;
 
 mod kept;
@@ -176,6 +178,7 @@ impl Ruleset for Napoleonic {
             errors,
             warnings: diagnostics.len() - errors,
             text,
+            json: None,
         })
     }
 

@@ -1,0 +1,77 @@
+//! A game read once and kept: what a door that runs for long (the web, the mail door) asks
+//! of a game between two turns — its seats, a blank sheet, a sheet checked — without
+//! reading and parsing it again for every request.
+
+use crate::{Checked, HostedGame, Result, Ruleset, Seat};
+use std::any::Any;
+
+/// A game as its ruleset read it ([`Ruleset::open`]).
+pub trait Game: Send + Sync + Any {
+    fn ruleset(&self) -> &'static dyn Ruleset;
+    /// The name the host keeps the game by: what a sheet's `GAME` line names.
+    fn name(&self) -> &str;
+    /// Turns played so far.
+    fn turn(&self) -> u32;
+    /// The game's title for people (its own name, which may differ from [`Game::name`]).
+    fn title(&self) -> &str;
+    fn seats(&self) -> Result<Vec<Seat>>;
+    /// The one blank sheet a seat fills in for the next turn: the report's, the mail's and
+    /// the web editor's.
+    fn sheet(&self, seat: &str) -> Result<String>;
+    /// Reads and checks a seat's sheet, named `file` in messages.
+    fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
+    /// What the reader should know: a state that does not match its hash.
+    fn warnings(&self) -> &[String];
+    /// The game as its own ruleset's type, for what only that ruleset's pages show.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A game kept as its texts, each question asked of the ruleset: what [`Ruleset::open`]
+/// gives unless a ruleset keeps its games parsed.
+pub struct TextGame {
+    game: HostedGame,
+}
+
+impl TextGame {
+    pub fn new(game: HostedGame) -> TextGame {
+        TextGame { game }
+    }
+}
+
+impl Game for TextGame {
+    fn ruleset(&self) -> &'static dyn Ruleset {
+        self.game.ruleset
+    }
+
+    fn name(&self) -> &str {
+        &self.game.name
+    }
+
+    fn turn(&self) -> u32 {
+        self.game.turn
+    }
+
+    fn title(&self) -> &str {
+        &self.game.name
+    }
+
+    fn seats(&self) -> Result<Vec<Seat>> {
+        self.game.ruleset.seats(self.game.text())
+    }
+
+    fn sheet(&self, seat: &str) -> Result<String> {
+        self.game.ruleset.sheet(self.game.text(), seat)
+    }
+
+    fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+        self.game.ruleset.check(self.game.text(), seat, file, sheet)
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.game.warnings
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

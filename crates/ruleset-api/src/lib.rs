@@ -1,0 +1,199 @@
+//! What every game the host runs provides, whichever game it is: the interface between the
+//! host (games, seats, sheets, turns, reports, storage) and a ruleset (Empires, Napoleonic
+//! Empires, ...). The host speaks to a ruleset only in the texts it keeps — the map file,
+//! the state as JSON, the players' sheets, the reports — so a store and a door never need to
+//! know which game they hold.
+//!
+//! What stays game-specific: the map format, the state, the order language, the report
+//! model, the computer players; each ruleset's crates own them and implement [`Ruleset`]
+//! in a crate of their own (`napoleonic-host`), which only the program depends on: the host,
+//! the web and the mail doors depend on this crate alone.
+
+pub mod error;
+pub mod game;
+
+pub use error::{Error, Kind, Result};
+pub use game::{Game, TextGame};
+use std::sync::Arc;
+
+/// A game as the host keeps it: its name, map file and state, as text, and what the
+/// ruleset asked it to keep (the map's drawing, worked out once).
+#[derive(Debug, Clone, Copy)]
+pub struct GameText<'a> {
+    pub name: &'a str,
+    pub map: &'a str,
+    pub state: &'a str,
+    /// What the ruleset returned to keep; `None` if nothing is kept or it was lost.
+    pub kept: Option<&'a str>,
+}
+
+/// A game of any ruleset as a store keeps it, as texts: what [`Ruleset`] is handed.
+#[derive(Debug, Clone)]
+pub struct HostedGame {
+    pub name: String,
+    pub ruleset: &'static dyn Ruleset,
+    /// Turns played so far.
+    pub turn: u32,
+    pub map: String,
+    pub state: String,
+    pub kept: Option<String>,
+    /// What the reader should know: a state that does not match its hash.
+    pub warnings: Vec<String>,
+}
+
+impl HostedGame {
+    pub fn text(&self) -> GameText<'_> {
+        GameText {
+            name: &self.name,
+            map: &self.map,
+            state: &self.state,
+            kept: self.kept.as_deref(),
+        }
+    }
+}
+
+/// A place at the table: an empire, a kingdom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    pub code: String,
+    pub name: String,
+    /// Still in the game: it gets a sheet and a report.
+    pub alive: bool,
+}
+
+/// How a new game is set up, in terms every ruleset understands.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    pub name: String,
+    pub seed: u64,
+    /// The map file's text; the ruleset's standard map when `None`.
+    pub map: Option<String>,
+    /// The seats in play (codes); all the map's when empty.
+    pub seats: Vec<String>,
+}
+
+/// A new game: the map it is played on and its starting state, as the host keeps them.
+#[derive(Debug, Clone)]
+pub struct Started {
+    pub map: String,
+    pub state: String,
+    /// Derived data to keep with the game and hand back in [`GameText::kept`]: it can
+    /// always be made again, so losing it costs time, never a turn.
+    pub kept: Option<String>,
+}
+
+/// A sheet read and checked: the counts, and the text a player reads (every mistake with
+/// its line and column, and the ruleset's forecast or dry run).
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub errors: usize,
+    pub warnings: usize,
+    pub text: String,
+    /// The ruleset's own account of the check for the API and the web editor, as JSON
+    /// (Empires: every diagnostic and the forecast); `None` where the text is all.
+    pub json: Option<serde_json::Value>,
+}
+
+impl Checked {
+    /// The check as the API answers it: the ruleset's JSON, else the counts and the text.
+    pub fn to_json(&self) -> serde_json::Value {
+        self.json.clone().unwrap_or_else(|| {
+            serde_json::json!({ "errors": self.errors, "warnings": self.warnings, "text": self.text })
+        })
+    }
+}
+
+/// What a turn is played with.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Orders<'a> {
+    /// The sheets sent, as (seat, text).
+    pub sheets: &'a [(String, String)],
+    /// The seats no one plays (no account holds them): the ruleset's computer player stands
+    /// in for those that sent nothing. What becomes of a seat that has a player but sent
+    /// nothing is the ruleset's rule.
+    pub stand_ins: &'a [String],
+    /// The GM's messages to every player, printed in every report of the turn.
+    pub gm: Option<&'a str>,
+}
+
+/// A turn played: everything the host writes for it, as text.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    /// The turn that was played.
+    pub turn: u32,
+    pub state: String,
+    pub events: String,
+    /// Every report, as (file name, contents): `FRA.txt`, `EN.html`, ...
+    pub reports: Vec<(String, String)>,
+    /// Each living seat's sheet for the next turn, as (seat, text).
+    pub sheets: Vec<(String, String)>,
+    /// Seats whose orders the computer wrote, with the sheets it wrote, as (file, text).
+    pub computer_orders: Vec<(String, String)>,
+    pub events_count: usize,
+    pub failed: usize,
+    /// Things the GM should know (sheets not used, and why).
+    pub notes: Vec<String>,
+    /// New derived data to keep, when what was kept was missing or stale.
+    pub kept: Option<String>,
+}
+
+/// What a sheet's header names, as written: found in a letter before the game is known.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SheetHeader {
+    pub game: Option<String>,
+    /// The empire or kingdom.
+    pub seat: Option<String>,
+    pub turn: Option<String>,
+}
+
+/// A game family the host can run.
+pub trait Ruleset: Send + Sync {
+    /// The name kept in a game's `game.toml`: `empires`, `napoleonic`.
+    fn id(&self) -> &'static str;
+    /// The game's name for people.
+    fn title(&self) -> &'static str;
+    /// What becomes of a seat that sends no sheet for a turn, said to the GM (the ruleset's
+    /// policy, not the host's).
+    fn missed_turn(&self) -> &'static str;
+    fn create(&self, setup: &Setup) -> Result<Started>;
+    fn seats(&self, game: GameText) -> Result<Vec<Seat>>;
+    /// The turn to be played next.
+    fn next_turn(&self, game: GameText) -> Result<u32>;
+    /// The blank sheet a seat fills in for the next turn.
+    fn sheet(&self, game: GameText, seat: &str) -> Result<String>;
+    /// Reads and checks a seat's sheet, named `file` in messages.
+    fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
+    /// Plays the next turn with what was sent for it.
+    fn play(&self, game: GameText, orders: Orders) -> Result<Turn>;
+    /// The header of a sheet written in this ruleset's order language: what a letter's
+    /// sheet says it is for, read before the game is known.
+    fn header(&self, sheet: &str) -> SheetHeader;
+    /// Whether the game takes late orders: a sheet written for a turn already played is
+    /// kept, marked late, for the next (Empires, 2.4). Without them a sheet names the one
+    /// turn it is for: one written for a turn played, or sent after the deadline while the
+    /// turn waits, is refused and the player told to use the next sheet.
+    fn late_orders(&self) -> bool {
+        false
+    }
+    /// The game read once, kept by the doors that run for long until a turn is played.
+    /// By default the texts are kept and each question asked of the ruleset; a ruleset
+    /// whose reading is costly keeps its game parsed instead.
+    fn open(&self, game: HostedGame) -> Result<Arc<dyn Game>> {
+        Ok(Arc::new(TextGame::new(game)))
+    }
+}
+
+impl std::fmt::Debug for dyn Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A value as pretty JSON with a final newline: how a state and a turn's records are kept,
+/// so that a GM can read and diff them.
+pub fn to_pretty_json<T: serde::Serialize>(value: &T, what: &str) -> Result<String> {
+    let mut text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::new(format!("cannot encode {what}: {e}")))?;
+    text.push('\n');
+    Ok(text)
+}
