@@ -9,10 +9,11 @@ use napoleonic_rules::event::What;
 use napoleonic_rules::setup::{NewGame, new_game};
 use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
 use ruleset_api::{
-    Checked, Error, GameText, Orders, Result, Ruleset, Seat, Setup, SheetHeader, Started, Turn,
-    to_pretty_json,
+    Checked, Error, Game, GameText, HostedGame, Orders, Result, Ruleset, Seat, Setup, SheetHeader,
+    Started, Turn, to_pretty_json,
 };
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 mod kept;
 
@@ -94,6 +95,92 @@ fn sheets(name: &str, map: &Map, state: &GameState) -> Vec<(String, String)> {
         .collect()
 }
 
+fn seats_of(state: &GameState) -> Vec<Seat> {
+    state
+        .kingdoms
+        .values()
+        .filter(|k| !k.independent)
+        .map(|k| Seat {
+            code: k.code.to_string(),
+            name: k.name.clone(),
+            alive: k.alive,
+        })
+        .collect()
+}
+
+fn sheet_of(name: &str, map: &Map, state: &GameState, seat: &str) -> Result<String> {
+    let k = kingdom(state, seat)?;
+    Ok(napoleonic_orders::sheet::order_sheet(name, map, state, &k))
+}
+
+/// A kingdom's sheet checked: every diagnostic at its line, and the dry run.
+fn check_of(map: &Map, state: &GameState, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+    let k = kingdom(state, seat)?;
+    let parsed = napoleonic_orders::parse(map, sheet);
+    let diagnostics = napoleonic_orders::check::check_sheet(map, state, &k, &parsed);
+    let dry_run = napoleonic_orders::dryrun::dry_run(map, state, &k, &parsed.orders)
+        .map_err(|e| Error::new(e.to_string()))?;
+    let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+    let mut text = napoleonic_orders::render(file, sheet, &diagnostics);
+    if diagnostics.is_empty() {
+        text.push_str(&format!("{file}: no problems found\n"));
+    }
+    text.push('\n');
+    text.push_str(&dry_run.text(map));
+    Ok(Checked {
+        errors,
+        warnings: diagnostics.len() - errors,
+        text,
+        json: None,
+    })
+}
+
+/// A game kept read between two turns: the map and the state parsed once.
+struct Opened {
+    game: HostedGame,
+    map: Map,
+    state: GameState,
+    seats: Vec<Seat>,
+}
+
+impl Game for Opened {
+    fn ruleset(&self) -> &'static dyn Ruleset {
+        &Napoleonic
+    }
+
+    fn name(&self) -> &str {
+        &self.game.name
+    }
+
+    fn turn(&self) -> u32 {
+        self.game.turn
+    }
+
+    fn title(&self) -> &str {
+        &self.game.name
+    }
+
+    fn seats(&self) -> Result<Vec<Seat>> {
+        Ok(self.seats.clone())
+    }
+
+    fn sheet(&self, seat: &str) -> Result<String> {
+        sheet_of(&self.game.name, &self.map, &self.state, seat)
+    }
+
+    fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+        check_of(&self.map, &self.state, seat, file, sheet)
+    }
+
+    fn warnings(&self) -> &[String] {
+        &self.game.warnings
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
 impl Ruleset for Napoleonic {
     fn id(&self) -> &'static str {
         "napoleonic"
@@ -135,17 +222,7 @@ impl Ruleset for Napoleonic {
     }
 
     fn seats(&self, game: GameText) -> Result<Vec<Seat>> {
-        let state = state_of(game.state)?;
-        Ok(state
-            .kingdoms
-            .values()
-            .filter(|k| !k.independent)
-            .map(|k| Seat {
-                code: k.code.to_string(),
-                name: k.name.clone(),
-                alive: k.alive,
-            })
-            .collect())
+        Ok(seats_of(&state_of(game.state)?))
     }
 
     fn next_turn(&self, game: GameText) -> Result<u32> {
@@ -154,32 +231,23 @@ impl Ruleset for Napoleonic {
 
     fn sheet(&self, game: GameText, seat: &str) -> Result<String> {
         let (map, state) = (map_of(game.map)?, state_of(game.state)?);
-        let k = kingdom(&state, seat)?;
-        Ok(napoleonic_orders::sheet::order_sheet(
-            game.name, &map, &state, &k,
-        ))
+        sheet_of(game.name, &map, &state, seat)
     }
 
     fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
         let (map, state) = (map_of(game.map)?, state_of(game.state)?);
-        let k = kingdom(&state, seat)?;
-        let parsed = napoleonic_orders::parse(&map, sheet);
-        let diagnostics = napoleonic_orders::check::check_sheet(&map, &state, &k, &parsed);
-        let dry_run = napoleonic_orders::dryrun::dry_run(&map, &state, &k, &parsed.orders)
-            .map_err(|e| Error::new(e.to_string()))?;
-        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-        let mut text = napoleonic_orders::render(file, sheet, &diagnostics);
-        if diagnostics.is_empty() {
-            text.push_str(&format!("{file}: no problems found\n"));
-        }
-        text.push('\n');
-        text.push_str(&dry_run.text(&map));
-        Ok(Checked {
-            errors,
-            warnings: diagnostics.len() - errors,
-            text,
-            json: None,
-        })
+        check_of(&map, &state, seat, file, sheet)
+    }
+
+    // The map of Europe takes a while to read: a door keeps it read between two turns.
+    fn open(&self, game: HostedGame) -> Result<Arc<dyn Game>> {
+        let (map, state) = (map_of(&game.map)?, state_of(&game.state)?);
+        Ok(Arc::new(Opened {
+            seats: seats_of(&state),
+            game,
+            map,
+            state,
+        }))
     }
 
     fn play(&self, game: GameText, given: Orders) -> Result<Turn> {
@@ -327,5 +395,44 @@ mod tests {
         assert!(fresh == Some(BUILT_EUROPE.to_string()));
         // A map changed in any way is the GM's own (drawn by `kept::draw`, as above).
         assert!(built(&format!("{text}\n# the GM's own copy\n")).is_none());
+    }
+
+    /// A game read once answers as the ruleset does from the texts: the same seats, the
+    /// same blank sheet and the same check, a wrong kingdom refused alike.
+    #[test]
+    fn a_game_read_once_answers_as_its_texts_do() {
+        let started = Napoleonic
+            .create(&Setup {
+                name: "europe".into(),
+                seed: 5,
+                map: None,
+                seats: vec!["FRA".into(), "PRU".into()],
+            })
+            .unwrap();
+        let hosted = HostedGame {
+            name: "europe".into(),
+            ruleset: &Napoleonic,
+            turn: 0,
+            map: started.map.clone(),
+            state: started.state.clone(),
+            kept: started.kept.clone(),
+            warnings: vec![],
+        };
+        let opened = Napoleonic.open(hosted.clone()).unwrap();
+        assert!(opened.as_any().is::<Opened>(), "kept parsed");
+        let text = hosted.text();
+        assert_eq!(opened.seats().unwrap(), Napoleonic.seats(text).unwrap());
+        let sheet = opened.sheet("FRA").unwrap();
+        assert_eq!(sheet, Napoleonic.sheet(text, "FRA").unwrap());
+        assert!(sheet.contains("europe"), "{sheet}");
+        let written = format!("{sheet}\nWAR XYZ\n");
+        let a = opened.check("FRA", "f.txt", &written).unwrap();
+        let b = Napoleonic.check(text, "FRA", "f.txt", &written).unwrap();
+        assert_eq!(
+            (a.errors, a.warnings, &a.text),
+            (b.errors, b.warnings, &b.text)
+        );
+        assert!(a.errors > 0, "{}", a.text);
+        assert!(opened.check("EN", "f.txt", &sheet).is_err());
     }
 }
