@@ -25,8 +25,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Create a game directory from a map (with --seed) or from a scenario file.
-    #[command(group(ArgGroup::new("source").required(true).args(["map", "scenario"])))]
+    /// Create a game directory from a map (with --seed) or from a scenario file; with
+    /// --ruleset, a game of another ruleset (on its standard map unless --map is given).
+    #[command(group(ArgGroup::new("source").args(["map", "scenario"])))]
     New {
         /// The game directory to create (it must not exist or be empty), or with --db the
         /// game's name in the database.
@@ -36,8 +37,16 @@ enum Command {
         #[arg(long, value_name = "URL")]
         db: Option<String>,
         /// Map file (TOML) to set the game up on.
-        #[arg(long, requires = "seed")]
+        #[arg(long)]
         map: Option<PathBuf>,
+        /// The game to play: `empires` (the default) or another the program runs
+        /// (`napoleonic`).
+        #[arg(long, default_value = "empires")]
+        ruleset: String,
+        /// In a game of another ruleset: a seat in play (a kingdom's code); repeat for each.
+        /// Default: every seat of the map.
+        #[arg(long = "seat", value_name = "CODE")]
+        seats: Vec<String>,
         /// GM scenario file (TOML); its map path is relative to the scenario file.
         #[arg(long, conflicts_with_all = ["seed", "variant", "player", "name", "actions_per_turn", "dropout_after", "victory_from_turn"])]
         scenario: Option<PathBuf>,
@@ -100,9 +109,10 @@ enum Command {
         /// The game directory and the turnsheet file, or with --report the turnsheet alone.
         #[arg(num_args = 1..=2, value_name = "[DIR] ORDERS", required = true)]
         paths: Vec<PathBuf>,
-        /// The empire whose orders these are (with a game directory).
+        /// The empire (or, in a game of another ruleset, the seat) whose orders these are
+        /// (with a game).
         #[arg(long, required_unless_present = "report")]
-        empire: Option<EmpireCode>,
+        empire: Option<empires_host::store::SeatCode>,
         /// The player's own report of the last turn (`empires report --format json`).
         #[arg(long, value_name = "REPORT.json", conflicts_with = "empire")]
         report: Option<PathBuf>,
@@ -114,6 +124,18 @@ enum Command {
         format: commands::check::Format,
         /// The game is kept in this database; DIR is then its name.
         #[arg(long, value_name = "URL", conflicts_with = "report")]
+        db: Option<String>,
+    },
+    /// Print a seat's blank sheet for the next turn, in any game: the sheet its report ends
+    /// with.
+    Sheet {
+        /// The game directory, or with --db the game's name.
+        game: PathBuf,
+        /// The empire's (or kingdom's) code.
+        seat: empires_host::store::SeatCode,
+        /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
+        /// given in place of the directory.
+        #[arg(long, value_name = "URL")]
         db: Option<String>,
     },
     /// Send a turnsheet for the next turn (or, with --gm, the GM's messages): checked as
@@ -532,6 +554,8 @@ fn main() -> ExitCode {
         Command::New {
             dir,
             map,
+            ruleset,
+            seats,
             scenario,
             seed,
             variant,
@@ -542,6 +566,38 @@ fn main() -> ExitCode {
             victory_from_turn,
             db,
         } => {
+            if ruleset != "empires" {
+                let empires_only = scenario.is_some()
+                    || variant.is_some()
+                    || !player.is_empty()
+                    || actions_per_turn.is_some()
+                    || dropout_after.is_some()
+                    || victory_from_turn.is_some();
+                if empires_only {
+                    return usage(
+                        "--scenario, --variant, --player, --actions-per-turn, --dropout-after and --victory-from-turn are Empires' options",
+                    );
+                }
+                let at = GameAt::new(&dir, db.as_deref());
+                let made = commands::new::other_ruleset(
+                    &ruleset,
+                    &at,
+                    (name, seed, map.as_deref()),
+                    seats,
+                );
+                return match made {
+                    Ok(text) => {
+                        show(&text, &[]);
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(e),
+                };
+            }
+            if !seats.is_empty() {
+                return fail(
+                    "--seat is for games of other rulesets: an Empires game's players are given with --player",
+                );
+            }
             let source = match (scenario, map, seed) {
                 (Some(path), _, _) => Source::Scenario(path),
                 (None, Some(map), Some(seed)) => Source::Map(MapStart {
@@ -555,7 +611,7 @@ fn main() -> ExitCode {
                     victory_from_turn,
                 }),
                 // clap requires one of --map and --scenario, and --seed with --map.
-                _ => return fail("give --map <file> --seed <n>, or --scenario <file>"),
+                _ => return usage("give --map <file> --seed <n>, or --scenario <file>"),
             };
             commands::new::run_at(&GameAt::new(&dir, db.as_deref()), &source).map(|r| show(&r, &[]))
         }
@@ -728,12 +784,32 @@ fn main() -> ExitCode {
             db,
         } => {
             let checked = match (&paths[..], empire, report) {
-                ([dir, orders], Some(empire), None) => commands::check::run_at(
-                    &GameAt::new(dir, db.as_deref()),
-                    empire,
-                    orders,
-                    format,
-                ),
+                ([dir, orders], Some(seat), None) => {
+                    let at = GameAt::new(dir, db.as_deref());
+                    match hosted::ruleset_of(&at) {
+                        Ok(r) if r == "empires" => match seat.empire() {
+                            Some(empire) => commands::check::run_at(&at, empire, orders, format),
+                            None => Err(empires_host::Error::new(format!(
+                                "{seat} is not an empire's code"
+                            ))),
+                        },
+                        // A game of another ruleset: its own check and dry run.
+                        Ok(_) => {
+                            return match hosted::check(&at, seat, orders) {
+                                Ok((text, errors)) => {
+                                    println!("{text}");
+                                    if errors {
+                                        ExitCode::FAILURE
+                                    } else {
+                                        ExitCode::SUCCESS
+                                    }
+                                }
+                                Err(e) => fail(e),
+                            };
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
                 ([orders], None, Some(report)) => {
                     commands::check::run_from_report(&report, map.as_deref(), orders, format)
                 }
@@ -831,6 +907,9 @@ fn main() -> ExitCode {
             commands::demo::run_showing(&dir, turns, seed, |step| eprintln!("{step}"))
                 .map(|r| show(&r, &[]))
         }
+        Command::Sheet { game, seat, db } => {
+            hosted::sheet(&GameAt::new(&game, db.as_deref()), seat).map(|text| print!("{text}"))
+        }
         Command::Status { dir, db } => commands::status::run_at(&GameAt::new(&dir, db.as_deref()))
             .map(|r| show(&r, r.warnings())),
         Command::Undo { dir, db } => match db {
@@ -864,6 +943,12 @@ fn show(report: &impl Display, warnings: &[String]) {
         let _ = writeln!(err, "warning: {w}");
     }
     let _ = writeln!(std::io::stdout().lock(), "{report}");
+}
+
+/// A mistake in the command's arguments that clap cannot see: exit code 2, as clap's own.
+fn usage(message: impl Display) -> ExitCode {
+    let _ = writeln!(std::io::stderr().lock(), "error: {message}");
+    ExitCode::from(2)
 }
 
 fn fail(message: impl Display) -> ExitCode {

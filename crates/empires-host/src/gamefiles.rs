@@ -250,6 +250,58 @@ impl GameFiles {
         Ok(played)
     }
 
+    /// Plays every turn again from the state before it and the sheets it took (kept in its
+    /// `orders/`), as `play` did, and compares the state with the one kept. For each turn
+    /// played (and the starting position, as turn 0): `None` when they agree, else why not.
+    /// A state changed after it was written is caught by its own `state.sha256`.
+    pub fn replay(&self) -> Result<Vec<(u32, Option<String>)>> {
+        let ready = self.current_turn()?;
+        let mut found = vec![(0, self.state(1).err().map(|e| e.to_string()))];
+        for next in 2..=ready {
+            let why = match (self.state(next - 1), self.state(next)) {
+                (_, Err(e)) => Some(e.to_string()),
+                (Err(_), Ok(_)) => Some("the state it was played from cannot be read".into()),
+                (Ok(before), Ok(kept)) => {
+                    let sheets = self.taken_sheets(next)?;
+                    let orders = ruleset::Orders {
+                        sheets: &sheets,
+                        ..Default::default()
+                    };
+                    let again = self.ruleset.play(self.text(&before), orders)?;
+                    (again.state != kept).then(|| {
+                        crate::verify::first_difference(again.state.as_bytes(), kept.as_bytes())
+                    })
+                }
+            };
+            found.push((next - 1, why));
+        }
+        Ok(found)
+    }
+
+    /// The sheets the turn that made `turns/NNNN` read, by seat, in the order it read them;
+    /// one that could not be read was played as sending nothing.
+    fn taken_sheets(&self, turn: u32) -> Result<Vec<(String, String)>> {
+        let dir = self.turn_dir(turn).join(ORDERS_DIR);
+        let mut sheets = Vec::new();
+        if files::Kind::of(&dir).ok() != Some(files::Kind::Directory) {
+            return Ok(sheets);
+        }
+        for entry in files::read_dir_sorted(&dir)? {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(seat) = name.strip_suffix(".txt").filter(|s| !s.is_empty()) else {
+                continue;
+            };
+            if files::Kind::of(&path).ok() != Some(files::Kind::File) {
+                continue;
+            }
+            if let Ok(text) = files::read_text_in_game(&path, 1 << 20) {
+                sheets.push((seat.to_string(), text));
+            }
+        }
+        Ok(sheets)
+    }
+
     /// Rolls back a turn interrupted while being written: the sheets it took go back to
     /// `orders/` (a seat that has sent a newer one since keeps it, and the older is held
     /// for the next turn to keep, in `turns/superseded/`). Returns notes for the GM.

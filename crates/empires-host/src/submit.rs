@@ -34,10 +34,13 @@ impl Accepted {
 pub async fn open(store: &dyn Store, key: &str) -> Result<Arc<dyn Game>> {
     match store.hosted_game(key).await? {
         Some(hosted) => hosted.ruleset.open(hosted),
-        None => Ok(Arc::new(EmpiresGame::new(
-            key,
-            Arc::new(store.load(key).await?),
-        ))),
+        None => {
+            let loaded = store.load(key).await?;
+            let name = store
+                .sheet_game(key)
+                .unwrap_or_else(|| loaded.state.game.clone());
+            Ok(Arc::new(EmpiresGame::new(&name, Arc::new(loaded))))
+        }
     }
 }
 

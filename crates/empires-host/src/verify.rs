@@ -95,6 +95,21 @@ fn file<'a>(files: &'a [(String, Vec<u8>)], path: &str) -> Option<&'a [u8]> {
         .map(|(_, b)| b.as_slice())
 }
 
+/// [`verify`] for a game of any ruleset kept in a directory of its own
+/// ([`crate::gamefiles`]): every turn played again from the sheets it took.
+pub fn verify_files(game: &crate::gamefiles::GameFiles, label: &str) -> Result<VerifyReport> {
+    let turns = game
+        .replay()?
+        .into_iter()
+        .map(|(t, why)| (t, why.map_or(Check::Same, |why| Check::Differs { why })))
+        .collect();
+    Ok(VerifyReport {
+        game: label.to_string(),
+        turns,
+        stranded: Vec::new(),
+    })
+}
+
 /// Replays every turn of `game` in `store`.
 pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
     if let Some(hosted) = store.hosted_game(game).await? {

@@ -2,6 +2,8 @@
 //! commands that work on either open the game's store here and call the host's core.
 
 use crate::error::{Error, Result};
+use empires_host::gamefiles::GameFiles;
+use empires_host::ruleset::{Game, Ruleset, Setup};
 use empires_host::store::dir::DirStore;
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{self, SeatCode, Store, Submission};
@@ -12,7 +14,7 @@ use empires_rules::{GameState, Map};
 use std::fmt;
 use std::future::Future;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Where a game is kept.
 #[derive(Debug, Clone)]
@@ -58,6 +60,72 @@ pub fn open(at: &GameAt) -> Result<(Box<dyn Store>, String)> {
         GameAt::Dir(p) => Ok((Box::new(DirStore), p.display().to_string())),
         GameAt::Db { url, name } => Ok((Box::new(open_db(url)?), name.clone())),
     }
+}
+
+/// The game as its ruleset reads it, whichever the ruleset and wherever it is kept.
+pub fn open_game(at: &GameAt) -> Result<Arc<dyn Game>> {
+    let (store, key) = open(at)?;
+    block_on(empires_host::submit::open(store.as_ref(), &key))
+}
+
+/// The ruleset a game is played under (`empires`, `napoleonic`), read without reading the
+/// game: a directory's `game.toml` (none: Empires), a database's row.
+pub fn ruleset_of(at: &GameAt) -> Result<String> {
+    match at {
+        GameAt::Dir(dir) => {
+            Ok(empires_host::gamefiles::ruleset_of(dir).unwrap_or_else(|| "empires".into()))
+        }
+        GameAt::Db { url, name } => Ok(block_on(open_db(url)?.ruleset(name))?.id().to_string()),
+    }
+}
+
+/// `empires new --ruleset`: a game of a ruleset other than Empires, in a directory or a
+/// database; what to tell the GM.
+pub fn create(ruleset: &'static dyn Ruleset, at: &GameAt, setup: &Setup) -> Result<String> {
+    let title = ruleset.title();
+    let (place, seats, then) = match at {
+        GameAt::Dir(dir) => {
+            let game = GameFiles::create(dir, ruleset, setup)?;
+            let seats = game.seats()?;
+            let then = "each seat's sheet is printed by `empires sheet DIR SEAT` and sent \
+                        with `empires submit DIR SHEET --empire SEAT` (or put in orders/SEAT.txt)"
+                .to_string();
+            (dir.display().to_string(), seats, then)
+        }
+        GameAt::Db { url, name } => {
+            let store = open_db(url)?;
+            let started = ruleset.create(setup)?;
+            block_on(store.create_ruleset_game(name, ruleset, &started, super::now()?))?;
+            let g = block_on(store.read_hosted(name))?;
+            let then = format!(
+                "players send sheets with `empires submit {name} SHEET --empire SEAT --db URL`, by mail or on the web"
+            );
+            (store.describe(name), ruleset.seats(g.text())?, then)
+        }
+    };
+    let codes: Vec<String> = seats.into_iter().map(|s| s.code).collect();
+    let name = match at {
+        GameAt::Dir(_) => &setup.name,
+        GameAt::Db { name, .. } => name,
+    };
+    Ok(format!(
+        "created the {title} game \"{name}\" in {place}: {} seats ({}); {then}",
+        codes.len(),
+        codes.join(" ")
+    ))
+}
+
+/// `empires sheet`: a seat's blank sheet for the next turn, as its report ends with it.
+pub fn sheet(at: &GameAt, seat: SeatCode) -> Result<String> {
+    open_game(at)?.sheet(seat.as_str())
+}
+
+/// `empires check` on a game of a ruleset other than Empires: its check and dry run, and
+/// whether it found errors.
+pub fn check(at: &GameAt, seat: SeatCode, file: &Path) -> Result<(String, bool)> {
+    let text = crate::commands::check::read_turnsheet(file)?;
+    let checked = open_game(at)?.check(seat.as_str(), &file.display().to_string(), &text)?;
+    Ok((checked.text, checked.errors > 0))
 }
 
 /// The game's map and current state, and what the reader should know about them.
@@ -136,6 +204,13 @@ pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<Subm
 
 /// `empires verify`.
 pub fn verify(at: &GameAt) -> Result<VerifyReport> {
+    // A directory of another ruleset keeps its turns in a layout of its own.
+    if let GameAt::Dir(dir) = at
+        && empires_host::gamefiles::ruleset_of(dir).is_some_and(|r| r != "empires")
+    {
+        let game = GameFiles::open(dir, None)?;
+        return verify::verify_files(&game, &dir.display().to_string());
+    }
     let (store, game) = open(at)?;
     block_on(verify::verify(store.as_ref(), &game))
 }

@@ -144,27 +144,15 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             map,
             db,
         } => {
-            let map_text = map.as_deref().map(read_map).transpose()?;
-            let name = name.unwrap_or_else(|| dir_name(&dir));
             let setup = Setup {
-                name: name.clone(),
+                name: name.unwrap_or_else(|| dir_name(&dir)),
                 seed,
-                map: map_text,
+                map: map.as_deref().map(read_map).transpose()?,
                 seats: kingdoms.iter().map(|k| k.to_string()).collect(),
             };
-            if let Some(url) = db {
-                return create_hosted(&url, &dir, &setup);
-            }
-            let game = GameFiles::create(&dir, ruleset::by_id(RULESET)?, &setup)?;
-            let playing: Vec<String> = game.seats()?.into_iter().map(|s| s.code).collect();
+            let at = hosted::GameAt::new(&dir, db.as_deref());
             Ok((
-                format!(
-                    "created the Napoleonic Empires game \"{name}\" in {}: {} kingdoms ({}); \
-                     order sheets are in turns/0001/sheets/, and sheets go in orders/KINGDOM.txt",
-                    dir.display(),
-                    playing.len(),
-                    playing.join(" ")
-                ),
+                hosted::create(ruleset::by_id(RULESET)?, &at, &setup)?,
                 false,
             ))
         }
@@ -328,31 +316,6 @@ fn hosted_game(url: &str, game: &Path) -> Result<(SqlStore, HostedGame)> {
 }
 
 /// `empires napoleonic new NAME --db URL`: the game kept in a database, for the host's doors.
-fn create_hosted(url: &str, name: &Path, setup: &Setup) -> Result<(String, bool)> {
-    let store = hosted::open_db(url)?;
-    let name = name_of(name);
-    let ruleset = ruleset::by_id(RULESET)?;
-    let started = ruleset.create(setup)?;
-    hosted::block_on(store.create_ruleset_game(&name, ruleset, &started, super::now()?))?;
-    let g = hosted::block_on(store.read_hosted(&name))?;
-    let playing: Vec<String> = ruleset
-        .seats(g.text())?
-        .into_iter()
-        .map(|s| s.code)
-        .collect();
-    Ok((
-        format!(
-            "created the Napoleonic Empires game \"{name}\" in {}: {} kingdoms ({}); \
-             players send sheets with `empires submit {name} SHEET --empire KINGDOM --db URL`, \
-             by mail or on the web",
-            store.describe(&name),
-            playing.len(),
-            playing.join(" ")
-        ),
-        false,
-    ))
-}
-
 fn open(dir: &Path) -> Result<GameFiles> {
     GameFiles::open(dir, Some(RULESET))
 }

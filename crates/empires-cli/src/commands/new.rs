@@ -209,6 +209,38 @@ fn from_scenario(path: &Path) -> Result<(String, Map, GameState)> {
     Ok((map_text, map, state))
 }
 
+/// `empires new --ruleset ID`: a game of a ruleset other than Empires, named `name` (by
+/// default the directory's or the database game's), from `seed` (by default 1), on `map`
+/// (by default the ruleset's standard map), with the `seats` in play (by default all).
+pub fn other_ruleset(
+    ruleset: &str,
+    at: &GameAt,
+    (name, seed, map): (Option<String>, Option<u64>, Option<&Path>),
+    seats: Vec<String>,
+) -> Result<String> {
+    let ruleset = empires_host::ruleset::by_id(ruleset)?;
+    let map = map
+        .map(|p| std::fs::read_to_string(p).map_err(|e| Error::io("cannot read", p, e)))
+        .transpose()?;
+    let key = match at {
+        GameAt::Dir(dir) => dir.file_name().map_or_else(
+            || dir.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        GameAt::Db { name, .. } => name.clone(),
+    };
+    let setup = empires_host::ruleset::Setup {
+        name: name.unwrap_or(key),
+        seed: seed.unwrap_or(1),
+        map,
+        seats: seats
+            .iter()
+            .map(|s| s.trim().to_ascii_uppercase())
+            .collect(),
+    };
+    hosted::create(ruleset, at, &setup)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -278,7 +278,7 @@ fn a_game_in_the_hosts_database_beside_an_empires_game() {
         "--kingdom",
         "PRU",
     ]));
-    assert!(made.contains("2 kingdoms (FRA PRU)"), "{made}");
+    assert!(made.contains("2 seats (FRA PRU)"), "{made}");
     let games = stdout(&ok(&["games", "--db", &db]));
     assert!(
         games.contains("alpha") && games.contains("europe"),
@@ -547,4 +547,184 @@ fn a_directory_game_takes_the_common_commands() {
     .unwrap();
     let e = stderr(&empires(&["undo", d]));
     assert!(e.contains("holds sheets sent for the next turn"), "{e}");
+}
+
+/// The common commands take a game of any ruleset: `new --ruleset`, `sheet` and `check`
+/// give a Napoleonic game in a directory and in a database what `empires napoleonic ...`
+/// gives, and an Empires game its own.
+#[test]
+fn the_common_commands_create_print_and_check_a_game_of_any_ruleset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    let made = stdout(&ok(&[
+        "new",
+        d,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "5",
+        "--name",
+        "Europe 1805",
+        "--seat",
+        "fra",
+        "--seat",
+        "PRU",
+    ]));
+    assert!(
+        made.contains("Napoleonic Empires game \"Europe 1805\""),
+        "{made}"
+    );
+    assert!(made.contains("2 seats (FRA PRU)"), "{made}");
+    let sheet = stdout(&ok(&["sheet", d, "FRA"]));
+    assert_eq!(sheet, stdout(&ok(&["napoleonic", "sheet", d, "FRA"])));
+    assert!(
+        sheet.starts_with("GAME \"Europe 1805\"  KINGDOM FRA  TURN 1"),
+        "{sheet}"
+    );
+    // A kingdom not in play, and a ruleset the program does not run, are refused by name.
+    assert!(stderr(&empires(&["sheet", d, "AUS"])).contains("AUS"));
+    let chess = empires(&[
+        "new",
+        tmp.path().join("c").to_str().unwrap(),
+        "--ruleset",
+        "chess",
+    ]);
+    assert!(
+        stderr(&chess).contains("no ruleset \"chess\""),
+        "{}",
+        stderr(&chess)
+    );
+    // Empires' own options are refused for another ruleset.
+    let mixed = empires(&[
+        "new",
+        tmp.path().join("m").to_str().unwrap(),
+        "--ruleset",
+        "napoleonic",
+        "--variant",
+        "world",
+    ]);
+    assert!(!mixed.status.success());
+    assert!(
+        stderr(&mixed).contains("Empires' options"),
+        "{}",
+        stderr(&mixed)
+    );
+
+    // `check` gives the ruleset's check and dry run, and fails on a mistake.
+    let blank = tmp.path().join("blank.txt");
+    fs::write(&blank, &sheet).unwrap();
+    let clean = stdout(&ok(&[
+        "check",
+        d,
+        "--empire",
+        "FRA",
+        blank.to_str().unwrap(),
+    ]));
+    assert!(clean.contains("no problems found"), "{clean}");
+    let bad = tmp.path().join("bad.txt");
+    fs::write(&bad, format!("{sheet}WAR XYZ\n")).unwrap();
+    let out = empires(&["check", d, "--empire", "FRA", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stdout(&out).contains("error[E001]"), "{}", stdout(&out));
+
+    // The same in a database.
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    ok(&[
+        "new",
+        "europe",
+        "--db",
+        &url,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "5",
+    ]);
+    let sheet = stdout(&ok(&["sheet", "europe", "PRU", "--db", &url]));
+    assert!(
+        sheet.starts_with("GAME \"europe\"  KINGDOM PRU  TURN 1"),
+        "{sheet}"
+    );
+    let db_bad = empires(&[
+        "check",
+        "europe",
+        "--empire",
+        "FRA",
+        bad.to_str().unwrap(),
+        "--db",
+        &url,
+    ]);
+    assert!(!db_bad.status.success());
+
+    // An Empires game: its blank sheet, and a kingdom's code is no empire.
+    let w = tmp.path().join("w");
+    let w = w.to_str().unwrap();
+    ok(&["new", w, "--map", "tutorial", "--seed", "1"]);
+    let empire_sheet = stdout(&ok(&["sheet", w, "EN"]));
+    assert!(
+        empire_sheet.contains("TURNSHEET FOR TURN 1"),
+        "{empire_sheet}"
+    );
+    assert!(
+        empire_sheet.contains("GAME British Isles"),
+        "{empire_sheet}"
+    );
+    let not_empire = empires(&["check", w, "--empire", "FRA", blank.to_str().unwrap()]);
+    assert!(stderr(&not_empire).contains("FRA is not an empire's code"));
+}
+
+/// `empires verify` on a Napoleonic game in a directory plays every turn again from the
+/// sheets it took: a state edited after its turn is caught, whether its hash was left as it
+/// was or written again to match.
+#[test]
+fn a_directory_game_is_verified_and_a_changed_state_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "new",
+        d,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "3",
+        "--seat",
+        "FRA",
+        "--seat",
+        "PRU",
+    ]);
+    let sheet = tmp.path().join("FRA.txt");
+    fs::write(&sheet, stdout(&ok(&["sheet", d, "FRA"]))).unwrap();
+    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "FRA"]);
+    ok(&["turn", d]);
+    ok(&["turn", d]);
+    let clean = stdout(&ok(&["verify", d]));
+    assert!(clean.contains("3 turns checked, 0 differ"), "{clean}");
+
+    // Turn 1's state (ready for turn 2) given more gold, its hash written again to match.
+    let state = dir.join("turns/0002/state.json");
+    let text = fs::read_to_string(&state).unwrap();
+    let changed = text.replacen("\"treasury\": ", "\"treasury\": 1", 1);
+    assert_ne!(changed, text);
+    fs::write(&state, &changed).unwrap();
+    let hash = sha256_hex(changed.as_bytes());
+    fs::write(dir.join("turns/0002/state.sha256"), format!("{hash}\n")).unwrap();
+    let out = empires(&["verify", d]);
+    assert!(!out.status.success());
+    let found = stdout(&out);
+    assert!(found.contains("turn 1: DIFFERS"), "{found}");
+    assert!(found.contains("treasury"), "{found}");
+
+    // Its hash left as it was: the state no longer matches it.
+    fs::write(dir.join("turns/0002/state.sha256"), "0\n").unwrap();
+    let found = stdout(&empires(&["verify", d]));
+    assert!(found.contains("does not match its state.sha256"), "{found}");
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }

@@ -65,6 +65,10 @@ impl Store for DirStore {
         game.to_string()
     }
 
+    fn sheet_game(&self, _key: &str) -> Option<String> {
+        None
+    }
+
     async fn create(&self, game: &NewGame<'_>) -> Result<()> {
         crate::create::create_dir(&path(game.name), game.map_text, game.map, game.state).map(|_| ())
     }

@@ -205,6 +205,13 @@ pub trait Store: Send + Sync {
     fn describe(&self, game: &str) -> String;
 
     /// Keeps a new game at its starting position, with the starting position's reports.
+    /// The name a sheet's `GAME` line gives the game kept under `key`: in a database the
+    /// name it is kept by; `None` where the game's own name (its state's) is used, as in a
+    /// directory, whose key is a path.
+    fn sheet_game(&self, key: &str) -> Option<String> {
+        Some(key.to_string())
+    }
+
     async fn create(&self, game: &NewGame<'_>) -> Result<()>;
 
     /// The game's map and current state.
