@@ -20,7 +20,7 @@ pub struct Accepted {
 impl Accepted {
     /// The diagnostics and forecast as the player reads them.
     pub fn check_text(&self) -> Option<String> {
-        self.checked.as_ref().map(|c| c.text.clone())
+        self.checked.as_ref().map(Checked::text)
     }
 
     /// How many errors the check found.

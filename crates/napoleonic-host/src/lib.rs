@@ -127,12 +127,7 @@ fn check_of(map: &Map, state: &GameState, seat: &str, file: &str, sheet: &str) -
     }
     text.push('\n');
     text.push_str(&dry_run.text(map));
-    Ok(Checked {
-        errors,
-        warnings: diagnostics.len() - errors,
-        text,
-        json: None,
-    })
+    Ok(Checked::of_text(errors, diagnostics.len() - errors, text))
 }
 
 /// A game kept read between two turns: the map and the state parsed once.
@@ -429,10 +424,10 @@ mod tests {
         let a = opened.check("FRA", "f.txt", &written).unwrap();
         let b = Napoleonic.check(text, "FRA", "f.txt", &written).unwrap();
         assert_eq!(
-            (a.errors, a.warnings, &a.text),
-            (b.errors, b.warnings, &b.text)
+            (a.errors, a.warnings, &a.text()),
+            (b.errors, b.warnings, &b.text())
         );
-        assert!(a.errors > 0, "{}", a.text);
+        assert!(a.errors > 0, "{}", a.text());
         assert!(opened.check("EN", "f.txt", &sheet).is_err());
     }
 }

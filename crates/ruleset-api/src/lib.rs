@@ -82,23 +82,61 @@ pub struct Started {
     pub kept: Option<String>,
 }
 
-/// A sheet read and checked: the counts, and the text a player reads (every mistake with
-/// its line and column, and the ruleset's forecast or dry run).
+/// A sheet read and checked: the counts, and what a player reads (every mistake with its
+/// line and column, and the ruleset's forecast or dry run), made when a door asks for it:
+/// the web's API wants JSON, the mail door text, and keeping a sheet neither.
 #[derive(Debug, Clone)]
 pub struct Checked {
     pub errors: usize,
     pub warnings: usize,
-    pub text: String,
-    /// The ruleset's own account of the check for the API and the web editor, as JSON
-    /// (Empires: every diagnostic and the forecast); `None` where the text is all.
-    pub json: Option<serde_json::Value>,
+    detail: Arc<dyn CheckDetail>,
+}
+
+/// The full account of a check, as a ruleset gives it.
+pub trait CheckDetail: Send + Sync + std::fmt::Debug {
+    /// The text a player reads.
+    fn text(&self) -> String;
+    /// The ruleset's own account for the API and the web editor, as JSON (Empires: every
+    /// diagnostic and the forecast); `None` where the text is all.
+    fn json(&self) -> Option<serde_json::Value> {
+        None
+    }
+}
+
+/// A check whose account is its text alone.
+#[derive(Debug)]
+struct TextOnly(String);
+
+impl CheckDetail for TextOnly {
+    fn text(&self) -> String {
+        self.0.clone()
+    }
 }
 
 impl Checked {
+    /// A check with its full account, made when asked for.
+    pub fn new(errors: usize, warnings: usize, detail: impl CheckDetail + 'static) -> Checked {
+        Checked {
+            errors,
+            warnings,
+            detail: Arc::new(detail),
+        }
+    }
+
+    /// A check whose account is a text, made already.
+    pub fn of_text(errors: usize, warnings: usize, text: String) -> Checked {
+        Checked::new(errors, warnings, TextOnly(text))
+    }
+
+    /// The diagnostics and the forecast or dry run as a player reads them.
+    pub fn text(&self) -> String {
+        self.detail.text()
+    }
+
     /// The check as the API answers it: the ruleset's JSON, else the counts and the text.
     pub fn to_json(&self) -> serde_json::Value {
-        self.json.clone().unwrap_or_else(|| {
-            serde_json::json!({ "errors": self.errors, "warnings": self.warnings, "text": self.text })
+        self.detail.json().unwrap_or_else(|| {
+            serde_json::json!({ "errors": self.errors, "warnings": self.warnings, "text": self.text() })
         })
     }
 }

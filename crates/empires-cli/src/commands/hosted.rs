@@ -125,7 +125,7 @@ pub fn sheet(at: &GameAt, seat: SeatCode) -> Result<String> {
 pub fn check(at: &GameAt, seat: SeatCode, file: &Path) -> Result<(String, bool)> {
     let text = crate::commands::check::read_turnsheet(file)?;
     let checked = open_game(at)?.check(seat.as_str(), &file.display().to_string(), &text)?;
-    Ok((checked.text, checked.errors > 0))
+    Ok((checked.text(), checked.errors > 0))
 }
 
 /// The game's map and current state, and what the reader should know about them.

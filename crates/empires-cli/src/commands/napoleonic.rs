@@ -179,7 +179,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 }
                 None => open(&dir)?.check(kingdom.as_str(), &file, &text)?,
             };
-            Ok((checked.text, checked.errors > 0))
+            Ok((checked.text(), checked.errors > 0))
         }
         NapoleonicCommand::Turn { dir, db: Some(url) } => {
             let store = hosted::open_db(&url)?;

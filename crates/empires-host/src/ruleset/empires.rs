@@ -207,7 +207,7 @@ impl Ruleset for Empires {
 }
 
 /// A sheet checked for `empire`: the text a player reads and, for the API and the web
-/// editor, every diagnostic and the forecast as JSON.
+/// editor, every diagnostic and the forecast as JSON, each made when asked for.
 fn checked(
     map: &Map,
     state: &GameState,
@@ -216,12 +216,20 @@ fn checked(
     file: &str,
 ) -> Result<Checked> {
     let report = check_text(map, state, empire, sheet.to_string(), file, Format::Text)?;
-    Ok(Checked {
-        errors: report.errors,
-        warnings: report.warnings,
-        text: report.to_string(),
-        json: Some(serde_json::to_value(&report)?),
-    })
+    Ok(Checked::new(report.errors, report.warnings, Detail(report)))
+}
+
+#[derive(Debug)]
+struct Detail(crate::check::CheckReport);
+
+impl ruleset_api::CheckDetail for Detail {
+    fn text(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn json(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(&self.0).ok()
+    }
 }
 
 /// An Empires game as the doors keep it between turns: the map and the state parsed once.

@@ -58,7 +58,7 @@ async fn one_sheet(store: &SqlStore, game: &str) {
     .unwrap();
     assert_eq!(accepted.receipt.for_turn, 1);
     let checked = accepted.checked.expect("the ruleset's check");
-    assert!(checked.text.contains("FRA.txt"), "{}", checked.text);
+    assert!(checked.text().contains("FRA.txt"), "{}", checked.text());
 }
 
 /// France sends its sheet; the turn is played.

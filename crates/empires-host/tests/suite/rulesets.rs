@@ -58,7 +58,7 @@ fn every_ruleset_is_created_checked_played_and_reported_the_same_way() {
         // The printed sheet reads back without an error.
         let sheet = game.sheet(seat).unwrap();
         let checked = game.check(seat, "sheet.txt", &sheet).unwrap();
-        assert_eq!(checked.errors, 0, "{}: {}", r.id(), checked.text);
+        assert_eq!(checked.errors, 0, "{}: {}", r.id(), checked.text());
         // A sheet with a mistake: the message names the file and a line.
         let bad = match r.id() {
             // An Empires sheet's first numbered line holds an unknown action.
@@ -71,13 +71,13 @@ fn every_ruleset_is_created_checked_played_and_reported_the_same_way() {
             checked.errors + checked.warnings > 0,
             "{}: {}",
             r.id(),
-            checked.text
+            checked.text()
         );
         assert!(
-            checked.text.contains("sheet.txt:"),
+            checked.text().contains("sheet.txt:"),
             "{}: {}",
             r.id(),
-            checked.text
+            checked.text()
         );
 
         // One seat sends its sheet; the turn is played and written whole.

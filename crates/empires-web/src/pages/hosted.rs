@@ -123,7 +123,7 @@ pub async fn editor(
         text,
         kept,
         errors: checked.errors,
-        check: checked.text,
+        check: checked.text(),
     })?
     .into_response())
 }
