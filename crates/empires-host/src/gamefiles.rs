@@ -450,7 +450,7 @@ impl GameFiles {
         write.files(".", [(EVENTS_FILE.to_string(), &played.events)])?;
         write.files(
             REPORTS_DIR,
-            played.reports.iter().map(|(n, t)| (n.clone(), t)),
+            played.reports.iter().map(|w| (w.name.clone(), &w.text)),
         )?;
         write.files(
             SHEETS_DIR,

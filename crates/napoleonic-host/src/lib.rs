@@ -10,7 +10,7 @@ use napoleonic_rules::setup::{NewGame, new_game};
 use napoleonic_rules::{GameState, KingdomCode, KingdomOrders, Map};
 use ruleset_api::{
     Checked, Error, Game, GameText, HostedGame, Orders, Result, Ruleset, Seat, Setup, SheetHeader,
-    Started, Turn, to_pretty_json,
+    Started, Turn, Written, to_pretty_json,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -326,15 +326,13 @@ impl Ruleset for Napoleonic {
                 );
             }
             let svg = drawer.svg(&map, &r);
-            reports.push((
-                format!("{}.json", k.code),
-                napoleonic_report::model::to_json(&r),
-            ));
-            reports.push((format!("{}.txt", k.code), napoleonic_report::text::text(&r)));
-            reports.push((
-                format!("{}.html", k.code),
-                napoleonic_report::html::html(&r, Some(&svg)),
-            ));
+            // Each kingdom reads its own report, and no other.
+            let seat = k.code.as_str();
+            let own =
+                |ext: &str, text: String| Written::for_seat(seat, format!("{seat}.{ext}"), text);
+            reports.push(own("json", napoleonic_report::model::to_json(&r)));
+            reports.push(own("txt", napoleonic_report::text::text(&r)));
+            reports.push(own("html", napoleonic_report::html::html(&r, Some(&svg))));
         }
         let failed = outcome
             .events

@@ -161,8 +161,8 @@ pub struct Turn {
     pub turn: u32,
     pub state: String,
     pub events: String,
-    /// Every report, as (file name, contents): `FRA.txt`, `EN.html`, ...
-    pub reports: Vec<(String, String)>,
+    /// Every report, each with who may read it: `FRA.txt`, `EN.html`, ...
+    pub reports: Vec<Written>,
     /// Each living seat's sheet for the next turn, as (seat, text).
     pub sheets: Vec<(String, String)>,
     /// Seats whose orders the computer wrote, with the sheets it wrote, as (file, text).
@@ -173,6 +173,39 @@ pub struct Turn {
     pub notes: Vec<String>,
     /// New derived data to keep, when what was kept was missing or stale.
     pub kept: Option<String>,
+}
+
+/// Who may read a file a turn writes, as the ruleset that wrote it says: the host keeps
+/// it with the file and every door asks it. A seat named that is not in the game reads
+/// nothing; the GM reads everything.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Readers {
+    /// The GM alone.
+    Gm,
+    /// These seats (and the GM): a seat's own report, or one shared by allies.
+    Seats(Vec<String>),
+    /// Everyone in the game: what holds nothing secret.
+    Everyone,
+}
+
+/// A file a turn writes for its readers: a report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Its name: `FRA.txt`, `public.json`.
+    pub name: String,
+    pub text: String,
+    pub readers: Readers,
+}
+
+impl Written {
+    /// A seat's own file.
+    pub fn for_seat(seat: &str, name: String, text: String) -> Written {
+        Written {
+            name,
+            text,
+            readers: Readers::Seats(vec![seat.to_string()]),
+        }
+    }
 }
 
 /// What a sheet's header names, as written: found in a letter before the game is known.

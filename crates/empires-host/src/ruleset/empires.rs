@@ -3,7 +3,8 @@
 //! ([`crate::turn::play_sheets`]).
 
 use super::{
-    Checked, Game, GameText, HostedGame, Orders, Ruleset, Seat, Setup, SheetHeader, Started, Turn,
+    Checked, Game, GameText, HostedGame, Orders, Readers, Ruleset, Seat, Setup, SheetHeader,
+    Started, Turn, Written,
 };
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
@@ -166,7 +167,7 @@ impl Ruleset for Empires {
             turn: next,
             state: played.files.state,
             events: played.files.events.unwrap_or_default(),
-            reports: played.files.reports,
+            reports: declared(&played.state, played.files.reports),
             sheets: new_sheets,
             computer_orders: played.files.computer_orders,
             events_count: played.report.events,
@@ -230,6 +231,31 @@ impl ruleset_api::CheckDetail for Detail {
     fn json(&self) -> Option<serde_json::Value> {
         serde_json::to_value(&self.0).ok()
     }
+}
+
+/// Every report with who may read it, by Empires' naming of its reports: `EN.*` is the
+/// empire's, `public.*` everyone's, anything else the GM's
+/// ([`crate::store::Reader::of_turn_file`]).
+fn declared(state: &GameState, reports: Vec<(String, String)>) -> Vec<Written> {
+    use crate::render::REPORTS_DIR;
+    use crate::store::{Reader, SeatCode};
+    let seats: Vec<SeatCode> = state.empires.iter().map(|e| e.code.into()).collect();
+    reports
+        .into_iter()
+        .map(|(name, text)| {
+            let readers = match Reader::of_turn_file(&format!("{REPORTS_DIR}/{name}"), &seats) {
+                Reader::All => Readers::Everyone,
+                Reader::Seat(s) => Readers::Seats(vec![s.to_string()]),
+                Reader::Seats(ss) => Readers::Seats(ss.iter().map(ToString::to_string).collect()),
+                Reader::Gm => Readers::Gm,
+            };
+            Written {
+                name,
+                text,
+                readers,
+            }
+        })
+        .collect()
 }
 
 /// An Empires game as the doors keep it between turns: the map and the state parsed once.

@@ -15,6 +15,7 @@ pub mod sql;
 use crate::error::{Error, Result};
 use crate::gamedir::{EVENTS_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, TurnFiles, to_pretty_json};
 use crate::render::REPORTS_DIR;
+pub use crate::ruleset::Readers;
 pub use crate::seat::SeatCode;
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::turn::{TurnOptions, TurnReport};
@@ -29,12 +30,14 @@ pub type Files = Vec<(String, Vec<u8>)>;
 pub type Millis = i64;
 
 /// Who may read a file of a turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reader {
     /// The GM alone: the true state, the events, the GM's summary and messages.
     Gm,
     /// One seat — an empire, a kingdom — and the GM: its reports and its turnsheets.
     Seat(SeatCode),
+    /// Several seats and the GM: a report a ruleset writes for allies.
+    Seats(Vec<SeatCode>),
     /// Everyone in the game: what holds nothing secret, like a map's outlines.
     All,
 }
@@ -69,12 +72,33 @@ impl Reader {
         }
     }
 
-    /// As stored: `gm`, `all` or the empire's code.
+    /// Who may read a file, as the ruleset that wrote it declared ([`Readers`]), among the
+    /// game's `seats`: a seat named that is not in the game reads nothing.
+    pub fn declared(readers: &Readers, seats: &[SeatCode]) -> Reader {
+        let codes = match readers {
+            Readers::Gm => return Reader::Gm,
+            Readers::Everyone => return Reader::All,
+            Readers::Seats(codes) => codes,
+        };
+        let mut known: Vec<SeatCode> = seats
+            .iter()
+            .filter(|s| codes.iter().any(|c| c == s.as_str()))
+            .copied()
+            .collect();
+        match known.len() {
+            0 => Reader::Gm,
+            1 => Reader::Seat(known.remove(0)),
+            _ => Reader::Seats(known),
+        }
+    }
+
+    /// As stored: `gm`, `all`, a seat's code, or several codes with a space between.
     pub fn as_text(&self) -> String {
         match self {
             Reader::Gm => "gm".into(),
             Reader::All => "all".into(),
             Reader::Seat(c) => c.to_string(),
+            Reader::Seats(cs) => cs.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(" "),
         }
     }
 
@@ -83,6 +107,10 @@ impl Reader {
         match text {
             "all" => Reader::All,
             "gm" => Reader::Gm,
+            codes if codes.contains(' ') => {
+                let parsed: Option<Vec<SeatCode>> = codes.split(' ').map(SeatCode::parse).collect();
+                parsed.map_or(Reader::Gm, Reader::Seats)
+            }
             code => SeatCode::parse(code).map_or(Reader::Gm, Reader::Seat),
         }
     }
@@ -92,6 +120,7 @@ impl Reader {
         match (self, viewer) {
             (_, None) | (Reader::All, _) => true,
             (Reader::Seat(c), Some(v)) => *c == v,
+            (Reader::Seats(cs), Some(v)) => cs.contains(&v),
             (Reader::Gm, Some(_)) => false,
         }
     }
@@ -376,5 +405,30 @@ mod tests {
         let fra = Reader::Seat(code("FRA"));
         assert!(!fra.allows(Some(code("FR"))));
         assert!(fra.allows(Some(code("fra"))));
+    }
+
+    /// What a ruleset declares is kept as declared, among the game's seats only, and reads
+    /// back as it was stored.
+    #[test]
+    fn a_declared_reader_is_kept_among_the_games_seats() {
+        let seats = [code("FRA"), code("PRU"), code("AUS")];
+        let of = |r: Readers| Reader::declared(&r, &seats);
+        let list = |cs: &[&str]| Readers::Seats(cs.iter().map(|c| c.to_string()).collect());
+        assert_eq!(of(Readers::Gm), Reader::Gm);
+        assert_eq!(of(Readers::Everyone), Reader::All);
+        assert_eq!(of(list(&["PRU"])), Reader::Seat(code("PRU")));
+        // A seat not in the game reads nothing: alone it leaves the GM's file.
+        assert_eq!(of(list(&["RUS"])), Reader::Gm);
+        assert_eq!(of(list(&["rus", "PRU"])), Reader::Seat(code("PRU")));
+        let allies = of(list(&["FRA", "PRU", "XYZ"]));
+        assert_eq!(allies, Reader::Seats(vec![code("FRA"), code("PRU")]));
+        assert!(allies.allows(Some(code("FRA"))) && allies.allows(Some(code("PRU"))));
+        assert!(!allies.allows(Some(code("AUS"))));
+        assert!(allies.allows(None));
+        for r in [allies, Reader::Gm, Reader::All, Reader::Seat(code("AUS"))] {
+            assert_eq!(Reader::from_text(&r.as_text()), r);
+        }
+        // A stored list with anything that is no seat's code is the GM's.
+        assert_eq!(Reader::from_text("FRA ?"), Reader::Gm);
     }
 }

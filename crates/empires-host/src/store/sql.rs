@@ -644,7 +644,7 @@ macro_rules! backend {
                 hash: &str,
                 rules_version: Option<&str>,
                 at: Millis,
-                files: &[(String, Vec<u8>)],
+                (files, declared): (&[(String, Vec<u8>)], &Declared),
             ) -> sqlx::Result<()> {
                 sqlx::query(
                     "INSERT INTO turns (game_id, turn, state_sha256, rules_version, engine_version, played_at) \
@@ -674,7 +674,7 @@ macro_rules! backend {
                         row.push_bind(id)
                             .push_bind(i64::from(turn))
                             .push_bind(path)
-                            .push_bind(Reader::of_turn_file(path, &seats).as_text())
+                            .push_bind(reader_of(path, &seats, declared).as_text())
                             .push_bind(&body[..]);
                     });
                     q.build().execute(&mut *c).await?;
@@ -746,7 +746,7 @@ macro_rules! backend {
                         .find(|(p, _)| p == RECORD_FILE)
                         .and_then(|(_, b)| serde_json::from_slice::<TurnRecord>(b).ok())
                         .and_then(|r| r.rules_version);
-                    insert_turn(&mut *tx, id, *turn, &hash, version.as_deref(), game.created_at, files).await?;
+                    insert_turn(&mut *tx, id, *turn, &hash, version.as_deref(), game.created_at, (files, &Declared::new())).await?;
                 }
                 for (file, body) in pending {
                     let empire = pending_empire(file, &codes);
@@ -774,7 +774,7 @@ macro_rules! backend {
                     keep_script(&mut *tx, id, script).await?;
                 }
                 let hash = sha256_hex(game_state_bytes(files));
-                insert_turn(&mut *tx, id, game.state.turn, &hash, None, game.created_at, files).await?;
+                insert_turn(&mut *tx, id, game.state.turn, &hash, None, game.created_at, (files, &Declared::new())).await?;
                 audit(&mut *tx, id, game.created_at, "create", &format!("from turn {}", game.state.turn)).await?;
                 tx.commit().await
             }
@@ -990,7 +990,7 @@ macro_rules! backend {
                     .collect();
                 let entries = turn_entries(&played.files, Some(&played.record), &sent_bytes)
                     .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-                insert_turn(&mut *tx, id, next, &played.files.hash, played.record.rules_version.as_deref(), now, &entries).await?;
+                insert_turn(&mut *tx, id, next, &played.files.hash, played.record.rules_version.as_deref(), now, (&entries, &Declared::new())).await?;
                 for (empire, ids, _) in pending {
                     let sql = if empire.is_some() {
                         "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
@@ -1502,6 +1502,18 @@ impl Store for SqlStore {
 }
 
 /// Whether a stored reader lets `viewer` in; an unknown one lets in the GM alone.
+/// The readers a ruleset declared for some of a turn's files, by path.
+pub type Declared = std::collections::BTreeMap<String, crate::ruleset::Readers>;
+
+/// Who may read the file at `path`: as declared when its ruleset declared it, else by the
+/// host's naming of the files it writes ([`Reader::of_turn_file`]).
+fn reader_of(path: &str, seats: &[SeatCode], declared: &Declared) -> Reader {
+    match declared.get(path) {
+        Some(r) => Reader::declared(r, seats),
+        None => Reader::of_turn_file(path, seats),
+    }
+}
+
 fn reader_allows(reader: &str, viewer: Option<SeatCode>) -> bool {
     Reader::from_text(reader).allows(viewer)
 }

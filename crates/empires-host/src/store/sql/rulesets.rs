@@ -12,7 +12,7 @@
 //! reports and sheets, the GM everything, and what the computer wrote for the independents
 //! (`computer/`) is the GM's.
 
-use super::{Pool, SqlStore, db_error, not_found};
+use super::{Declared, Pool, SqlStore, db_error, not_found};
 use crate::error::{Error, Result};
 use crate::gamedir::{EVENTS_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex, to_pretty_json};
 use crate::render::REPORTS_DIR;
@@ -104,7 +104,7 @@ impl std::fmt::Display for RulesetTurn {
 
 /// The files a ruleset's turn keeps, by path, sorted; `sent` are the sheets played, by file
 /// name, as received.
-fn turn_files(played: &ruleset::Turn, sent: &[(String, Vec<u8>)]) -> Result<Files> {
+fn turn_files(played: &ruleset::Turn, sent: &[(String, Vec<u8>)]) -> Result<(Files, Declared)> {
     let record = TurnRecord {
         sent: sent.iter().map(|(n, _)| n.clone()).collect(),
         computer: played
@@ -132,10 +132,14 @@ fn turn_files(played: &ruleset::Turn, sent: &[(String, Vec<u8>)]) -> Result<File
     for (name, text) in &played.computer_orders {
         out.push((format!("{COMPUTER_DIR}/{name}"), text.clone().into_bytes()));
     }
-    for (name, text) in &played.reports {
-        out.push((format!("{REPORTS_DIR}/{name}"), text.clone().into_bytes()));
+    // Who reads a report is the ruleset's word, not its name's.
+    let mut declared = Declared::new();
+    for w in &played.reports {
+        let path = format!("{REPORTS_DIR}/{}", w.name);
+        declared.insert(path.clone(), w.readers.clone());
+        out.push((path, w.text.clone().into_bytes()));
     }
-    crate::store::sorted_unique(out)
+    Ok((crate::store::sorted_unique(out)?, declared))
 }
 
 /// The queries of ruleset games, written once and compiled for each backend.
@@ -195,7 +199,7 @@ macro_rules! backend {
                     ),
                 ];
                 let hash = sha256_hex(started.state.as_bytes());
-                ops::insert_turn(&mut *tx, id, played, &hash, None, now, &files).await?;
+                ops::insert_turn(&mut *tx, id, played, &hash, None, now, (&files, &Declared::new())).await?;
                 ops::audit(&mut *tx, id, now, "create", &format!("{} game", ruleset.title())).await?;
                 tx.commit().await
             }
@@ -325,7 +329,7 @@ macro_rules! backend {
                 };
                 let played = g.ruleset.play(g.text(), orders)?;
                 notes.extend(played.notes.iter().cloned());
-                let files = turn_files(&played, &sent)?;
+                let (files, declared) = turn_files(&played, &sent)?;
                 let hash = sha256_hex(played.state.as_bytes());
                 let after = GameText { state: &played.state, ..g.text() };
                 let alive: Vec<(String, bool)> = g
@@ -335,7 +339,7 @@ macro_rules! backend {
                     .map(|s| (s.code, s.alive))
                     .collect();
                 let store = async {
-                    ops::insert_turn(&mut tx, id, next, &hash, None, now, &files).await?;
+                    ops::insert_turn(&mut tx, id, next, &hash, None, now, (&files, &declared)).await?;
                     for (seat, ids, _) in &pending {
                         let sql = if seat.is_some() {
                             "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
