@@ -140,13 +140,29 @@ async fn queue_hosted(
                 key: key.clone(),
                 now,
             };
+            // The map as a picture where the ruleset draws one: mail readers do not show
+            // the page's own drawing. A picture that cannot be made leaves the page as it is.
+            let png = read("json").ok().and_then(|json| {
+                match game.ruleset.picture(game.text(), seat.as_str(), &json) {
+                    Ok(png) => png,
+                    Err(e) => {
+                        tracing::warn!("{name}, turn {turn}, {seat}: no map picture: {e}");
+                        None
+                    }
+                }
+            });
+            let html = match &png {
+                Some(_) => picture_in_page(&html),
+                None => html,
+            };
+            let png = png.map(|p| (format!("{name}-{seat}-turn{turn}.png"), p));
             let message = compose::report(
                 cfg,
                 &env,
                 ReportParts {
                     text,
                     html,
-                    png: None,
+                    png,
                     sheet,
                 },
             )?;
@@ -165,6 +181,23 @@ async fn queue_hosted(
         store.turn_mailed(name, turn, now).await?;
     }
     Ok(queued)
+}
+
+/// A report page with its first inline drawing (`<svg>...</svg>`) swapped for the
+/// picture mailed with it: mail readers show an image, not a drawing.
+fn picture_in_page(page: &str) -> String {
+    let Some(a) = page.find("<svg") else {
+        return page.to_string();
+    };
+    let Some(end) = page[a..].find("</svg>").map(|i| a + i + "</svg>".len()) else {
+        return page.to_string();
+    };
+    format!(
+        "{}<img src=\"cid:{}\" alt=\"The map of what your realm knows\" style=\"max-width:100%;height:auto\">{}",
+        &page[..a],
+        crate::compose::MAP_CID,
+        &page[end..]
+    )
 }
 
 /// The reports held back for payment (a notice mailed in their place) that are paid for

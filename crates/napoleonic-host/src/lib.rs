@@ -353,6 +353,16 @@ impl Ruleset for Napoleonic {
         })
     }
 
+    // The kingdom's map as its report page draws it, made a small PNG for mail.
+    fn picture(&self, game: GameText, seat: &str, report: &str) -> Result<Option<Vec<u8>>> {
+        let map = map_of(game.map)?;
+        let r: napoleonic_report::model::Report = serde_json::from_str(report)
+            .map_err(|e| Error::corrupt(format!("reports/{seat}.json: {e}")))?;
+        let (drawer, _) = drawer(game, &map)?;
+        let png = empires_maps::draw::png_small(&drawer.svg(&map, &r)).map_err(Error::new)?;
+        Ok(Some(png))
+    }
+
     fn header(&self, sheet: &str) -> SheetHeader {
         // The header names no province, so any map reads it: the standard one, made once.
         static EUROPE: std::sync::OnceLock<Map> = std::sync::OnceLock::new();

@@ -239,6 +239,12 @@ pub trait Ruleset: Send + Sync {
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;
+    /// A seat's map of a played turn as a picture (PNG), for its report sent by mail, where
+    /// a page's drawing would not be shown: made from the seat's report as the turn wrote it
+    /// (`reports/SEAT.json`). `None` for a game that draws no map.
+    fn picture(&self, _game: GameText, _seat: &str, _report: &str) -> Result<Option<Vec<u8>>> {
+        Ok(None)
+    }
     /// Whether the game takes late orders: a sheet written for a turn already played is
     /// kept, marked late, for the next (Empires, 2.4). Without them a sheet names the one
     /// turn it is for: one written for a turn played, or sent after the deadline while the

@@ -4,6 +4,7 @@
 //! player is mailed its own report, and no one else's.
 
 use crate::common;
+use mail_parser::MimeHeaders;
 
 use common::{ALICE_PW, START, World, outbox, world};
 use empires_host::store::Store;
@@ -171,6 +172,23 @@ async fn after_the_turn_each_kingdom_is_mailed_its_own_report() {
     );
     assert!(bob.contains("Prussia (PRU)"), "{bob}");
     assert!(!bob.contains("France (FRA), game"));
+    // Each report carries its kingdom's map as a picture, shown by the HTML page in place
+    // of the page's own drawing (mail readers show images, not drawings).
+    let alice_mail = out.iter().find(|m| m.to == "alice@example.org").unwrap();
+    let parsed = mail_parser::MessageParser::default()
+        .parse(&alice_mail.raw)
+        .unwrap();
+    let html = parsed.body_html(0).unwrap();
+    assert!(
+        html.contains("<img src=\"cid:map@empires\"") && !html.contains("<svg"),
+        "the page shows the picture"
+    );
+    let png = parsed
+        .attachments()
+        .find(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
+        .expect("a PNG map");
+    assert_eq!(png.attachment_name(), Some("europe-FRA-turn1.png"));
+    assert!(png.contents().starts_with(b"\x89PNG\r\n"));
     // Mailed once: asking again queues nothing.
     let again = empires_mail::reports::queue_reports(&w.store, &w.cfg, "europe", START)
         .await
