@@ -298,9 +298,9 @@ enum Command {
         /// given in place of the directory.
         #[arg(long, value_name = "URL")]
         db: Option<String>,
-        /// The empire whose report to print.
+        /// The empire (or, in a game of another ruleset, the seat) whose report to print.
         #[arg(long)]
-        empire: EmpireCode,
+        empire: empires_host::store::SeatCode,
         /// The turn; 0 is the starting position.
         #[arg(long)]
         turn: Option<u32>,
@@ -878,15 +878,30 @@ fn main() -> ExitCode {
             out,
         } => {
             let at = GameAt::new(&dir, db.as_deref());
-            match format {
-                commands::report::Format::Png => {
-                    commands::map::empire_png_at(&at, empire, turn, out).map(|p| {
-                        let _ = writeln!(std::io::stdout().lock(), "wrote {}", p.display());
-                    })
+            let wrote = |p: PathBuf| {
+                let _ = writeln!(std::io::stdout().lock(), "wrote {}", p.display());
+            };
+            let printed = |r: String| {
+                let _ = write!(std::io::stdout().lock(), "{r}");
+            };
+            match (hosted::ruleset_of(&at), empire.empire(), format) {
+                (Err(e), _, _) => Err(e),
+                // A game of another ruleset: its report as its turn wrote it.
+                (Ok(r), _, commands::report::Format::Png) if r != "empires" => {
+                    hosted::picture(&at, empire, turn, out).map(wrote)
                 }
-                _ => commands::report::run_at(&at, empire, turn, format).map(|r| {
-                    let _ = write!(std::io::stdout().lock(), "{r}");
-                }),
+                (Ok(r), _, _) if r != "empires" => {
+                    hosted::report(&at, empire, turn, format.extension()).map(printed)
+                }
+                (Ok(_), None, _) => Err(empires_host::Error::new(format!(
+                    "{empire} is not an empire's code"
+                ))),
+                (Ok(_), Some(e), commands::report::Format::Png) => {
+                    commands::map::empire_png_at(&at, e, turn, out).map(wrote)
+                }
+                (Ok(_), Some(e), _) => {
+                    commands::report::run_at(&at, e, turn, format).map(|r| printed(r.to_string()))
+                }
             }
         }
         Command::Simulate {

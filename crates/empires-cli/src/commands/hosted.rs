@@ -115,6 +115,70 @@ pub fn create(ruleset: &'static dyn Ruleset, at: &GameAt, setup: &Setup) -> Resu
     ))
 }
 
+/// `empires report` for a game of a ruleset other than Empires: a seat's report of a played
+/// turn (the latest by default) as the turn wrote it, `ext` being `txt`, `json` or `html`.
+pub fn report(at: &GameAt, seat: SeatCode, turn: Option<u32>, ext: &str) -> Result<String> {
+    let file = format!("{seat}.{ext}");
+    match at {
+        GameAt::Dir(dir) => {
+            let game = GameFiles::open(dir, None)?;
+            let latest = game.current_turn()?.saturating_sub(1);
+            if latest == 0 {
+                return Err(Error::new(
+                    "no turn has been played yet: `empires sheet` prints a blank sheet",
+                ));
+            }
+            game.report(turn.unwrap_or(latest), &file)
+        }
+        GameAt::Db { url, name } => {
+            let store = open_db(url)?;
+            let g = block_on(store.read_hosted(name))?;
+            if g.turn == 0 {
+                return Err(Error::new(
+                    "no turn has been played yet: `empires sheet` prints a blank sheet",
+                ));
+            }
+            let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
+            let body = block_on(store.turn_file(name, turn.unwrap_or(g.turn), &path, None))?;
+            Ok(String::from_utf8_lossy(&body).into_owned())
+        }
+    }
+}
+
+/// `empires report --format png` for a game of another ruleset: the seat's map of a played
+/// turn, as its mailed report carries it, written to `out` (default `SEAT-turnN.png`).
+pub fn picture(
+    at: &GameAt,
+    seat: SeatCode,
+    turn: Option<u32>,
+    out: Option<PathBuf>,
+) -> Result<PathBuf> {
+    let report = report(at, seat, turn, "json")?;
+    let (ruleset, map, state, kept, shown) = match at {
+        GameAt::Dir(dir) => {
+            let game = GameFiles::open(dir, None)?;
+            let h = game.hosted()?;
+            (game.ruleset, h.map, h.state, h.kept, turn.unwrap_or(h.turn))
+        }
+        GameAt::Db { url, name } => {
+            let g = block_on(open_db(url)?.read_hosted(name))?;
+            (g.ruleset, g.map, g.state, g.kept, turn.unwrap_or(g.turn))
+        }
+    };
+    let text = empires_host::ruleset::GameText {
+        name: "",
+        map: &map,
+        state: &state,
+        kept: kept.as_deref(),
+    };
+    let png = ruleset
+        .picture(text, seat.as_str(), &report)?
+        .ok_or_else(|| Error::new(format!("a game of {} draws no map", ruleset.title())))?;
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{seat}-turn{shown}.png")));
+    std::fs::write(&out, png).map_err(|e| Error::io("cannot write", &out, e))?;
+    Ok(out)
+}
+
 /// `empires sheet`: a seat's blank sheet for the next turn, as its report ends with it.
 pub fn sheet(at: &GameAt, seat: SeatCode) -> Result<String> {
     open_game(at)?.sheet(seat.as_str())

@@ -222,36 +222,14 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             kingdom,
             turn,
             format,
-            db: Some(url),
+            db,
         } => {
-            let store = hosted::open_db(&url)?;
-            let (_, g) = hosted_game(&url, &dir)?;
-            if g.turn == 0 {
-                return Err(Error::new(
-                    "no turn has been played yet: `empires napoleonic sheet` prints a blank sheet",
-                ));
-            }
-            let path = format!("reports/{kingdom}.{format}");
-            let body =
-                hosted::block_on(store.turn_file(&g.name, turn.unwrap_or(g.turn), &path, None))?;
-            Ok((String::from_utf8_lossy(&body).into_owned(), false))
-        }
-        NapoleonicCommand::Report {
-            dir,
-            kingdom,
-            turn,
-            format,
-            db: None,
-        } => {
-            let game = open(&dir)?;
-            let latest = game.current_turn()?.saturating_sub(1);
-            if latest == 0 {
-                return Err(Error::new(
-                    "no turn has been played yet: the order sheets are in turns/0001/sheets/",
-                ));
-            }
-            let turn = turn.unwrap_or(latest);
-            Ok((game.report(turn, &format!("{kingdom}.{format}"))?, false))
+            let at = hosted::GameAt::new(&dir, db.as_deref());
+            let seat = kingdom
+                .as_str()
+                .parse()
+                .map_err(|e| Error::new(format!("{kingdom}: {e}")))?;
+            Ok((hosted::report(&at, seat, turn, &format)?, false))
         }
         NapoleonicCommand::Simulate {
             seed,

@@ -19,7 +19,8 @@ pub enum Format {
 }
 
 impl Format {
-    fn extension(self) -> &'static str {
+    /// The report file's extension (`txt`, `json`, `html`; `png` is drawn, not kept).
+    pub fn extension(self) -> &'static str {
         match self {
             Format::Json => "json",
             Format::Text => "txt",

@@ -728,3 +728,65 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02x}"))
         .collect()
 }
+
+/// `empires report` prints a kingdom's report of a played turn in every form, and draws its
+/// map as a PNG, in a directory and in a database, as `empires napoleonic report` does.
+#[test]
+fn the_common_report_command_reads_a_game_of_any_ruleset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "new",
+        d,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "2",
+        "--seat",
+        "FRA",
+    ]);
+    let early = empires(&["report", d, "--empire", "FRA"]);
+    assert!(
+        stderr(&early).contains("no turn has been played yet"),
+        "{}",
+        stderr(&early)
+    );
+    ok(&["turn", d]);
+    let text = stdout(&ok(&["report", d, "--empire", "FRA"]));
+    assert!(text.contains("France (FRA)"), "{text}");
+    assert_eq!(text, stdout(&ok(&["napoleonic", "report", d, "FRA"])));
+    let json = stdout(&ok(&["report", d, "--empire", "FRA", "--format", "json"]));
+    assert!(json.contains("\"kingdom\""), "{json}");
+    let html = stdout(&ok(&["report", d, "--empire", "FRA", "--format", "html"]));
+    assert!(html.contains("<svg"), "the page draws its map");
+    let png = tmp.path().join("fra.png");
+    ok(&[
+        "report",
+        d,
+        "--empire",
+        "FRA",
+        "--format",
+        "png",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(fs::read(&png).unwrap().starts_with(b"\x89PNG\r\n"));
+    // A kingdom with no report is refused by name.
+    assert!(!empires(&["report", d, "--empire", "AUS"]).status.success());
+
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    ok(&[
+        "new",
+        "europe",
+        "--db",
+        &url,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "2",
+    ]);
+    ok(&["turn", "europe", "--db", &url, "--yes"]);
+    let from_db = stdout(&ok(&["report", "europe", "--db", &url, "--empire", "PRU"]));
+    assert!(from_db.contains("Prussia (PRU)"), "{from_db}");
+}
