@@ -278,7 +278,7 @@ impl GameDir {
         if let Some(id) = crate::gamefiles::ruleset_of(&self.root).filter(|r| r != "empires") {
             let title = crate::ruleset::by_id(&id).map_or(id.as_str(), |r| r.title());
             return Err(Error::new(format!(
-                "{} is a game of {title}: this command is for Empires games only; `empires submit`, `status`, `turn` and `undo` work on it, and its own commands (`empires {id} ...`)",
+                "{} is a game of {title}: this command is for Empires games only; `empires sheet`, `check`, `submit`, `status`, `turn`, `undo`, `verify` and `report` work on it",
                 self.root.display()
             )));
         }

@@ -170,13 +170,17 @@ fn a_new_game_refuses_an_unknown_kingdom_and_a_directory_in_use() {
         "{}",
         stderr(&report)
     );
+    // So says the common command.
+    let report = empires(&["report", d, "--empire", "FRA"]);
+    assert!(stderr(&report).contains("no turn has been played yet"));
     // A command of Empires alone on this game says which game it is.
-    let turn = empires(&["report", d, "--empire", "FR"]);
-    assert!(!turn.status.success());
+    let url = format!("sqlite:{}", dir.with_extension("db").display());
+    let import = empires(&["import", d, "--db", &url]);
+    assert!(!import.status.success());
     assert!(
-        stderr(&turn).contains("is a game of Napoleonic Empires"),
+        stderr(&import).contains("is a game of Napoleonic Empires"),
         "{}",
-        stderr(&turn)
+        stderr(&import)
     );
 }
 
