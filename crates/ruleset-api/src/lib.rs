@@ -208,6 +208,16 @@ impl Written {
     }
 }
 
+/// The inline scripts of a ruleset's report pages (see [`Ruleset::page_scripts`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PageScripts {
+    /// The scripts the pages carry now, as text.
+    pub current: &'static [&'static str],
+    /// The SHA-256, in base64, of the scripts that pages kept by earlier versions carry: a
+    /// stored page is served as it was kept, so its scripts must still run.
+    pub earlier_sha256: &'static [&'static str],
+}
+
 /// What a sheet's header names, as written: found in a letter before the game is known.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SheetHeader {
@@ -244,6 +254,11 @@ pub trait Ruleset: Send + Sync {
     /// (`reports/SEAT.json`). `None` for a game that draws no map.
     fn picture(&self, _game: GameText, _seat: &str, _report: &str) -> Result<Option<Vec<u8>>> {
         Ok(None)
+    }
+    /// The inline scripts this ruleset's report pages carry, for the web's
+    /// Content-Security-Policy: a page is allowed to run those and no other.
+    fn page_scripts(&self) -> PageScripts {
+        PageScripts::default()
     }
     /// Whether the game takes late orders: a sheet written for a turn already played is
     /// kept, marked late, for the next (Empires, 2.4). Without them a sheet names the one

@@ -3,8 +3,8 @@
 //! ([`crate::turn::play_sheets`]).
 
 use super::{
-    Checked, Game, GameText, HostedGame, Orders, Readers, Ruleset, Seat, Setup, SheetHeader,
-    Started, Turn, Written,
+    Checked, Game, GameText, HostedGame, Orders, PageScripts, Readers, Ruleset, Seat, Setup,
+    SheetHeader, Started, Turn, Written,
 };
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
@@ -175,6 +175,18 @@ impl Ruleset for Empires {
             notes,
             kept: None,
         })
+    }
+
+    // The map's zoom and its layer, in every report page; two earlier versions of them are
+    // still in pages kept by earlier versions of the host.
+    fn page_scripts(&self) -> PageScripts {
+        PageScripts {
+            current: &empires_report::html::INLINE_SCRIPTS,
+            earlier_sha256: &[
+                "qUHHOybJe/muBwZmBi3Q0uyUri6c5Cjmz3dyOn0HmfM=",
+                "0wY/FszOhNmdpBu9QDWXiGPmUercd2j+LbgiabOSQU8=",
+            ],
+        }
     }
 
     // 2.4: orders written for a turn already played are kept, marked late, for the next.

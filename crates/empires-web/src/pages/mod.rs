@@ -157,16 +157,8 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
     res
 }
 
-/// The scripts report pages kept by earlier versions of the host carry inline (the map's
-/// zoom and its layer, as they were written then), by SHA-256 in base64: a stored page is
-/// served as it was kept, so its scripts must still run.
-const EARLIER_REPORT_SCRIPTS: [&str; 2] = [
-    "qUHHOybJe/muBwZmBi3Q0uyUri6c5Cjmz3dyOn0HmfM=",
-    "0wY/FszOhNmdpBu9QDWXiGPmUercd2j+LbgiabOSQU8=",
-];
-
 /// What a page may load: scripts only from this host (the editor, a game's map layer) and
-/// the report pages' own inline scripts, by hash; nothing from elsewhere, no plugins, no
+/// the report pages' own inline scripts, by hash, as each ruleset names them; nothing from elsewhere, no plugins, no
 /// framing by other sites, forms posted only here. Styles may be inline: a report page is
 /// one self-contained file with its own stylesheet and drawn map.
 pub fn content_policy() -> &'static str {
@@ -174,11 +166,16 @@ pub fn content_policy() -> &'static str {
         use base64::Engine as _;
         use sha2::Digest as _;
         let mut scripts = String::from("'self'");
-        let current = empires_report::html::INLINE_SCRIPTS.iter().map(|text| {
-            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text))
-        });
-        for hash in current.chain(EARLIER_REPORT_SCRIPTS.iter().map(|h| h.to_string())) {
-            scripts.push_str(&format!(" 'sha256-{hash}'"));
+        // Each ruleset's report pages, as they are written now and as earlier versions
+        // kept them.
+        for r in empires_host::ruleset::all() {
+            let page = r.page_scripts();
+            let current = page.current.iter().map(|text| {
+                base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(text))
+            });
+            for hash in current.chain(page.earlier_sha256.iter().map(|h| h.to_string())) {
+                scripts.push_str(&format!(" 'sha256-{hash}'"));
+            }
         }
         format!(
             "default-src 'none'; script-src {scripts}; style-src 'self' 'unsafe-inline'; \
