@@ -172,10 +172,23 @@ fn replace_whole(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     fs::rename(part, path).map_err(|e| Error::io("cannot rename", part, e))
 }
 
-/// Moves a file to `to`, failing rather than replacing anything there. A hard link is made
-/// and the old name removed, since a plain rename would replace a file that arrived at `to`
-/// meanwhile. Where the file system has no hard links, falls back to a checked rename.
+/// Moves a file to `to`, failing rather than replacing anything there. On Linux one
+/// `renameat2(RENAME_NOREPLACE)` does it at once: a file that arrives at `from` while it
+/// moves (a player's newer sheet renamed over the old) stays where it arrived, never
+/// removed in the old one's place. Elsewhere, or on a file system without it, a hard link
+/// is made and the old name removed (a plain rename would replace a file that arrived at
+/// `to` meanwhile); without hard links, a checked rename.
 pub fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    match rename_no_replace(from, to) {
+        Ok(()) => return Ok(()),
+        // Not supported here: the portable way below.
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => {}
+        // The same file under both names: a move interrupted between its link and its
+        // removal, finished below.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && same_file(from, to) => {}
+        Err(e) => return Err(e),
+    }
     match fs::hard_link(from, to) {
         Ok(()) => fs::remove_file(from),
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
@@ -193,6 +206,31 @@ pub fn move_no_replace(from: &Path, to: &Path) -> io::Result<()> {
             }
             fs::rename(from, to)
         }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+    };
+    let (f, t) = (c(from)?, c(to)?);
+    // SAFETY: both paths are NUL-terminated strings that outlive the call.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            f.as_ptr(),
+            libc::AT_FDCWD,
+            t.as_ptr(),
+            libc::RENAME_NOREPLACE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
     }
 }
 
