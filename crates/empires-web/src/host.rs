@@ -214,13 +214,14 @@ impl Host {
 
     /// The game's title and the turns played, whichever its ruleset.
     pub async fn heading(&self, game: &str) -> Result<(String, u32)> {
-        Ok(match self.hosted_game(game).await? {
-            Some(g) => (format!("{} ({})", g.name(), g.ruleset().title()), g.turn()),
-            None => {
-                let g = self.game(game).await?;
-                (g.title().to_string(), g.turn())
-            }
-        })
+        // The game is read once: Empires names itself, another game says its ruleset.
+        let g = self.game(game).await?;
+        let title = if g.as_any().is::<EmpiresGame>() {
+            g.title().to_string()
+        } else {
+            format!("{} ({})", g.name(), g.ruleset().title())
+        };
+        Ok((title, g.turn()))
     }
 
     /// Forgets what is kept of a game in memory: the next request reads it again.
