@@ -98,6 +98,15 @@ pub struct Game {
 }
 
 impl Game {
+    /// The codes of the game's empires, as its seats.
+    pub fn seat_codes(&self) -> Vec<String> {
+        self.state
+            .empires
+            .iter()
+            .map(|e| e.code.to_string())
+            .collect()
+    }
+
     /// Opens a game directory to look at it: the map and the current state, under a shared
     /// lock where the directory allows one. An interrupted turn is reported, not rolled back.
     pub fn load(root: &Path) -> Result<Game> {
@@ -319,7 +328,7 @@ impl GameDir {
 
     /// Notes on interrupted turns, for a command that only looks: the next `empires turn`
     /// rolls them back.
-    fn interrupted_turns(&self) -> Result<Vec<String>> {
+    pub fn interrupted_turns(&self) -> Result<Vec<String>> {
         Ok(self
             .tmp_dirs()?
             .iter()

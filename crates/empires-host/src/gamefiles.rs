@@ -1,48 +1,41 @@
-//! A game of any ruleset kept in a directory of plain files, through the [`Ruleset`]
-//! interface alone: the store does not know which game it holds. Napoleonic Empires games
-//! live here; an Empires game can too (the Empires commands still use their own
-//! [`crate::gamedir`], with its turn records, crash recovery and database stores).
+//! A game of any ruleset kept in a directory of plain files, played through the one turn
+//! pipeline ([`crate::pipeline`]): the store does not know which game it holds. One
+//! layout for every game, the one a database keeps a turn's files in:
 //!
 //! ```text
 //! game.toml              the ruleset (`napoleonic`, `empires`) and the game's name
 //! map.toml               the map the game is played on (a copy: it never changes)
-//! orders/FRA.txt         the sheets sent for the next turn, one per seat
-//! turns/0001/            the starting position: state.json, state.sha256, sheets/
-//! turns/0002/            after turn 1: the state, events.json, the orders it took,
-//!                        every seat's reports and its next sheet
+//! kept.json | map.js     what the ruleset keeps with the game (the map's drawing)
+//! orders/FRA.txt         the sheets sent for the next turn, one per seat; gm.txt
+//! turns/0000/            the starting position: state.json, state.sha256, reports/
+//! turns/NNNN/            after turn N: the state, events.json, turn.json, the orders
+//!                        it took (and the computer's), every seat's reports
 //! turns/superseded/      only after an interrupted turn: sheets replaced since
 //! ```
 //!
-//! A turn directory is named for the turn its state is ready to play. It is written into
-//! `turns/playing.tmp/` (the starting position into `turns/NNNN.tmp/`), flushed, and
-//! renamed: it exists whole or not at all. The sheets a turn plays are moved into it before
-//! they are read, so a sheet sent meanwhile waits for the next turn and none is ever
-//! removed from `orders/`; an interrupted turn is rolled back by the next `turn`, its sheets
-//! put back (a seat's newer sheet wins; the older is kept with the next turn, in its
-//! `orders/superseded/`).
+//! An Empires directory made before `game.toml` was written opens as an Empires game
+//! named by its state. A turn takes the sheets into `turns/NNNN.tmp/` before it reads
+//! them ([`crate::staging`]), writes its record there before anything the computer
+//! wrote, and is renamed whole when done: it exists whole or not at all, and an
+//! interrupted turn is rolled back by the next, its sheets put back.
 
 use crate::error::{Error, Result};
 use crate::files;
-use crate::gamedir::{sha256_hex, turn_name};
-use crate::ruleset::{self, Checked, GameText, Ruleset, Seat, Setup};
+use crate::gamedir::{GameDir, HASH_FILE, MAP_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
+use crate::pipeline::{self, Taken};
+use crate::render::REPORTS_DIR;
+use crate::ruleset::{self, Checked, GameText, HostedGame, Ruleset, Seat, Setup};
+use crate::staging::{RECORD_FILE, SUPERSEDED_DIR, TurnRecord, UNREADABLE_DIR};
+use crate::store::{Files, Receipt};
+use crate::turn::{TurnOptions, TurnReport};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 const GAME_FILE: &str = "game.toml";
-const MAP_FILE: &str = "map.toml";
-const STATE_FILE: &str = "state.json";
-const HASH_FILE: &str = "state.sha256";
-const EVENTS_FILE: &str = "events.json";
-const ORDERS_DIR: &str = "orders";
-const TURNS_DIR: &str = "turns";
-const REPORTS_DIR: &str = "reports";
-const SHEETS_DIR: &str = "sheets";
-const COMPUTER_DIR: &str = "computer";
-/// What the ruleset keeps with the game (the map's drawing): made again if lost.
-const KEPT_FILE: &str = "kept.json";
-/// The turn being played, holding the sheets it took until it is renamed for its number.
-const PLAYING: &str = "playing.tmp";
+
+/// The most bytes of a sent sheet a turn reads: enough to tell that it is too long.
+const SHEET_READ_LIMIT: u64 = 1 << 20;
 
 /// `game.toml`: which ruleset, and the game's name.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -54,28 +47,15 @@ struct GameFile {
 
 /// A game directory.
 pub struct GameFiles {
-    root: PathBuf,
+    dir: GameDir,
+    /// The name the game's sheets carry on their `GAME` line.
     pub name: String,
     pub ruleset: &'static dyn Ruleset,
     map: String,
     kept: Option<String>,
 }
 
-/// What playing a turn did.
-#[derive(Debug, Clone)]
-pub struct Played {
-    pub turn: u32,
-    pub events: usize,
-    pub failed: usize,
-    /// Seats whose sheets were used, and living seats that sent none.
-    pub orders_from: Vec<String>,
-    pub no_orders: Vec<String>,
-    /// Sheets not used, and why; anything else the GM should know.
-    pub notes: Vec<String>,
-    pub written_to: PathBuf,
-}
-
-/// The ruleset a directory's `game.toml` names, if it is a game of this kind.
+/// The ruleset a directory's `game.toml` names, if it has one.
 pub fn ruleset_of(root: &Path) -> Option<String> {
     fs::read_to_string(root.join(GAME_FILE))
         .ok()
@@ -83,63 +63,80 @@ pub fn ruleset_of(root: &Path) -> Option<String> {
         .map(|g| g.ruleset)
 }
 
+/// Writes `game.toml` into a game directory being made.
+pub fn write_game_file(root: &Path, ruleset: &dyn Ruleset, name: &str) -> Result<()> {
+    let game = GameFile {
+        ruleset: ruleset.id().to_string(),
+        name: name.to_string(),
+    };
+    let text = toml::to_string(&game).map_err(|e| Error::new(e.to_string()))?;
+    files::write_atomic(&root.join(GAME_FILE), text.as_bytes())
+}
+
 impl GameFiles {
     /// Creates a game of `ruleset` in `root` (missing or empty).
     pub fn create(root: &Path, ruleset: &'static dyn Ruleset, setup: &Setup) -> Result<GameFiles> {
         let started = ruleset.create(setup)?;
-        if root.exists() && !crate::gamedir::dir_is_empty(root)? {
-            return Err(Error::new(format!(
-                "{} exists and is not empty: a new game needs a directory of its own",
-                root.display()
-            )));
-        }
-        for d in [ORDERS_DIR, TURNS_DIR] {
-            fs::create_dir_all(root.join(d)).map_err(|e| Error::io("cannot create", root, e))?;
-        }
-        let game = GameFile {
-            ruleset: ruleset.id().to_string(),
-            name: setup.name.clone(),
-        };
-        let game_toml = toml::to_string(&game).map_err(|e| Error::new(e.to_string()))?;
-        files::write_atomic(&root.join(MAP_FILE), started.map.as_bytes())?;
-        files::write_atomic(&root.join(GAME_FILE), game_toml.as_bytes())?;
-        if let Some(k) = &started.kept {
-            files::write_unsynced(&root.join(KEPT_FILE), k.as_bytes())?;
-        }
-        let g = GameFiles {
-            root: root.to_path_buf(),
-            name: setup.name.clone(),
-            ruleset,
-            map: started.map,
-            kept: started.kept,
-        };
-        let text = g.text(&started.state);
-        let first = ruleset.next_turn(text)?;
-        let mut turn = TurnWrite::new(&g, first)?;
-        turn.state(&started.state)?;
-        let seats = ruleset.seats(text)?;
-        let sheets = seats
-            .iter()
-            .filter(|s| s.alive)
-            .map(|s| Ok((s.code.clone(), ruleset.sheet(text, &s.code)?)))
-            .collect::<Result<Vec<_>>>()?;
-        turn.files(
-            SHEETS_DIR,
-            sheets.iter().map(|(c, t)| (format!("{c}.txt"), t)),
-        )?;
-        turn.commit()?;
-        Ok(g)
+        crate::create::build_whole(root, |building| {
+            for d in [ORDERS_DIR, crate::gamedir::TURNS_DIR] {
+                fs::create_dir(building.join(d))
+                    .map_err(|e| Error::io("cannot create", building, e))?;
+            }
+            files::write_new(&building.join(MAP_FILE), started.map.as_bytes())?;
+            files::write_new(&building.join(crate::gamedir::LOCK_FILE), b"")?;
+            write_game_file(building, ruleset, &setup.name)?;
+            if let Some(k) = &started.kept {
+                files::write_new(&building.join(ruleset.kept_file()), k.as_bytes())?;
+            }
+            let text = GameText {
+                name: &setup.name,
+                map: &started.map,
+                state: &started.state,
+                kept: started.kept.as_deref(),
+            };
+            let first = ruleset.next_turn(text)?.saturating_sub(1);
+            let start = GameDir::at(building).turn_dir(first);
+            fs::create_dir(&start).map_err(|e| Error::io("cannot create", &start, e))?;
+            let mut out: Files = vec![
+                (STATE_FILE.into(), started.state.clone().into_bytes()),
+                (
+                    HASH_FILE.into(),
+                    format!("{}\n", sha256_hex(started.state.as_bytes())).into_bytes(),
+                ),
+            ];
+            for w in &started.reports {
+                out.push((
+                    format!("{REPORTS_DIR}/{}", w.name),
+                    w.text.clone().into_bytes(),
+                ));
+            }
+            write_files(&start, &out, |_| false)?;
+            files::flush_tree(building)
+        })?;
+        GameFiles::open(root, Some(ruleset.id()))
     }
 
     /// Opens a game directory; `expect` refuses a game of another ruleset.
     pub fn open(root: &Path, expect: Option<&str>) -> Result<GameFiles> {
+        let dir = GameDir::at(root);
         let game_path = root.join(GAME_FILE);
-        let text = files::read_text_in_game(&game_path, files::MAX_SMALL_BYTES)?;
-        let game: GameFile = toml::from_str(&text)
-            .map_err(|e| Error::new(format!("{}: {e}", game_path.display())))?;
-        let ruleset = ruleset::by_id(&game.ruleset)?;
+        let game = match files::Kind::of(&game_path) {
+            Ok(files::Kind::Missing) => None,
+            _ => {
+                let text = files::read_text_in_game(&game_path, files::MAX_SMALL_BYTES)?;
+                let game: GameFile = toml::from_str(&text)
+                    .map_err(|e| Error::new(format!("{}: {e}", game_path.display())))?;
+                Some(game)
+            }
+        };
+        if game.is_none() {
+            // An Empires game made before games said their ruleset.
+            dir.check_is_game()?;
+        }
+        let id = game.as_ref().map_or("empires", |g| g.ruleset.as_str());
+        let ruleset = ruleset::by_id(id)?;
         if let Some(want) = expect
-            && want != game.ruleset
+            && want != id
         {
             return Err(Error::new(format!(
                 "{} is a game of {}, not of {}",
@@ -148,16 +145,29 @@ impl GameFiles {
                 ruleset::by_id(want).map_or(want, |r| r.title())
             )));
         }
+        if game.is_some() {
+            upgrade_layout(&dir)?;
+        }
         let map = files::read_text_in_game(&root.join(MAP_FILE), files::MAX_MAP_BYTES)?;
         // Kept data that cannot be read is made again by the ruleset.
-        let kept = files::read_text_in_game(&root.join(KEPT_FILE), files::MAX_SCRIPT_BYTES).ok();
-        Ok(GameFiles {
-            root: root.to_path_buf(),
-            name: game.name,
+        let kept =
+            files::read_text_in_game(&root.join(ruleset.kept_file()), files::MAX_SCRIPT_BYTES).ok();
+        let mut g = GameFiles {
+            dir,
+            name: game.map(|g| g.name).unwrap_or_default(),
             ruleset,
             map,
             kept,
-        })
+        };
+        if g.name.is_empty() {
+            let (state, _) = g.state_checked(g.current_turn()?)?;
+            g.name = ruleset.game_title(g.text(&state))?;
+        }
+        Ok(g)
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.root()
     }
 
     fn text<'a>(&'a self, state: &'a str) -> GameText<'a> {
@@ -169,36 +179,50 @@ impl GameFiles {
         }
     }
 
-    fn turn_dir(&self, turn: u32) -> PathBuf {
-        self.root.join(TURNS_DIR).join(turn_name(turn))
-    }
-
-    /// The latest turn directory: the turn to be played next.
+    /// Turns played so far: the latest turn directory.
     pub fn current_turn(&self) -> Result<u32> {
-        let dir = self.root.join(TURNS_DIR);
-        let mut last = None;
-        for entry in files::read_dir_sorted(&dir)? {
-            let name = entry.file_name();
-            if let Some(n) = name.to_str().and_then(crate::gamedir::parse_turn_name) {
-                last = Some(last.map_or(n, |l: u32| l.max(n)));
-            }
-        }
-        last.ok_or_else(|| Error::new(format!("{} holds no turn", dir.display())))
+        self.dir.current_turn()
     }
 
-    /// The state ready to play `turn`, checked against its recorded hash.
-    pub fn state(&self, turn: u32) -> Result<String> {
-        let dir = self.turn_dir(turn);
+    /// The lowest turn directory: the starting position.
+    pub fn first_turn(&self) -> Result<u32> {
+        let dir = self.dir.turns_dir();
+        files::read_dir_sorted(&dir)?
+            .iter()
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(crate::gamedir::parse_turn_name)
+            })
+            .min()
+            .ok_or_else(|| Error::new(format!("{} holds no turn", dir.display())))
+    }
+
+    /// The state after `turn`, and why it does not match its recorded hash if it does not.
+    fn state_checked(&self, turn: u32) -> Result<(String, Option<String>)> {
+        let dir = self.dir.turn_dir(turn);
         let path = dir.join(STATE_FILE);
         let text = files::read_text_in_game(&path, files::MAX_STATE_BYTES)?;
-        let hash = files::read_text_in_game(&dir.join(HASH_FILE), files::MAX_SMALL_BYTES)?;
-        if hash.trim() != sha256_hex(text.as_bytes()) {
-            return Err(Error::new(format!(
+        let hash = files::read_text_in_game(&dir.join(HASH_FILE), files::MAX_SMALL_BYTES);
+        let problem = match hash {
+            Ok(h) if h.trim() == sha256_hex(text.as_bytes()) => None,
+            Ok(_) => Some(format!(
                 "{} does not match its {HASH_FILE}: it was changed after the turn was written",
                 path.display()
-            )));
+            )),
+            Err(e) => Some(format!(
+                "{HASH_FILE} is missing or unreadable ({e}): the state cannot be verified"
+            )),
+        };
+        Ok((text, problem))
+    }
+
+    /// The state after `turn`, checked against its recorded hash.
+    pub fn state(&self, turn: u32) -> Result<String> {
+        match self.state_checked(turn)? {
+            (text, None) => Ok(text),
+            (_, Some(problem)) => Err(Error::new(problem)),
         }
-        Ok(text)
     }
 
     pub fn seats(&self) -> Result<Vec<Seat>> {
@@ -218,351 +242,305 @@ impl GameFiles {
         self.ruleset.check(self.text(&state), seat, file, sheet)
     }
 
-    /// Plays the next turn with the sheets in `orders/`, named SEAT.txt.
-    ///
-    /// The sheets are moved into the turn being written (`turns/playing.tmp/orders/`)
-    /// before they are read, as an Empires game's are ([`crate::staging`]): the turn plays
-    /// exactly the sheets it keeps, a sheet that arrives meanwhile waits in `orders/` for
-    /// the next turn, and nothing in `orders/` is ever removed or written over. A turn that
-    /// fails, or was interrupted, puts its sheets back first.
-    pub fn play(&self) -> Result<Played> {
-        let lock = crate::gamedir::GameDir::at(&self.root).lock()?;
-        let mut notes = self.recover()?;
-        let turn = self.current_turn()?;
-        let state = self.state(turn)?;
-        let tmp = self.root.join(TURNS_DIR).join(PLAYING);
-        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
-        let played = self
-            .take_orders(&tmp, &mut notes)
-            .and_then(|taken| self.play_taken(&tmp, (turn, &state), taken, notes));
-        let played = match played {
-            Ok(p) => p,
-            Err(e) => {
-                return Err(match self.recover() {
-                    Ok(_) => e,
-                    Err(again) => Error::new(format!(
-                        "{e}; and putting the sheets back failed too: {again}"
-                    )),
-                });
-            }
-        };
-        drop(lock);
-        Ok(played)
+    /// The game as the host's doors see a game of any ruleset: its texts at the turn it
+    /// stands.
+    pub fn hosted(&self) -> Result<HostedGame> {
+        let current = self.current_turn()?;
+        let (state, problem) = self.state_checked(current)?;
+        Ok(HostedGame {
+            name: self.name.clone(),
+            ruleset: self.ruleset,
+            turn: current,
+            map: self.map.clone(),
+            state,
+            kept: self.kept.clone(),
+            warnings: problem.into_iter().collect(),
+        })
     }
 
-    /// Plays every turn again from the state before it and the sheets it took (kept in its
-    /// `orders/`), as `play` did, and compares the state with the one kept. For each turn
-    /// played (and the starting position, as turn 0): `None` when they agree, else why not.
-    /// A state changed after it was written is caught by its own `state.sha256`.
+    /// Plays the next turn with the sheets waiting in `orders/`, as `options` allow, and
+    /// commits it. The sheets are moved into the turn being written before they are read:
+    /// the turn plays exactly the sheets it keeps, a sheet that arrives meanwhile waits for
+    /// the next turn, and a turn that fails puts its sheets back.
+    pub fn play(&self, options: TurnOptions) -> Result<TurnReport> {
+        let lock = self.dir.lock()?;
+        let mut notes = self.dir.recover()?;
+        let current = self.current_turn()?;
+        let next = current + 1;
+        crate::turn::expect_turn(&options, next, &self.name)?;
+        let mut game = self.hosted()?;
+        let problem = game.warnings.pop();
+        let state_accepted = match problem {
+            Some(p) if !options.accept_state => {
+                return Err(Error::new(format!(
+                    "{p}; no turn is played on a state that cannot be verified. If the state \
+                     is as the GM wants it, run `empires turn --accept-state`, which records \
+                     this with the turn"
+                )));
+            }
+            Some(p) => {
+                notes.push(format!("{p}; played all the same (--accept-state)"));
+                Some(p)
+            }
+            None => None,
+        };
+        let state_path = self.dir.turn_dir(current).join(STATE_FILE);
+        let codes: Vec<String> = self
+            .ruleset
+            .seats(game.text())
+            .map_err(|e| Error::of(e.kind(), format!("{}: {e}", state_path.display())))?
+            .into_iter()
+            .map(|s| s.code)
+            .collect();
+        let taken = self.dir.take_orders(next, &codes)?;
+        let played = self
+            .play_taken(&game, &taken, options, state_accepted)
+            .map_err(|e| self.dir.undo(e));
+        drop(lock);
+        let mut report = played?;
+        notes.extend(taken.waiting.warnings.iter().cloned());
+        notes.append(&mut report.warnings);
+        report.warnings = notes;
+        Ok(report)
+    }
+
+    /// Plays the turn whose sheets `taken` holds, and commits it.
+    fn play_taken(
+        &self,
+        game: &HostedGame,
+        taken: &crate::staging::Taken,
+        options: TurnOptions,
+        state_accepted: Option<String>,
+    ) -> Result<TurnReport> {
+        let orders = taken.orders();
+        let mut sent = Vec::new();
+        let named = taken
+            .waiting
+            .sheets
+            .iter()
+            .map(|(code, name)| (Some(code.clone()), name))
+            .chain(taken.waiting.gm.iter().map(|name| (None, name)));
+        for (seat, name) in named {
+            // The record names a sheet as the pipeline does (`EN.txt`, `gm.txt`).
+            let want = pipeline::sent_name(seat.as_deref());
+            let path = orders.join(&want);
+            if *name != want {
+                files::move_no_replace(&orders.join(name), &path)
+                    .map_err(|e| Error::io("cannot rename", &orders.join(name), e))?;
+            }
+            let file = files::open_in_game(&path)?;
+            let bytes = files::read_at_most(file, SHEET_READ_LIMIT)
+                .map_err(|e| Error::io("cannot read", &path, e))?
+                .unwrap_or_else(|| vec![0; SHEET_READ_LIMIT as usize + 1]);
+            sent.push((seat, bytes));
+        }
+        let label = self.dir.orders_dir().display().to_string();
+        let played = pipeline::play(
+            game,
+            Taken {
+                sent,
+                held: None,
+                superseded: taken.superseded.clone(),
+                state_accepted,
+                label,
+            },
+            options,
+        )?;
+        for name in &played.record.unreadable {
+            self.dir.set_aside(taken, name)?;
+        }
+        // The record first: from here on the computer's orders may be in the turn, and only
+        // the record tells them from the players'. It is on disk before anything else.
+        let json = crate::gamedir::to_pretty_json(&played.record, RECORD_FILE)?;
+        files::write_atomic(&taken.tmp.join(RECORD_FILE), json.as_bytes())?;
+        files::sync_dir(&taken.tmp);
+        let record = &played.record;
+        write_files(&taken.tmp, &played.files, |path| {
+            path == RECORD_FILE || taken_file(record, path)
+        })?;
+        files::flush_tree(&taken.tmp)?;
+        let target = self.dir.turn_dir(played.turn);
+        if files::Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))?
+            != files::Kind::Missing
+        {
+            return Err(Error::new(format!("{} already exists", target.display())));
+        }
+        fs::rename(&taken.tmp, &target).map_err(|e| Error::io("cannot rename", &taken.tmp, e))?;
+        files::sync_dir(&self.dir.turns_dir());
+        // The turn is committed: nothing below may fail it.
+        if let Some(k) = &played.kept {
+            let _ =
+                files::write_unsynced(&self.root().join(self.ruleset.kept_file()), k.as_bytes());
+        }
+        let mut report = played.report;
+        report.written_to = target.display().to_string();
+        Ok(report)
+    }
+
+    /// Plays every turn again from the state before it and the sheets it took (listed in
+    /// its record), as `play` did, and compares the state with the one kept. For each turn
+    /// played (and the starting position): `None` when they agree, else why not. A state
+    /// changed after it was written is caught by its own `state.sha256`.
     pub fn replay(&self) -> Result<Vec<(u32, Option<String>)>> {
-        let ready = self.current_turn()?;
-        let mut found = vec![(0, self.state(1).err().map(|e| e.to_string()))];
-        for next in 2..=ready {
-            let why = match (self.state(next - 1), self.state(next)) {
+        let (first, current) = (self.first_turn()?, self.current_turn()?);
+        let mut found = vec![(first, self.state(first).err().map(|e| e.to_string()))];
+        for turn in first + 1..=current {
+            let why = match (self.state(turn - 1), self.state(turn)) {
                 (_, Err(e)) => Some(e.to_string()),
                 (Err(_), Ok(_)) => Some("the state it was played from cannot be read".into()),
                 (Ok(before), Ok(kept)) => {
-                    let sheets = self.taken_sheets(next)?;
-                    let orders = ruleset::Orders {
-                        sheets: &sheets,
-                        ..Default::default()
+                    let game = HostedGame {
+                        turn: turn - 1,
+                        state: before,
+                        ..self.hosted()?
                     };
-                    let again = self.ruleset.play(self.text(&before), orders)?;
-                    (again.state != kept).then(|| {
-                        crate::verify::first_difference(again.state.as_bytes(), kept.as_bytes())
-                    })
+                    let options = TurnOptions {
+                        yes: true,
+                        unreadable_as_missed: true,
+                        accept_state: true,
+                        expect: None,
+                    };
+                    let again = pipeline::play(&game, self.taken_by(turn)?, options)?;
+                    let state = again
+                        .files
+                        .iter()
+                        .find(|(p, _)| p == STATE_FILE)
+                        .map(|(_, b)| b.clone())
+                        .unwrap_or_default();
+                    (state != kept.as_bytes())
+                        .then(|| crate::verify::first_difference(&state, kept.as_bytes()))
                 }
             };
-            found.push((next - 1, why));
+            found.push((turn, why));
         }
         Ok(found)
     }
 
-    /// The sheets the turn that made `turns/NNNN` read, by seat, in the order it read them;
-    /// one that could not be read was played as sending nothing.
-    fn taken_sheets(&self, turn: u32) -> Result<Vec<(String, String)>> {
-        let dir = self.turn_dir(turn).join(ORDERS_DIR);
-        let mut sheets = Vec::new();
-        if files::Kind::of(&dir).ok() != Some(files::Kind::Directory) {
-            return Ok(sheets);
-        }
-        for entry in files::read_dir_sorted(&dir)? {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(seat) = name.strip_suffix(".txt").filter(|s| !s.is_empty()) else {
-                continue;
-            };
-            if files::Kind::of(&path).ok() != Some(files::Kind::File) {
-                continue;
+    /// What turn `turn` took, as its record lists it, to play it again.
+    fn taken_by(&self, turn: u32) -> Result<Taken> {
+        let dir = self.dir.turn_dir(turn);
+        let record_path = dir.join(RECORD_FILE);
+        let record: TurnRecord = if record_path.exists() {
+            let text = files::read_text_in_game(&record_path, files::MAX_SMALL_BYTES)?;
+            serde_json::from_str(&text)
+                .map_err(|e| Error::corrupt(format!("{}: {e}", record_path.display())))?
+        } else {
+            // A turn played by an earlier version kept no record: what its orders/ holds
+            // is what was sent.
+            let orders = dir.join(ORDERS_DIR);
+            let mut sent = Vec::new();
+            if orders.is_dir() {
+                for entry in files::read_dir_sorted(&orders)? {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if name.ends_with(".txt") && entry.file_type().is_ok_and(|t| t.is_file()) {
+                        sent.push(name);
+                    }
+                }
             }
-            if let Ok(text) = files::read_text_in_game(&path, 1 << 20) {
-                sheets.push((seat.to_string(), text));
+            TurnRecord {
+                sent,
+                ..TurnRecord::default()
             }
-        }
-        Ok(sheets)
-    }
-
-    /// Rolls back a turn interrupted while being written: the sheets it took go back to
-    /// `orders/` (a seat that has sent a newer one since keeps it, and the older is held
-    /// for the next turn to keep, in `turns/superseded/`). Returns notes for the GM.
-    fn recover(&self) -> Result<Vec<String>> {
-        let orders = self.root.join(ORDERS_DIR);
-        let turns = self.root.join(TURNS_DIR);
-        let mut notes = Vec::new();
-        for entry in files::read_dir_sorted(&turns)? {
-            let tmp = entry.path();
-            let is_tmp = entry.file_name().to_string_lossy().ends_with(".tmp")
-                && entry.file_type().is_ok_and(|t| t.is_dir());
-            if !is_tmp {
-                continue;
-            }
-            let restored = crate::staging::restore(
-                &tmp,
-                &orders,
-                &turns.join(crate::staging::SUPERSEDED_DIR),
-            )?;
-            fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
-            let mut note = format!("{} was an interrupted turn: rolled back", tmp.display());
-            if !restored.back.is_empty() {
-                note.push_str(&format!(
-                    "; its sheets are back in {}: {}",
-                    orders.display(),
-                    restored.back.join(" ")
-                ));
-            }
-            if !restored.superseded.is_empty() {
-                note.push_str(&format!(
-                    "; sheets replaced since by newer ones are kept with the next turn, not played: {}",
-                    restored.superseded.join(" ")
-                ));
-            }
-            notes.push(note);
-        }
-        Ok(notes)
-    }
-
-    /// Moves the sheets waiting in `orders/` (plain files named SEAT.txt) into the turn
-    /// being written, and any sheets held as superseded into its `orders/superseded/`;
-    /// returns the sheets read, by seat, and the superseded ones' names.
-    fn take_orders(&self, tmp: &Path, notes: &mut Vec<String>) -> Result<TakenSheets> {
-        let taken = tmp.join(ORDERS_DIR);
-        fs::create_dir(&taken).map_err(|e| Error::io("cannot create", &taken, e))?;
+        };
+        let seat_of = |name: &str| {
+            (!name.eq_ignore_ascii_case(crate::gamedir::GM_MESSAGES_FILE))
+                .then(|| name.trim_end_matches(".txt").to_string())
+        };
         let mut sent = Vec::new();
-        for entry in files::read_dir_sorted(&self.root.join(ORDERS_DIR))? {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some(seat) = name.strip_suffix(".txt").filter(|s| !s.is_empty()) else {
-                notes.push(format!(
-                    "{}: not named SEAT.txt, left where it is",
-                    path.display()
-                ));
-                continue;
-            };
-            if files::Kind::of(&path).ok() != Some(files::Kind::File) {
-                notes.push(format!(
-                    "{}: not a plain file, left where it is",
-                    path.display()
-                ));
-                continue;
-            }
-            let to = taken.join(&name);
-            match files::move_no_replace(&path, &to) {
-                Ok(()) => {}
-                // Taken away since it was listed: it was never there for this turn.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(Error::io("cannot move", &path, e)),
-            }
-            match files::read_text_in_game(&to, 1 << 20) {
-                Ok(text) => sent.push((seat.to_string(), text)),
-                Err(e) => notes.push(format!(
-                    "{e}; played as sending nothing, the sheet kept with the turn"
-                )),
-            }
+        for name in &record.sent {
+            let body = files::read_in_game(&dir.join(ORDERS_DIR).join(name), SHEET_READ_LIMIT)?;
+            sent.push((seat_of(name), body));
         }
-        let held = self
-            .root
-            .join(TURNS_DIR)
-            .join(crate::staging::SUPERSEDED_DIR);
-        let mut superseded = Vec::new();
-        if files::Kind::of(&held).ok() == Some(files::Kind::Directory) {
-            let aside = taken.join(crate::staging::SUPERSEDED_DIR);
-            for entry in files::read_dir_sorted(&held)? {
-                let from = entry.path();
-                if files::Kind::of(&from).ok() != Some(files::Kind::File) {
-                    continue;
-                }
-                if superseded.is_empty() {
-                    fs::create_dir(&aside).map_err(|e| Error::io("cannot create", &aside, e))?;
-                }
-                let name = entry.file_name().to_string_lossy().into_owned();
-                files::move_no_replace(&from, &aside.join(&name))
-                    .map_err(|e| Error::io("cannot move", &from, e))?;
-                superseded.push(name);
-            }
+        for name in &record.unreadable {
+            let path = dir.join(ORDERS_DIR).join(UNREADABLE_DIR).join(name);
+            let body = files::read_in_game(&path, SHEET_READ_LIMIT)
+                .unwrap_or_else(|_| vec![0; SHEET_READ_LIMIT as usize + 1]);
+            sent.push((seat_of(name), body));
         }
-        Ok(TakenSheets { sent, superseded })
-    }
-
-    /// Plays `turn` on its `state` with the sheets taken into `tmp`, and commits it;
-    /// `notes` are what the GM has been told so far.
-    fn play_taken(
-        &self,
-        tmp: &Path,
-        (turn, state): (u32, &str),
-        taken: TakenSheets,
-        mut notes: Vec<String>,
-    ) -> Result<Played> {
-        let TakenSheets { sent, superseded } = taken;
-        let seats = self.ruleset.seats(self.text(state))?;
-        // A directory game has no accounts: the GM says who plays by the sheets sent.
-        let orders = ruleset::Orders {
-            sheets: &sent,
-            ..Default::default()
-        };
-        let played = self.ruleset.play(self.text(state), orders)?;
-        notes.extend(played.notes.iter().cloned());
-        if !superseded.is_empty() {
-            notes.push(format!(
-                "kept with the turn in {ORDERS_DIR}/{}/, not played: {}",
-                crate::staging::SUPERSEDED_DIR,
-                superseded.join(" ")
-            ));
-        }
-        let refused = |seat: &str| {
-            played
-                .notes
-                .iter()
-                .any(|n| n.starts_with(&format!("{seat}.txt:")))
-        };
-        let orders_from: Vec<String> = sent
-            .iter()
-            .map(|(s, _)| s.clone())
-            .filter(|s| !refused(s))
-            .collect();
-        let no_orders = seats
-            .iter()
-            .filter(|s| s.alive && !orders_from.iter().any(|o| o.eq_ignore_ascii_case(&s.code)))
-            .map(|s| s.code.clone())
-            .collect();
-        let next = self.ruleset.next_turn(self.text(&played.state))?;
-        let mut write = TurnWrite::at(tmp.to_path_buf(), self.turn_dir(next))?;
-        write.state(&played.state)?;
-        write.files(".", [(EVENTS_FILE.to_string(), &played.events)])?;
-        write.files(
-            REPORTS_DIR,
-            played.reports.iter().map(|w| (w.name.clone(), &w.text)),
-        )?;
-        write.files(
-            SHEETS_DIR,
-            played.sheets.iter().map(|(c, t)| (format!("{c}.txt"), t)),
-        )?;
-        write.files(
-            COMPUTER_DIR,
-            played.computer_orders.iter().map(|(n, t)| (n.clone(), t)),
-        )?;
-        let written_to = write.commit()?;
-        if let Some(k) = &played.kept {
-            files::write_unsynced(&self.root.join(KEPT_FILE), k.as_bytes())?;
-        }
-        Ok(Played {
-            turn,
-            events: played.events_count,
-            failed: played.failed,
-            orders_from,
-            no_orders,
-            notes,
-            written_to,
+        sent.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(a.0.cmp(&b.0)));
+        Ok(Taken {
+            sent,
+            held: None,
+            superseded: record.superseded.clone(),
+            state_accepted: record.state_accepted.clone(),
+            label: dir.join(ORDERS_DIR).display().to_string(),
         })
     }
 
-    /// The game as the host's doors see a game of any ruleset: its texts at the turn it
-    /// stands, and the turns played so far (the first turn directory holds the start).
-    pub fn hosted(&self) -> Result<ruleset::HostedGame> {
-        let current = self.current_turn()?;
-        let first = self.first_turn()?;
-        Ok(ruleset::HostedGame {
-            name: self.name.clone(),
-            ruleset: self.ruleset,
-            turn: current - first,
-            map: self.map.clone(),
-            state: self.state(current)?,
-            kept: self.kept.clone(),
-            warnings: Vec::new(),
-        })
-    }
-
-    /// The lowest turn directory: the starting position.
-    fn first_turn(&self) -> Result<u32> {
-        let dir = self.root.join(TURNS_DIR);
-        files::read_dir_sorted(&dir)?
-            .iter()
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()
-                    .and_then(crate::gamedir::parse_turn_name)
-            })
-            .min()
-            .ok_or_else(|| Error::new(format!("{} holds no turn", dir.display())))
-    }
-
-    /// Keeps a seat's sheet for the next turn in `orders/SEAT.txt`, written whole under the
-    /// game's shared lock (a turn being played is waited for); the latest sheet of a seat
-    /// is the one played. A sheet checked for another turn (`for_turn`, counted as turns played + 1) than the
-    /// next is refused: the game has moved on since.
+    /// Keeps a seat's sheet (or, for `None`, the GM's messages, which add up) for the next
+    /// turn in `orders/`, written whole under the game's shared lock (a turn being played
+    /// is waited for); the latest sheet of a seat is the one played. A sheet checked for
+    /// another turn than the next (`for_turn`) is refused: the game has moved on since.
     pub fn submit(
         &self,
-        seat: &str,
+        seat: Option<&str>,
         body: &[u8],
         for_turn: Option<u32>,
-    ) -> Result<crate::store::Receipt> {
-        let _lock = crate::gamedir::GameDir::at(&self.root).lock_shared()?;
-        let current = self.current_turn()?;
-        let next = current - self.first_turn()? + 1;
+    ) -> Result<Receipt> {
+        let _lock = self.dir.lock_shared()?;
+        let game = self.hosted()?;
+        let next = game.turn + 1;
         if let Some(want) = for_turn.filter(|t| *t != next) {
             return Err(Error::conflict(format!(
                 "{}: the sheet was checked for turn {want}, but the next turn is {next}; check it again",
-                self.root.display()
+                self.root().display()
             )));
         }
-        let state = self.state(current)?;
-        let seats = self.ruleset.seats(self.text(&state))?;
-        let Some(seat) = seats.iter().find(|s| s.code.eq_ignore_ascii_case(seat)) else {
-            return Err(Error::new(format!(
-                "{seat} is not a seat of this game (the seats are {})",
-                seats
-                    .iter()
-                    .map(|s| s.code.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+        if let Some(over) = self.ruleset.finished(game.text())? {
+            return Err(Error::conflict(format!(
+                "{}: the game is over ({over}); it takes no more sheets or messages",
+                self.root().display()
             )));
+        }
+        let name = match seat {
+            Some(seat) => {
+                let seats = self.ruleset.seats(game.text())?;
+                let Some(s) = seats.iter().find(|s| s.code.eq_ignore_ascii_case(seat)) else {
+                    return Err(Error::new(format!(
+                        "{seat} is not a seat of this game (the seats are {})",
+                        seats
+                            .iter()
+                            .map(|s| s.code.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                };
+                pipeline::sent_name(Some(&s.code))
+            }
+            None => pipeline::sent_name(None),
         };
-        let target = self
-            .root
-            .join(ORDERS_DIR)
-            .join(format!("{}.txt", seat.code));
+        let target = self.dir.orders_dir().join(&name);
         let before =
             match files::Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? {
                 files::Kind::File => Some(files::read_in_game(&target, files::MAX_STATE_BYTES)?),
                 _ => None,
             };
-        files::write_atomic(&target, body)?;
-        Ok(crate::store::Receipt {
+        // The GM's messages add up, as in a database; a sheet replaces the one before.
+        let kept = match (&before, seat) {
+            (Some(old), None) => [&old[..], b"\n\n", body].concat(),
+            _ => body.to_vec(),
+        };
+        files::write_atomic(&target, &kept)?;
+        Ok(Receipt {
             for_turn: next,
             sha256: sha256_hex(body),
-            replaces: before.map(|b| sha256_hex(&b)),
+            replaces: before.filter(|_| seat.is_some()).map(|b| sha256_hex(&b)),
         })
     }
 
     /// The sheets waiting in `orders/` for the next turn, by file name, with their bytes.
-    pub fn pending(&self) -> Result<Vec<(String, Vec<u8>)>> {
+    pub fn pending(&self) -> Result<Files> {
+        let codes: Vec<String> = self.seats()?.into_iter().map(|s| s.code).collect();
+        let waiting = self.dir.waiting(&codes)?;
         let mut out = Vec::new();
-        for entry in files::read_dir_sorted(&self.root.join(ORDERS_DIR))? {
-            let path = entry.path();
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".txt") && files::Kind::of(&path).ok() == Some(files::Kind::File) {
-                out.push((name, files::read_in_game(&path, files::MAX_STATE_BYTES)?));
-            }
+        for name in waiting.sheets.values().chain(&waiting.gm) {
+            let p = self.dir.orders_dir().join(name);
+            out.push((
+                name.clone(),
+                files::read_in_game(&p, files::MAX_STATE_BYTES)?,
+            ));
         }
+        out.sort();
         Ok(out)
     }
 
@@ -571,8 +549,8 @@ impl GameFiles {
     /// while sheets wait for the next turn (they would be mixed), and at the start.
     /// Returns the turn taken back and the sheets waiting again.
     pub fn undo(&self) -> Result<(u32, Vec<String>)> {
-        let _lock = crate::gamedir::GameDir::at(&self.root).lock()?;
-        self.recover()?;
+        let _lock = self.dir.lock()?;
+        self.dir.recover()?;
         let (current, first) = (self.current_turn()?, self.first_turn()?);
         if current == first {
             return Err(Error::new(
@@ -580,104 +558,110 @@ impl GameFiles {
             ));
         }
         let waiting: Vec<String> = self.pending()?.into_iter().map(|(n, _)| n).collect();
-        if !waiting.is_empty() {
+        if waiting
+            .iter()
+            .any(|n| !n.eq_ignore_ascii_case(crate::gamedir::GM_MESSAGES_FILE))
+        {
             return Err(Error::new(format!(
                 "{} holds sheets sent for the next turn ({}); undoing the last turn would mix \
                  them with the ones it played. Move them out of the way first",
-                self.root.join(ORDERS_DIR).display(),
+                self.dir.orders_dir().display(),
                 waiting.join(" ")
             )));
         }
-        let done = self.turn_dir(current);
-        let tmp = self.root.join(TURNS_DIR).join(PLAYING);
+        let done = self.dir.turn_dir(current);
+        let tmp = self.dir.tmp_dir(current);
         fs::rename(&done, &tmp).map_err(|e| Error::io("cannot rename", &done, e))?;
-        files::sync_dir(&self.root.join(TURNS_DIR));
-        self.recover()?;
+        files::sync_dir(&self.dir.turns_dir());
+        self.dir.recover()?;
         let back = self.pending()?.into_iter().map(|(n, _)| n).collect();
-        Ok((current - first, back))
+        Ok((current, back))
     }
 
-    /// A file of a played turn's reports (`FRA.txt`, `FRA.json`, `FRA.html`).
+    /// A file of the reports of turn `turn` (`FRA.txt`, `FRA.json`, `FRA.html`).
     pub fn report(&self, turn: u32, file: &str) -> Result<String> {
-        let next = self.turn_dir(turn + 1);
-        let path = next.join(REPORTS_DIR).join(file);
         if file.contains(['/', '\\']) || file.starts_with('.') {
             return Err(Error::new(format!("{file:?} is not a report's name")));
         }
+        let path = self.dir.turn_dir(turn).join(REPORTS_DIR).join(file);
         files::read_text_in_game(&path, files::MAX_STATE_BYTES)
     }
 }
 
-/// The sheets a turn took: those read, by seat, and the names of the superseded ones kept
-/// with it.
-struct TakenSheets {
-    sent: Vec<(String, String)>,
-    superseded: Vec<String>,
+/// Brings a directory game written by an earlier version into the one layout, once: its
+/// turn directories were named for the turn their state was ready to play (one more than
+/// today's, turns played) and each kept every seat's blank sheet (`sheets/`), which a
+/// ruleset makes again on demand. Done under the game's lock; a game already in the
+/// layout is left alone.
+fn upgrade_layout(dir: &GameDir) -> Result<()> {
+    const OLD_SHEETS: &str = "sheets";
+    let old = |turns: &[u32]| {
+        turns
+            .first()
+            .is_some_and(|t| *t > 0 && dir.turn_dir(*t).join(OLD_SHEETS).is_dir())
+    };
+    let numbered = |d: &GameDir| -> Result<Vec<u32>> {
+        let mut turns: Vec<u32> = files::read_dir_sorted(&d.turns_dir())?
+            .iter()
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(crate::gamedir::parse_turn_name)
+            })
+            .collect();
+        turns.sort();
+        Ok(turns)
+    };
+    if !old(&numbered(dir)?) {
+        return Ok(());
+    }
+    let _lock = dir.lock()?;
+    let turns = numbered(dir)?;
+    if !old(&turns) {
+        return Ok(());
+    }
+    for t in turns {
+        let from = dir.turn_dir(t);
+        let sheets = from.join(OLD_SHEETS);
+        if sheets.is_dir() {
+            fs::remove_dir_all(&sheets).map_err(|e| Error::io("cannot remove", &sheets, e))?;
+        }
+        let to = dir.turn_dir(t - 1);
+        fs::rename(&from, &to).map_err(|e| Error::io("cannot rename", &from, e))?;
+    }
+    files::sync_dir(&dir.turns_dir());
+    Ok(())
 }
 
-/// A turn directory being written: `turns/NNNN.tmp/` (or `turns/playing.tmp/`, holding
-/// the sheets it took), renamed whole when done.
-struct TurnWrite {
-    tmp: PathBuf,
-    target: PathBuf,
+/// Whether `path`, a file of a turn, is one the turn took from `orders/` and holds already:
+/// a sheet sent, one that could not be read, one superseded.
+fn taken_file(record: &TurnRecord, path: &str) -> bool {
+    let Some(rest) = path.strip_prefix(&format!("{ORDERS_DIR}/")) else {
+        return false;
+    };
+    record.sent.iter().any(|n| n == rest)
+        || rest
+            .strip_prefix(&format!("{UNREADABLE_DIR}/"))
+            .is_some_and(|n| record.unreadable.iter().any(|u| u == n))
+        || rest.starts_with(&format!("{SUPERSEDED_DIR}/"))
 }
 
-impl TurnWrite {
-    fn new(game: &GameFiles, turn: u32) -> Result<TurnWrite> {
-        let tmp = game
-            .root
-            .join(TURNS_DIR)
-            .join(format!("{}.tmp", turn_name(turn)));
-        if tmp.exists() {
-            // A starting position interrupted before its rename: it holds no sheet.
-            fs::remove_dir_all(&tmp).map_err(|e| Error::io("cannot remove", &tmp, e))?;
+/// Writes a turn's files into `dir`, making their folders, but those `skip` names.
+fn write_files(dir: &Path, list: &Files, skip: impl Fn(&str) -> bool) -> Result<()> {
+    let mut made: Vec<PathBuf> = Vec::new();
+    for (path, body) in list {
+        if skip(path) {
+            continue;
         }
-        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
-        TurnWrite::at(tmp, game.turn_dir(turn))
-    }
-
-    /// Writes into `tmp`, made already, for the turn directory `target`.
-    fn at(tmp: PathBuf, target: PathBuf) -> Result<TurnWrite> {
-        if target.exists() {
-            return Err(Error::new(format!(
-                "{} exists already: the turn was played",
-                target.display()
-            )));
+        let target = dir.join(path);
+        if let Some(parent) = target.parent()
+            && parent != dir
+            && !made.iter().any(|m| m == parent)
+        {
+            fs::create_dir_all(parent).map_err(|e| Error::io("cannot create", parent, e))?;
+            made.push(parent.to_path_buf());
         }
-        Ok(TurnWrite { tmp, target })
+        files::write_new_unsynced(&target, body)?;
     }
-
-    fn state(&mut self, json: &str) -> Result<()> {
-        files::write_new_unsynced(&self.tmp.join(STATE_FILE), json.as_bytes())?;
-        let hash = format!("{}\n", sha256_hex(json.as_bytes()));
-        files::write_new_unsynced(&self.tmp.join(HASH_FILE), hash.as_bytes())
-    }
-
-    /// Writes files into a folder of the turn (`.` for the turn's own).
-    fn files<'a>(
-        &mut self,
-        folder: &str,
-        list: impl IntoIterator<Item = (String, &'a String)>,
-    ) -> Result<()> {
-        let dir = self.tmp.join(folder);
-        let mut made = dir.exists();
-        for (name, body) in list {
-            if !made {
-                fs::create_dir(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
-                made = true;
-            }
-            files::write_new_unsynced(&dir.join(&name), body.as_bytes())?;
-        }
-        Ok(())
-    }
-
-    fn commit(self) -> Result<PathBuf> {
-        files::flush_tree(&self.tmp)?;
-        fs::rename(&self.tmp, &self.target)
-            .map_err(|e| Error::io("cannot rename", &self.tmp, e))?;
-        if let Some(parent) = self.target.parent() {
-            files::sync_dir(parent);
-        }
-        Ok(self.target)
-    }
+    Ok(())
 }

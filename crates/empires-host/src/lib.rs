@@ -22,6 +22,7 @@ pub mod gamelock;
 pub mod games;
 pub mod ledger;
 pub mod mapcache;
+pub mod pipeline;
 pub mod render;
 pub mod ruleset;
 pub mod schedule;

@@ -22,7 +22,6 @@
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
 use crate::gamedir::{GM_MESSAGES_FILE, GameDir, ORDERS_DIR, TurnFiles};
-use empires_rules::{EmpireCode, GameState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
@@ -66,7 +65,8 @@ pub const SUPERSEDED_DIR: &str = "superseded";
 /// What is waiting in `orders/`, by file name, without reading any of it.
 #[derive(Debug, Clone, Default)]
 pub struct Waiting {
-    pub sheets: BTreeMap<EmpireCode, String>,
+    /// Each seat's sheet, by the seat's code as the game spells it.
+    pub sheets: BTreeMap<String, String>,
     /// `gm.txt`, as it is spelt.
     pub gm: Option<String>,
     /// Files that are not turnsheets, links, pipes, directories: left alone.
@@ -97,16 +97,15 @@ impl Taken {
 }
 
 impl GameDir {
-    /// The turnsheets waiting in `orders/`: one plain file per empire of the game, named
-    /// `<CODE>.txt` in any case, and the GM's `gm.txt`. Anything else, and anything that is
-    /// not a plain file (a link, a pipe, a directory), is reported and left alone.
-    pub fn waiting(&self, state: &GameState) -> Result<Waiting> {
+    /// The turnsheets waiting in `orders/`: one plain file per seat of the game (`codes`),
+    /// named `<CODE>.txt` in any case, and the GM's `gm.txt`. Anything else, and anything
+    /// that is not a plain file (a link, a pipe, a directory), is reported and left alone.
+    pub fn waiting(&self, codes: &[String]) -> Result<Waiting> {
         let dir = self.orders_dir();
         let mut found = Waiting::default();
         if Kind::of(&dir).map_err(|e| Error::io("cannot read", &dir, e))? != Kind::Directory {
             return Ok(found);
         }
-        let codes: Vec<String> = state.empires.iter().map(|e| e.code.to_string()).collect();
         for entry in files::read_dir_sorted(&dir)? {
             let path = entry.path();
             let shown = path.display();
@@ -136,24 +135,26 @@ impl GameDir {
                 found.gm = Some(name);
                 continue;
             }
-            let code = name
+            let stem = name
                 .rsplit_once('.')
                 .filter(|(_, ext)| ext.eq_ignore_ascii_case("txt"))
-                .and_then(|(stem, _)| EmpireCode::parse(stem).ok().filter(|_| stem.len() == 2));
-            let Some(code) = code else {
+                .map(|(stem, _)| stem)
+                .filter(|stem| crate::seat::SeatCode::parse(stem).is_some());
+            let Some(stem) = stem else {
                 found.warnings.push(format!(
                     "{shown}: not a turnsheet (turnsheets are named <CODE>.txt, e.g. {}.txt); ignored",
                     codes.first().map_or("EN", String::as_str)
                 ));
                 continue;
             };
-            if state.empire(code).is_none() {
+            let Some(code) = codes.iter().find(|c| c.eq_ignore_ascii_case(stem)).cloned() else {
                 found.warnings.push(format!(
-                    "{shown}: {code} is not an empire of this game (the empires are {}); ignored",
+                    "{shown}: {} is not an empire or seat of this game (the seats are {}); ignored",
+                    stem.to_ascii_uppercase(),
                     codes.join(", ")
                 ));
                 continue;
-            }
+            };
             if let Some(other) = found.sheets.get(&code) {
                 return Err(Error::new(format!(
                     "{} and {shown} are both orders for {code}; remove one",
@@ -167,8 +168,8 @@ impl GameDir {
 
     /// Starts turn `turn`: creates `turns/NNNN.tmp/orders/` and moves every waiting
     /// turnsheet into it. On failure everything taken is put back.
-    pub fn take_orders(&self, turn: u32, state: &GameState) -> Result<Taken> {
-        let mut waiting = self.waiting(state)?;
+    pub fn take_orders(&self, turn: u32, codes: &[String]) -> Result<Taken> {
+        let mut waiting = self.waiting(codes)?;
         let tmp = self.tmp_dir(turn);
         let to = tmp.join(ORDERS_DIR);
         fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;

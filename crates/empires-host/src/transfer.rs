@@ -3,12 +3,12 @@
 //! turn's files go across byte for byte; accounts, passwords and the audit log stay in the
 //! host.
 
-use crate::drawing::MAP_SCRIPT;
 use crate::error::{Error, Result};
-use crate::gamedir::{self, Game, LOCK_FILE, MAP_FILE, ORDERS_DIR, TURNS_DIR};
+use crate::gamedir::{self, GameDir, LOCK_FILE, MAP_FILE, ORDERS_DIR, TURNS_DIR};
+use crate::gamefiles::GameFiles;
 use crate::store::dir::files_under;
-use crate::store::sql::SqlStore;
-use crate::store::{Millis, NewGame, Store};
+use crate::store::sql::{GameRow, SqlStore};
+use crate::store::{Millis, Store};
 use std::fs;
 use std::path::Path;
 
@@ -34,31 +34,32 @@ impl std::fmt::Display for Moved {
     }
 }
 
-/// Writes `game` of `store` as the game directory `dir`, which must not exist or be empty.
-/// The directory is built beside its place and renamed into it whole.
+/// Writes `game` of `store`, of any ruleset, as the game directory `dir`, which must not
+/// exist or be empty. The directory is built beside its place and renamed into it whole.
 pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> {
-    let loaded = store.load(game).await?;
+    let g = store.hosted(game).await?;
     let mut turns = Vec::new();
-    for t in 0..=loaded.turn {
-        turns.push(store.turn_files(game, t).await?);
+    // A game may start after turn 0 (a scenario): turns before its start hold nothing.
+    for t in 0..=g.turn {
+        let files = store.turn_files(game, t).await?;
+        if !files.is_empty() {
+            turns.push((t, files));
+        }
     }
     let pending = store.pending(game).await?;
-    let files = turns.iter().map(Vec::len).sum::<usize>();
+    let files = turns.iter().map(|(_, f)| f.len()).sum::<usize>();
     crate::create::build_whole(dir, |building| {
-        crate::files::write_new(&building.join(MAP_FILE), loaded.map_text.as_bytes())?;
-        crate::mapcache::keep(building, &loaded.map_text)?;
-        if let Some(script) = &loaded.map_script {
-            crate::files::write_new(&building.join(MAP_SCRIPT), script.as_bytes())?;
+        crate::files::write_new(&building.join(MAP_FILE), g.map.as_bytes())?;
+        crate::gamefiles::write_game_file(building, g.ruleset, &g.name)?;
+        if let Some(kept) = &g.kept {
+            crate::files::write_new(&building.join(g.ruleset.kept_file()), kept.as_bytes())?;
         }
         crate::files::write_new(&building.join(LOCK_FILE), b"")?;
         let turns_dir = building.join(TURNS_DIR);
         mkdir(&turns_dir)?;
-        for (t, files) in turns.iter().enumerate() {
-            let td = turns_dir.join(gamedir::turn_name(t as u32));
+        for (t, files) in &turns {
+            let td = turns_dir.join(gamedir::turn_name(*t));
             mkdir(&td)?;
-            if t > 0 {
-                mkdir(&td.join(ORDERS_DIR))?;
-            }
             for (path, body) in files {
                 let target = td.join(path);
                 if let Some(parent) = target.parent() {
@@ -77,7 +78,7 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
     })?;
     Ok(Moved {
         game: store.describe(game),
-        turns: loaded.turn,
+        turns: g.turn,
         files,
         pending: pending.len(),
     })
@@ -87,44 +88,46 @@ fn mkdir(p: &Path) -> Result<()> {
     fs::create_dir(p).map_err(|e| Error::io("cannot create", p, e))
 }
 
-/// Loads the game directory `dir` into `store` as the game `name`, in one transaction. The
-/// directory must have no interrupted turn and a state that matches its hash.
+/// Loads the game directory `dir`, of any ruleset, into `store` as the game `name`, in one
+/// transaction. The directory must have no interrupted turn and a state that matches its
+/// hash.
 pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Result<Moved> {
-    let game = Game::load(dir)?;
-    if !game.warnings.is_empty() {
+    let game = GameFiles::open(dir, None)?;
+    let hosted = game.hosted()?;
+    let mut problems = GameDir::at(dir).interrupted_turns()?;
+    problems.extend(hosted.warnings.iter().cloned());
+    if !problems.is_empty() {
         return Err(Error::new(format!(
             "{} cannot be imported as it is: {}; run `empires turn` or `empires status` on it first",
             dir.display(),
-            game.warnings.join("; ")
+            problems.join("; ")
         )));
     }
-    let map_script = game.dir.kept_script();
+    let (first, current) = (game.first_turn()?, game.current_turn()?);
     let mut turns = Vec::new();
-    for t in 0..=game.turn {
-        let files = files_under(&game.dir.turn_dir(t))?;
-        turns.push((t, files));
+    for t in first..=current {
+        turns.push((t, files_under(&GameDir::at(dir).turn_dir(t))?));
     }
     let files = turns.iter().map(|(_, f)| f.len()).sum();
-    let pending = crate::store::dir::DirStore
-        .pending(&dir.display().to_string())
-        .await?;
-    store
-        .import(
-            &NewGame {
-                name,
-                map_text: &game.map_text,
-                map: &game.map,
-                state: &game.state,
-                created_at: now,
-            },
-            map_script.as_deref(),
-            &turns,
-            &pending,
-        )
-        .await?;
+    let pending = game.pending()?;
+    let ruleset = hosted.ruleset;
+    let seats = ruleset.seats(hosted.text())?;
+    let title = ruleset.game_title(hosted.text())?;
+    let row = GameRow {
+        name,
+        ruleset,
+        title: &title,
+        variant: ruleset.title(),
+        map: &hosted.map,
+        kept: hosted.kept.as_deref(),
+        turn: current,
+        seats: &seats,
+        created_at: now,
+    };
+    store.import_game(&row, &turns, &pending).await?;
     Ok(Moved {
         game: store.describe(name),
-        turns: game.turn,
+        turns: current,
         files,
         pending: pending.len(),
     })

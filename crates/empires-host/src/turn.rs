@@ -3,9 +3,9 @@
 use crate::error::{Error, Result};
 use crate::files;
 use crate::gamedir::ORDERS_DIR;
-use crate::gamedir::{Access, Game, TurnFiles};
+use crate::gamedir::TurnFiles;
 use crate::render::render_into;
-use crate::staging::{Taken, TurnRecord, UNREADABLE_DIR};
+use crate::staging::{TurnRecord, UNREADABLE_DIR};
 use empires_maps::draw::Layout;
 use empires_orders::parse_turnsheet;
 use empires_rules::engine::TurnOutcome;
@@ -22,8 +22,8 @@ use std::path::Path;
 /// a change to the engine or the computer players can change a turn's outcome.
 pub const RULES_VERSION: &str = "1";
 
-/// What `empires turn` did.
-#[derive(Debug, Clone)]
+/// What playing a turn did, whichever the game and the store.
+#[derive(Debug, Clone, Default)]
 pub struct TurnReport {
     pub game: String,
     pub turn: u32,
@@ -35,28 +35,26 @@ pub struct TurnReport {
     /// Actions not processed (beyond the action limit, ORDER without a number).
     pub ignored: usize,
     pub hash: String,
-    /// Empires whose turnsheet was used, and the living empires that sent none.
-    pub orders_from: Vec<EmpireCode>,
-    /// Empires whose orders the computer wrote (2.5).
-    pub computer_written: Vec<EmpireCode>,
-    /// In a game of another ruleset, the seats that sent sheets and those that did not,
-    /// said in place of the two lists above.
-    pub seats_line: Option<String>,
-    pub victory_warning: Option<VictoryClaim>,
-    pub game_over: Option<VictoryClaim>,
+    /// Seats whose sheet was played.
+    pub orders_from: Vec<String>,
+    /// Living seats with a player that sent nothing, which the computer did not play.
+    pub no_orders: Vec<String>,
+    /// Seats whose orders the computer wrote (2.5).
+    pub computer_written: Vec<String>,
+    /// What the GM is told beside the counts: a victory warned of, the game won.
+    pub news: Vec<String>,
+    /// The game ended with this turn.
+    pub finished: bool,
     pub warnings: Vec<String>,
 }
 
 impl fmt::Display for TurnReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let list = |v: &[EmpireCode]| {
+        let list = |v: &[String]| {
             if v.is_empty() {
                 "none".to_string()
             } else {
-                v.iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                v.join(" ")
             }
         };
         writeln!(
@@ -72,22 +70,19 @@ impl fmt::Display for TurnReport {
                 String::new()
             }
         )?;
-        match &self.seats_line {
-            Some(line) => writeln!(f, "{line}")?,
-            None => writeln!(
-                f,
-                "orders from: {}; written by the computer for: {}",
-                list(&self.orders_from),
-                list(&self.computer_written)
-            )?,
+        write!(f, "orders from: {}; ", list(&self.orders_from))?;
+        if !self.no_orders.is_empty() {
+            write!(f, "no orders from: {}; ", list(&self.no_orders))?;
         }
+        writeln!(
+            f,
+            "written by the computer for: {}",
+            list(&self.computer_written)
+        )?;
         writeln!(f, "state sha256: {}", self.hash)?;
         write!(f, "written to {}", self.written_to)?;
-        if let Some(c) = &self.victory_warning {
-            write!(f, "\nvictory warning: {}", claim_text(c))?;
-        }
-        if let Some(c) = &self.game_over {
-            write!(f, "\ngame over: {}", claim_text(c))?;
+        for line in &self.news {
+            write!(f, "\n{line}")?;
         }
         Ok(())
     }
@@ -127,24 +122,10 @@ pub fn run(dir: &Path) -> Result<TurnReport> {
     run_with(dir, TurnOptions::default())
 }
 
-/// Plays the next turn of the game in `dir` and writes it, as `options` allow.
+/// Plays the next turn of the game in `dir` and writes it, as `options` allow, through
+/// the one turn pipeline every store plays by.
 pub fn run_with(dir: &Path, options: TurnOptions) -> Result<TurnReport> {
-    let game = Game::open(
-        dir,
-        Access::Play {
-            accept_state: options.accept_state,
-        },
-    )?;
-    let next = game.turn + 1;
-    expect_turn(&options, next, &game.state.game)?;
-    if !options.yes {
-        let waiting = game.dir.waiting(&game.state)?;
-        let sent: Vec<EmpireCode> = waiting.sheets.keys().copied().collect();
-        refuse_missing_players(&game.state, &sent)?;
-    }
-    // From here the sheets are in the turn being written: any failure must put them back.
-    let taken = game.dir.take_orders(next, &game.state)?;
-    play_dir(&game, next, &taken, options).map_err(|e| game.dir.undo(e))
+    crate::gamefiles::GameFiles::open(dir, None)?.play(options)
 }
 
 /// Refuses a turn that is not the one the GM means to play.
@@ -346,20 +327,26 @@ pub fn play_sheets_into(
         .iter()
         .map(|(n, _)| n.clone())
         .collect();
+    let mut news = Vec::new();
+    if let Some(c) = &outcome.state.victory_warning {
+        news.push(format!("victory warning: {}", claim_text(c)));
+    }
+    if let Some(c) = &outcome.state.result {
+        news.push(format!("game over: {}", claim_text(c)));
+    }
     let report = TurnReport {
-        seats_line: None,
         game: outcome.state.game.clone(),
         turn: next,
-        written_to: String::new(),
         events: outcome.events.len(),
         failed: count(&outcome.events, |o| matches!(o, Outcome::Failed { .. })),
         ignored: count(&outcome.events, |o| matches!(o, Outcome::Ignored { .. })),
         hash: files.hash.clone(),
-        orders_from: sheets.keys().copied().collect(),
-        computer_written: computer,
-        victory_warning: outcome.state.victory_warning.clone(),
-        game_over: outcome.state.result.clone(),
+        orders_from: sheets.keys().map(ToString::to_string).collect(),
+        computer_written: computer.iter().map(ToString::to_string).collect(),
+        news,
+        finished: outcome.state.result.is_some(),
         warnings,
+        ..TurnReport::default()
     };
     Ok(Played {
         state: outcome.state,
@@ -419,62 +406,6 @@ pub struct Adjudicated {
     pub outcome: TurnOutcome,
     pub computer: Vec<EmpireCode>,
     pub computer_orders: Vec<(String, String)>,
-}
-
-/// Plays a turn of a game directory whose sheets `taken` holds, and commits it.
-fn play_dir(game: &Game, next: u32, taken: &Taken, options: TurnOptions) -> Result<TurnReport> {
-    let sent: Vec<Sent> = taken
-        .waiting
-        .sheets
-        .iter()
-        .map(|(code, name)| (Some(*code), name))
-        .chain(taken.waiting.gm.iter().map(|name| (None, name)))
-        .map(|(empire, name)| Sent {
-            name: name.clone(),
-            empire,
-            text: read_sent_sheet(&taken.orders().join(name)),
-        })
-        .collect();
-    let shown = game.dir.orders_dir().display().to_string();
-    let layout = game.layout(true)?;
-    // The reports go straight into the turn being written, each as it is rendered; should
-    // the turn fail, they go with the rest of it.
-    let reports_dir = taken.tmp.join(crate::render::REPORTS_DIR);
-    let mut made = false;
-    let mut played = play_sheets_into(
-        &game.map,
-        layout.as_deref(),
-        &game.state,
-        next,
-        &sent,
-        options,
-        Origin::titled(&shown),
-        &mut |name, text| {
-            if !made {
-                std::fs::create_dir(&reports_dir)
-                    .map_err(|e| Error::io("cannot create", &reports_dir, e))?;
-                made = true;
-            }
-            crate::files::write_new_unsynced(&reports_dir.join(name), text.as_bytes())
-        },
-    )?;
-    for name in &played.record.unreadable {
-        game.dir.set_aside(taken, name)?;
-    }
-    played.record.state_accepted = game.state_accepted.clone();
-    played.record.superseded = taken.superseded.clone();
-    game.dir
-        .commit_turn(next, taken, &played.files, &played.record)?;
-
-    // The turn is committed: nothing below may fail, so that a retry never plays a second
-    // turn.
-    let mut report = played.report;
-    report.written_to = game.dir.turn_dir(next).display().to_string();
-    let mut warnings = game.warnings.clone();
-    warnings.extend(taken.waiting.warnings.iter().cloned());
-    warnings.append(&mut report.warnings);
-    report.warnings = warnings;
-    Ok(report)
 }
 
 /// The GM's messages for everyone (10.6): one per paragraph, blanks closed up.

@@ -51,7 +51,7 @@ pub fn run(dir: &Path) -> Result<UndoReport> {
             "there is no turn to undo: the game is at its starting position",
         ));
     }
-    let waiting = game.dir.waiting(&game.state)?;
+    let waiting = game.dir.waiting(&game.seat_codes())?;
     let mut pending: Vec<&String> = waiting.sheets.values().collect();
     pending.extend(&waiting.gm);
     if !pending.is_empty() {
@@ -69,7 +69,7 @@ pub fn run(dir: &Path) -> Result<UndoReport> {
     fs::rename(&done, &tmp).map_err(|e| Error::io("cannot rename", &done, e))?;
     crate::files::sync_dir(&game.dir.turns_dir());
     let notes = game.dir.recover()?;
-    let mut sent = game.dir.waiting(&game.state)?;
+    let mut sent = game.dir.waiting(&game.seat_codes())?;
     let mut back: Vec<String> = std::mem::take(&mut sent.sheets).into_values().collect();
     back.extend(sent.gm.take());
     back.sort();

@@ -133,7 +133,7 @@ pub async fn napoleonic_game(
     };
     let started = napoleonic.create(&setup).expect("a Napoleonic game");
     store
-        .create_ruleset_game(name, napoleonic, &started, at)
+        .create_game(name, napoleonic, &started, at)
         .await
         .expect("the game kept");
     for (seat, player) in players {

@@ -83,28 +83,12 @@ fn kingdom(state: &GameState, seat: &str) -> Result<KingdomCode> {
     }
 }
 
-fn sheets(name: &str, map: &Map, state: &GameState) -> Vec<(String, String)> {
-    state
-        .kingdoms
-        .values()
-        .filter(|k| k.alive && !k.independent)
-        .map(|k| {
-            let text = napoleonic_orders::sheet::order_sheet(name, map, state, &k.code);
-            (k.code.to_string(), text)
-        })
-        .collect()
-}
-
 fn seats_of(state: &GameState) -> Vec<Seat> {
     state
         .kingdoms
         .values()
         .filter(|k| !k.independent)
-        .map(|k| Seat {
-            code: k.code.to_string(),
-            name: k.name.clone(),
-            alive: k.alive,
-        })
+        .map(|k| Seat::new(k.code.to_string(), k.name.clone(), k.alive))
         .collect()
 }
 
@@ -213,6 +197,7 @@ impl Ruleset for Napoleonic {
             kept: Some(kept_drawing(&map, &text)?),
             map: text,
             state: to_pretty_json(&state, "state.json")?,
+            ..Started::default()
         })
     }
 
@@ -277,6 +262,7 @@ impl Ruleset for Napoleonic {
         // its means and annexes what it may, and starts no war.
         let mut all = orders.clone();
         let mut computer_orders = Vec::new();
+        let mut computer_played = Vec::new();
         for seat in stand_ins {
             let Ok(k) = kingdom(&state, seat) else {
                 continue;
@@ -287,6 +273,7 @@ impl Ruleset for Napoleonic {
             let o =
                 napoleonic_ai::computer_orders(&map, &state, &k, napoleonic_ai::Style::Caretaker);
             computer_orders.push((format!("{k}.json"), to_pretty_json(&o, "computer orders")?));
+            computer_played.push(k.to_string());
             all.insert(k, o);
         }
         let ind = KingdomCode::independents();
@@ -341,13 +328,17 @@ impl Ruleset for Napoleonic {
             .count();
         Ok(Turn {
             turn: state.turn,
-            sheets: sheets(game.name, &map, &outcome.state),
             state: to_pretty_json(&outcome.state, "state.json")?,
             events: to_pretty_json(&outcome.events, "events.json")?,
             reports,
             computer_orders,
+            computer_played,
             events_count: outcome.events.len(),
             failed,
+            ignored: 0,
+            // G5: a won game goes on until the GM ends it.
+            finished: None,
+            news: Vec::new(),
             notes,
             kept,
         })

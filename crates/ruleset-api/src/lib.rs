@@ -59,6 +59,71 @@ pub struct Seat {
     pub name: String,
     /// Still in the game: it gets a sheet and a report.
     pub alive: bool,
+    /// How the seat stands with its player, as the ruleset keeps it.
+    pub standing: Standing,
+    /// The player the game itself names for the seat (an Empires position lists its
+    /// players); `None` where the host's accounts alone say who plays it.
+    pub player: Option<Player>,
+}
+
+impl Seat {
+    /// A living seat the game names no player for, playing.
+    pub fn new(code: impl Into<String>, name: impl Into<String>, alive: bool) -> Seat {
+        Seat {
+            code: code.into(),
+            name: name.into(),
+            alive,
+            standing: if alive {
+                Standing::Playing
+            } else {
+                Standing::Eliminated
+            },
+            player: None,
+        }
+    }
+}
+
+/// A player as the game names one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Player {
+    pub name: String,
+    pub email: Option<String>,
+}
+
+/// How a seat stands with its player: what the host's seats and ledger record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Played by its player, who sent the last sheet.
+    Playing,
+    /// No player: the computer plays it.
+    Dummy,
+    /// Its player has missed this many turns in a row, not yet enough to drop out.
+    Missing(u32),
+    /// Its player missed so many turns that they dropped out, after this many.
+    Dropped(u32),
+    /// Out of the game.
+    Eliminated,
+}
+
+impl Standing {
+    /// As a seat's row records it: `playing`, `dummy`, `missing`, `dropped`, `eliminated`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Standing::Playing => "playing",
+            Standing::Dummy => "dummy",
+            Standing::Missing(_) => "missing",
+            Standing::Dropped(_) => "dropped",
+            Standing::Eliminated => "eliminated",
+        }
+    }
+
+    /// Turns missed in a row.
+    pub fn missed(self) -> u32 {
+        match self {
+            Standing::Missing(n) | Standing::Dropped(n) => n,
+            _ => 0,
+        }
+    }
 }
 
 /// How a new game is set up, in terms every ruleset understands.
@@ -73,10 +138,16 @@ pub struct Setup {
 }
 
 /// A new game: the map it is played on and its starting state, as the host keeps them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Started {
+    /// The game's own title, when it has one apart from the name the host keeps it by.
+    pub title: Option<String>,
+    /// The kind of game for people ("World Empires"); the ruleset's title when `None`.
+    pub variant: Option<String>,
     pub map: String,
     pub state: String,
+    /// The starting position's reports, each with who may read it.
+    pub reports: Vec<Written>,
     /// Derived data to keep with the game and hand back in [`GameText::kept`]: it can
     /// always be made again, so losing it costs time, never a turn.
     pub kept: Option<String>,
@@ -163,16 +234,33 @@ pub struct Turn {
     pub events: String,
     /// Every report, each with who may read it: `FRA.txt`, `EN.html`, ...
     pub reports: Vec<Written>,
-    /// Each living seat's sheet for the next turn, as (seat, text).
-    pub sheets: Vec<(String, String)>,
-    /// Seats whose orders the computer wrote, with the sheets it wrote, as (file, text).
+    /// The orders the computer wrote, as (file, text), kept in the turn's
+    /// [`Ruleset::computer_dir`].
     pub computer_orders: Vec<(String, String)>,
+    /// The seats the computer played this turn, whose sheets it wrote.
+    pub computer_played: Vec<String>,
     pub events_count: usize,
     pub failed: usize,
+    /// Orders not carried out and not failed (beyond a sheet's limit, say).
+    pub ignored: usize,
+    /// The game ended with this turn.
+    pub finished: Option<Finished>,
+    /// What the GM is told of the turn beside its counts: a victory warned of, a game won.
+    pub news: Vec<String>,
     /// Things the GM should know (sheets not used, and why).
     pub notes: Vec<String>,
     /// New derived data to keep, when what was kept was missing or stale.
     pub kept: Option<String>,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Finished {
+    /// For people: who won, how, on which turn.
+    pub summary: String,
+    /// Each seat's result, by the ruleset's categories (for the players' ledgers); a seat
+    /// whose player dropped out has none.
+    pub results: Vec<(String, String)>,
 }
 
 /// Who may read a file a turn writes, as the ruleset that wrote it says: the host keeps
@@ -265,6 +353,34 @@ pub trait Ruleset: Send + Sync {
     /// turn it is for: one written for a turn played, or sent after the deadline while the
     /// turn waits, is refused and the player told to use the next sheet.
     fn late_orders(&self) -> bool {
+        false
+    }
+    /// The version of the rules a turn is played under, kept with every turn so that a
+    /// replay can tell a changed rule from a changed state; `None` where none is kept.
+    fn rules_version(&self) -> Option<&'static str> {
+        None
+    }
+    /// The folder of a turn keeping the orders the computer wrote (GM's eyes only).
+    fn computer_dir(&self) -> &'static str {
+        "computer"
+    }
+    /// The file beside a directory game's map that keeps [`Started::kept`]: report pages
+    /// may load it by name.
+    fn kept_file(&self) -> &'static str {
+        "kept.json"
+    }
+    /// The game's own title, as its state gives it: what its sheets carry on their `GAME`
+    /// line where the host keeps the game by no other name (a directory).
+    fn game_title(&self, game: GameText) -> Result<String> {
+        Ok(game.name.to_string())
+    }
+    /// Whether the game is over, and how it ended: it then takes no more sheets.
+    fn finished(&self, _game: GameText) -> Result<Option<String>> {
+        Ok(None)
+    }
+    /// Whether a game's turns may be charged to its players (the host's ledger of turn
+    /// credits, 2.10 of Empires): dropouts and results are recorded all the same.
+    fn paid_turns(&self) -> bool {
         false
     }
     /// The game read once, kept by the doors that run for long until a turn is played.

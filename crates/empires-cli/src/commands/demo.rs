@@ -111,7 +111,7 @@ pub fn run_showing(
             count(r.events as u32, "event"),
             count(r.failed as u32, "failed action")
         ));
-        if r.game_over.is_some() {
+        if r.finished {
             break;
         }
     }

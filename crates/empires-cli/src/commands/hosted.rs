@@ -95,7 +95,7 @@ pub fn create(ruleset: &'static dyn Ruleset, at: &GameAt, setup: &Setup) -> Resu
         GameAt::Db { url, name } => {
             let store = open_db(url)?;
             let started = ruleset.create(setup)?;
-            block_on(store.create_ruleset_game(name, ruleset, &started, super::now()?))?;
+            block_on(store.create_game(name, ruleset, &started, super::now()?))?;
             let g = block_on(store.read_hosted(name))?;
             let then = format!(
                 "players send sheets with `empires submit {name} SHEET --empire SEAT --db URL`, by mail or on the web"
@@ -122,7 +122,7 @@ pub fn report(at: &GameAt, seat: SeatCode, turn: Option<u32>, ext: &str) -> Resu
     match at {
         GameAt::Dir(dir) => {
             let game = GameFiles::open(dir, None)?;
-            let latest = game.current_turn()?.saturating_sub(1);
+            let latest = game.current_turn()?;
             if latest == 0 {
                 return Err(Error::new(
                     "no turn has been played yet: `empires sheet` prints a blank sheet",

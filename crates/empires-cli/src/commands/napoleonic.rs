@@ -188,31 +188,18 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 ..Default::default()
             };
             let played =
-                hosted::block_on(store.play_ruleset_turn(&name_of(&dir), options, super::now()?))?;
+                hosted::block_on(store.play_game_turn(&name_of(&dir), options, super::now()?))?;
             Ok((played.to_string(), false))
         }
         NapoleonicCommand::Turn { dir, db: None } => {
             let game = open(&dir)?;
-            let p = game.play()?;
-            let list = |v: &[String]| {
-                if v.is_empty() {
-                    "none".to_string()
-                } else {
-                    v.join(" ")
-                }
-            };
-            let mut out = format!(
-                "turn {} of \"{}\" played: {} events, {} failed orders\n\
-                 orders from: {}; no orders from: {}\nwritten to {}",
-                p.turn,
-                game.name,
-                p.events,
-                p.failed,
-                list(&p.orders_from),
-                list(&p.no_orders),
-                p.written_to.display()
-            );
-            for r in &p.notes {
+            // A directory game has no deadline: the GM plays it when the sheets are in.
+            let p = game.play(empires_host::turn::TurnOptions {
+                yes: true,
+                ..Default::default()
+            })?;
+            let mut out = p.to_string();
+            for r in &p.warnings {
                 let _ = write!(out, "\nnote: {r}");
             }
             Ok((out, false))

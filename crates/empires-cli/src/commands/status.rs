@@ -103,10 +103,14 @@ fn standing(e: &empires_rules::state::EmpireState, dropout_after: u32) -> String
 pub fn run(dir: &Path) -> Result<StatusReport> {
     let game = Game::load(dir)?;
     let mut warnings = game.warnings.clone();
-    let waiting = game.dir.waiting(&game.state)?;
+    let waiting = game.dir.waiting(&game.seat_codes())?;
     warnings.extend(waiting.warnings);
     Ok(StatusReport {
-        waiting: waiting.sheets.keys().copied().collect(),
+        waiting: waiting
+            .sheets
+            .keys()
+            .filter_map(|c| empires_rules::EmpireCode::parse(c).ok())
+            .collect(),
         state: game.state,
         warnings,
     })

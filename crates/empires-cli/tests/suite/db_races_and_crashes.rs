@@ -79,10 +79,12 @@ fn exported(url: &str, game: &str, at: &Path) -> empires_host::store::Files {
     let files = files_under(at).unwrap();
     std::fs::remove_dir_all(at).unwrap();
     let (from, to) = (format!("GAME {game}\n"), "GAME reference\n");
+    let (named, reference) = (format!("name = \"{game}\"\n"), "name = \"reference\"\n");
     files
         .into_iter()
         .map(|(path, bytes)| match String::from_utf8(bytes) {
             Ok(text) if path.contains("/reports/") => (path, text.replace(&from, to).into_bytes()),
+            Ok(text) if path == "game.toml" => (path, text.replace(&named, reference).into_bytes()),
             Ok(text) => (path, text.into_bytes()),
             Err(e) => (path, e.into_bytes()),
         })

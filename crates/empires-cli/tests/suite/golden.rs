@@ -18,13 +18,23 @@ use std::path::{Path, PathBuf};
 
 /// Changes made on purpose to what turns hold since the lists were first written, newest
 /// last: (what, why).
-pub const INTENDED: &[(&str, &str)] = &[(
-    "the blank turnsheet at the end of each report of a game kept in a database (its text \
+pub const INTENDED: &[(&str, &str)] = &[
+    (
+        "the blank turnsheet at the end of each report of a game kept in a database (its text \
      and HTML pages) gives the game's name in the database on its GAME line, not its title",
-    "the mail door finds a game by that line: a sheet mailed back from the report was \
+        "the mail door finds a game by that line: a sheet mailed back from the report was \
      refused whenever the two differed; the mail attachment and the web editor hand out the \
      same text",
-)];
+    ),
+    (
+        "a Napoleonic game kept in a directory keeps its turns as every game and store does: \
+         turns/NNNN named for the turns played (the starting position is 0000, not 0001), \
+         each with its turn.json record, and no copy of every seat's blank sheet (sheets/)",
+        "one directory layout for every ruleset, the one a database keeps a turn's files in, \
+         so that verify, export and import read any game's turns; a blank sheet is made \
+         again by `empires sheet`",
+    ),
+];
 
 const TURNS: u32 = 10;
 

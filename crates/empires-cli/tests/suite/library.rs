@@ -38,7 +38,7 @@ fn commands_can_be_called_as_functions() {
     assert_eq!(report.turn, 1);
     assert_eq!(report.failed, 0);
     assert_eq!(report.computer_written.len(), 4);
-    assert!(report.game_over.is_none());
+    assert!(!report.finished);
     let st = status::run(&dir).unwrap();
     assert_eq!(st.state.turn, 1);
     assert!(st.waiting.is_empty());
@@ -122,9 +122,10 @@ fn a_failed_write_leaves_the_directory_as_it_was() {
         computer: vec!["SC.txt".into()],
         ..TurnRecord::default()
     };
+    let codes: Vec<String> = state.empires.iter().map(|e| e.code.to_string()).collect();
     // Turn 1 already exists (as a plain file in the way): the commit must fail and put the
     // player's turnsheet back, and only it.
-    let taken = game.take_orders(1, &state).unwrap();
+    let taken = game.take_orders(1, &codes).unwrap();
     assert!(names(&game.orders_dir()).is_empty());
     fs::write(game.turn_dir(1), "in the way").unwrap();
     assert!(game.commit_turn(1, &taken, &files, &record).is_err());
@@ -132,7 +133,7 @@ fn a_failed_write_leaves_the_directory_as_it_was() {
     assert!(!game.tmp_dir(1).exists());
     fs::remove_file(game.turn_dir(1)).unwrap();
     // And the write itself works.
-    let taken = game.take_orders(1, &state).unwrap();
+    let taken = game.take_orders(1, &codes).unwrap();
     game.commit_turn(1, &taken, &files, &record).unwrap();
     assert_eq!(
         names(&game.turn_dir(1).join("orders")),

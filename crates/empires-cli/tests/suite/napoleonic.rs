@@ -26,10 +26,10 @@ fn a_game_is_created_checked_played_and_reported() {
     let dir = tmp.path().join("nap");
     let d = dir.to_str().unwrap();
     new_game(&dir);
-    assert!(dir.join("turns/0001/state.json").is_file());
-    assert!(dir.join("turns/0001/sheets/FRA.txt").is_file());
+    assert!(dir.join("turns/0000/state.json").is_file());
+    assert!(stdout(&ok(&["sheet", d, "FRA"])).contains("KINGDOM FRA"));
     assert!(
-        !dir.join("turns/0001/sheets/AUS.txt").exists(),
+        !empires(&["sheet", d, "AUS"]).status.success(),
         "AUS is not in play"
     );
 
@@ -90,9 +90,9 @@ fn a_game_is_created_checked_played_and_reported() {
     // A kingdom that sent nothing does nothing (1.2); the independents' routine wrote
     // their orders, which the GM can read.
     assert!(!played.contains("caretaker"), "{played}");
-    assert!(!dir.join("turns/0002/computer/PRU.json").exists());
-    assert!(dir.join("turns/0002/computer/IND.json").is_file());
-    assert!(dir.join("turns/0002/orders/FRA.txt").is_file());
+    assert!(!dir.join("turns/0001/computer/PRU.json").exists());
+    assert!(dir.join("turns/0001/computer/IND.json").is_file());
+    assert!(dir.join("turns/0001/orders/FRA.txt").is_file());
     assert!(!dir.join("orders/FRA.txt").exists());
 
     // The reports: France's text shows the war, the recruits and where A1 went; Prussia's
@@ -134,7 +134,7 @@ fn a_changed_state_is_refused_and_nothing_is_played() {
     let dir = tmp.path().join("nap");
     let d = dir.to_str().unwrap();
     new_game(&dir);
-    let state = dir.join("turns/0001/state.json");
+    let state = dir.join("turns/0000/state.json");
     let text = fs::read_to_string(&state).unwrap();
     fs::write(
         &state,
@@ -148,7 +148,7 @@ fn a_changed_state_is_refused_and_nothing_is_played() {
         "{}",
         stderr(&out)
     );
-    assert!(!dir.join("turns/0002").exists());
+    assert!(!dir.join("turns/0001").exists());
 }
 
 #[test]
@@ -173,15 +173,9 @@ fn a_new_game_refuses_an_unknown_kingdom_and_a_directory_in_use() {
     // So says the common command.
     let report = empires(&["report", d, "--empire", "FRA"]);
     assert!(stderr(&report).contains("no turn has been played yet"));
-    // A command of Empires alone on this game says which game it is.
+    // Import takes a game of any ruleset.
     let url = format!("sqlite:{}", dir.with_extension("db").display());
-    let import = empires(&["import", d, "--db", &url]);
-    assert!(!import.status.success());
-    assert!(
-        stderr(&import).contains("is a game of Napoleonic Empires"),
-        "{}",
-        stderr(&import)
-    );
+    ok(&["import", d, "--db", &url]);
 }
 
 #[test]
@@ -349,9 +343,9 @@ fn a_game_in_the_hosts_database_beside_an_empires_game() {
     // The turn waits for Prussia's player... there is none: both seats are unheld, so
     // the caretaker keeps Prussia and the turn is played.
     let played = stdout(&ok(&["turn", "europe", "--db", &db]));
-    assert!(played.contains("sheets from: FRA"), "{played}");
+    assert!(played.contains("orders from: FRA"), "{played}");
     assert!(
-        played.contains("played by the computer (no player): PRU"),
+        played.contains("written by the computer for: PRU"),
         "{played}"
     );
     let report = stdout(&ok(&["napoleonic", "report", "europe", "FRA", "--db", &db]));
@@ -397,7 +391,7 @@ fn a_sheet_sent_while_a_turn_is_played_is_played_or_waits() {
         fs::rename(&part, dir.join("orders/FRA.txt")).unwrap();
         let o = child.wait_with_output().unwrap();
         assert!(o.status.success(), "try {i}: {}", stderr(&o));
-        let kept = dir.join("turns/0002/orders/FRA.txt");
+        let kept = dir.join("turns/0001/orders/FRA.txt");
         // The second sheet is the one kept with the turn (it replaced the first before the
         // turn took it), or it waits for the next turn: it is never lost.
         // What was played shows in the report: the first sheet moves A1 into Champagne,
@@ -436,7 +430,7 @@ fn an_interrupted_turn_gives_its_sheets_back_and_the_newer_wins() {
     new_game(&dir);
     let older = "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: HOLD\n# older\n";
     let newer = "GAME \"Europe 1805\" KINGDOM FRA TURN 1\nA1\n  1: HOLD\n# newer\n";
-    let taken = dir.join("turns/playing.tmp/orders");
+    let taken = dir.join("turns/0001.tmp/orders");
     fs::create_dir_all(&taken).unwrap();
     fs::write(taken.join("FRA.txt"), older).unwrap();
     fs::write(
@@ -444,22 +438,22 @@ fn an_interrupted_turn_gives_its_sheets_back_and_the_newer_wins() {
         "GAME \"Europe 1805\" KINGDOM PRU TURN 1\n",
     )
     .unwrap();
-    fs::write(dir.join("turns/playing.tmp/state.json"), "{ \"half\": ").unwrap();
+    fs::write(dir.join("turns/0001.tmp/state.json"), "{ \"half\": ").unwrap();
     fs::write(dir.join("orders/FRA.txt"), newer).unwrap();
     let out = ok(&["napoleonic", "turn", dir.to_str().unwrap()]);
     let said = format!("{}{}", stdout(&out), stderr(&out));
     assert!(said.contains("interrupted turn"), "{said}");
     assert!(stdout(&out).contains("orders from: FRA PRU"), "{said}");
     assert_eq!(
-        fs::read_to_string(dir.join("turns/0002/orders/FRA.txt")).unwrap(),
+        fs::read_to_string(dir.join("turns/0001/orders/FRA.txt")).unwrap(),
         newer
     );
     assert_eq!(
-        fs::read_to_string(dir.join("turns/0002/orders/superseded/FRA.txt")).unwrap(),
+        fs::read_to_string(dir.join("turns/0001/orders/superseded/FRA.txt")).unwrap(),
         older
     );
-    assert!(dir.join("turns/0002/orders/PRU.txt").is_file());
-    assert!(!dir.join("turns/playing.tmp").exists());
+    assert!(dir.join("turns/0001/orders/PRU.txt").is_file());
+    assert!(!dir.join("turns/0001.tmp").exists());
 }
 
 /// A Napoleonic game in a directory through the commands every game has: `submit` checks
@@ -518,19 +512,19 @@ fn a_directory_game_takes_the_common_commands() {
 
     let played = stdout(&ok(&["turn", d]));
     assert!(
-        played.contains("sheets from: FRA; sent nothing: PRU"),
+        played.contains("orders from: FRA; no orders from: PRU"),
         "{played}"
     );
     assert!(stdout(&ok(&["status", d])).contains("turn 1 played; next turn 2"));
     let sent = fs::read(&sheet).unwrap();
     assert_eq!(
-        fs::read(dir.join("turns/0002/orders/FRA.txt")).unwrap(),
+        fs::read(dir.join("turns/0001/orders/FRA.txt")).unwrap(),
         sent
     );
 
     let undone = stdout(&ok(&["undo", d]));
     assert!(undone.contains("turn 1 undone"), "{undone}");
-    assert!(!dir.join("turns/0002").exists());
+    assert!(!dir.join("turns/0001").exists());
     assert_eq!(fs::read(dir.join("orders/FRA.txt")).unwrap(), sent);
     assert!(stdout(&ok(&["status", d])).contains("turn 0 played; next turn 1"));
     // Played again, the same turn.
@@ -705,14 +699,14 @@ fn a_directory_game_is_verified_and_a_changed_state_caught() {
     let clean = stdout(&ok(&["verify", d]));
     assert!(clean.contains("3 turns checked, 0 differ"), "{clean}");
 
-    // Turn 1's state (ready for turn 2) given more gold, its hash written again to match.
-    let state = dir.join("turns/0002/state.json");
+    // Turn 1's state given more gold, its hash written again to match.
+    let state = dir.join("turns/0001/state.json");
     let text = fs::read_to_string(&state).unwrap();
     let changed = text.replacen("\"treasury\": ", "\"treasury\": 1", 1);
     assert_ne!(changed, text);
     fs::write(&state, &changed).unwrap();
     let hash = sha256_hex(changed.as_bytes());
-    fs::write(dir.join("turns/0002/state.sha256"), format!("{hash}\n")).unwrap();
+    fs::write(dir.join("turns/0001/state.sha256"), format!("{hash}\n")).unwrap();
     let out = empires(&["verify", d]);
     assert!(!out.status.success());
     let found = stdout(&out);
@@ -720,9 +714,62 @@ fn a_directory_game_is_verified_and_a_changed_state_caught() {
     assert!(found.contains("treasury"), "{found}");
 
     // Its hash left as it was: the state no longer matches it.
-    fs::write(dir.join("turns/0002/state.sha256"), "0\n").unwrap();
+    fs::write(dir.join("turns/0001/state.sha256"), "0\n").unwrap();
     let found = stdout(&empires(&["verify", d]));
     assert!(found.contains("does not match its state.sha256"), "{found}");
+}
+
+/// A Napoleonic directory game goes into PostgreSQL (and SQLite) and comes back out the
+/// same, every turn's files byte for byte, with the sheet waiting for its next turn; the
+/// database plays on from it like any game of its own.
+#[test]
+fn a_directory_game_is_exported_and_imported_byte_for_byte() {
+    use empires_cli::commands::hosted::block_on;
+    use empires_host::store::dir::files_under;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "new",
+        d,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "5",
+        "--seat",
+        "FRA",
+        "--seat",
+        "PRU",
+    ]);
+    let sheet = tmp.path().join("FRA.txt");
+    fs::write(&sheet, stdout(&ok(&["sheet", d, "FRA"]))).unwrap();
+    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "FRA"]);
+    ok(&["turn", d]);
+    ok(&["turn", d]);
+    // A sheet waiting for turn 3 goes across too.
+    fs::write(&sheet, stdout(&ok(&["sheet", d, "PRU"]))).unwrap();
+    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "PRU"]);
+    let turns = |root: &std::path::Path| files_under(&root.join("turns")).unwrap();
+    let pending = |root: &std::path::Path| files_under(&root.join("orders")).unwrap();
+    let sqlite = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let pg = block_on(empires_testkit::fresh_postgres("nap_transfer"));
+    for url in std::iter::once(sqlite.clone()).chain(pg.clone()) {
+        ok(&["import", d, "--db", &url, "--name", "moved"]);
+        let back = tmp.path().join(format!("back-{}", url.len()));
+        ok(&["export", "moved", back.to_str().unwrap(), "--db", &url]);
+        assert_eq!(turns(&back), turns(&dir), "{url}");
+        assert_eq!(pending(&back), pending(&dir), "{url}");
+        let clean = stdout(&ok(&["verify", back.to_str().unwrap()]));
+        assert!(
+            clean.contains("3 turns checked, 0 differ"),
+            "{url}: {clean}"
+        );
+        let played = stdout(&ok(&["turn", "moved", "--db", &url, "--yes"]));
+        assert!(played.contains("orders from: PRU"), "{url}: {played}");
+    }
+    if let Some(url) = pg {
+        block_on(empires_testkit::drop_postgres(&url));
+    }
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

@@ -3,8 +3,8 @@
 //! ([`crate::turn::play_sheets`]).
 
 use super::{
-    Checked, Game, GameText, HostedGame, Orders, PageScripts, Readers, Ruleset, Seat, Setup,
-    SheetHeader, Started, Turn, Written,
+    Checked, Finished, Game, GameText, HostedGame, Orders, PageScripts, Player, Readers, Ruleset,
+    Seat, Setup, SheetHeader, Standing, Started, Turn, Written,
 };
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
@@ -39,7 +39,7 @@ fn sheet_of(state: &GameState, e: &empires_rules::state::EmpireState) -> String 
     empires_report::text::blank_sheet(&state.game, state.turn + 1, e.code.as_str(), actions)
 }
 
-fn seats_of(state: &GameState) -> Vec<Seat> {
+pub fn seats_of(state: &GameState) -> Vec<Seat> {
     state
         .empires
         .iter()
@@ -47,8 +47,60 @@ fn seats_of(state: &GameState) -> Vec<Seat> {
             code: e.code.to_string(),
             name: e.name.clone(),
             alive: e.eliminated.is_none(),
+            standing: standing(e, state.options.dropout_after),
+            player: e.player.as_ref().map(|name| Player {
+                name: name.clone(),
+                email: e.email.clone(),
+            }),
         })
         .collect()
+}
+
+/// How an empire stands with its player (2.1, 2.5, decision 21): an empire whose player
+/// has missed `dropout_after` turns in a row has dropped out, and the computer plays it
+/// from then on as a dummy would.
+fn standing(e: &empires_rules::state::EmpireState, dropout_after: u32) -> Standing {
+    if e.eliminated.is_some() {
+        return Standing::Eliminated;
+    }
+    match (&e.player, e.missed_turns) {
+        (None, _) => Standing::Dummy,
+        (Some(_), 0) => Standing::Playing,
+        (Some(_), n) if n >= dropout_after => Standing::Dropped(n),
+        (Some(_), n) => Standing::Missing(n),
+    }
+}
+
+/// How a game was won (11.7), and every player's result for the ledgers: a player who
+/// dropped out earns nothing.
+pub fn finished(state: &GameState) -> Option<Finished> {
+    let claim = state.result.as_ref()?;
+    let results = empires_rules::results::final_results(state, claim)
+        .into_iter()
+        .filter(|(_, category)| *category != empires_rules::results::DROPPED_OUT)
+        .map(|(code, category)| (code.to_string(), category.to_string()))
+        .collect();
+    Some(Finished {
+        summary: crate::turn::claim_text(claim),
+        results,
+    })
+}
+
+/// A new Empires game kept under `name`: its map, its starting state and the starting
+/// position's reports, with the map's drawing to keep (worked out now, or built in for a
+/// standard map).
+pub fn started(name: &str, map_text: &str, map: &Map, state: &GameState) -> Result<Started> {
+    let (layout, script) = crate::drawing::layout(map, map_text, None);
+    let reports =
+        crate::render::render_all(map, layout.as_deref(), state, &[], &[], &[], Some(name))?;
+    Ok(Started {
+        title: Some(state.game.clone()),
+        variant: Some(state.variant.title().to_string()),
+        map: map_text.to_string(),
+        state: to_pretty_json(state, "state.json")?,
+        reports: declared(state, reports),
+        kept: script.map(|s| s.into_owned()),
+    })
 }
 
 impl Ruleset for Empires {
@@ -85,11 +137,7 @@ impl Ruleset for Empires {
             options: Default::default(),
         };
         let state = crate::create::start(&map, "map.toml", &new)?;
-        Ok(Started {
-            map: text,
-            state: to_pretty_json(&state, "state.json")?,
-            kept: None,
-        })
+        started(&setup.name, &text, &map, &state)
     }
 
     fn seats(&self, g: GameText) -> Result<Vec<Seat>> {
@@ -139,6 +187,9 @@ impl Ruleset for Empires {
                 Err(e) => notes.push(format!("{seat}.txt: {e}")),
             }
         }
+        // The map's layer kept with the game, or worked out now and kept from this turn.
+        let (layout, fresh) =
+            crate::drawing::layout(&map, g.map, g.kept.map(|k| (k, k.len() as u64)));
         // Empires whose players sent nothing are played by the computer (2.5): the host
         // that runs this ruleset has already waited for its deadline.
         let options = TurnOptions {
@@ -146,35 +197,65 @@ impl Ruleset for Empires {
             ..TurnOptions::default()
         };
         let next = state.turn + 1;
-        let played = play_sheets(
-            &map,
-            None,
-            &state,
-            next,
-            &sent,
-            options,
-            Origin::titled("orders"),
-        )?;
-        let new_sheets = played
-            .state
-            .empires
-            .iter()
-            .filter(|e| e.eliminated.is_none())
-            .map(|e| (e.code.to_string(), sheet_of(&played.state, e)))
-            .collect();
+        let from = Origin {
+            label: "orders",
+            game: Some(g.name),
+        };
+        let played = play_sheets(&map, layout.as_deref(), &state, next, &sent, options, from)?;
         notes.extend(played.report.warnings.iter().cloned());
         Ok(Turn {
             turn: next,
-            state: played.files.state,
             events: played.files.events.unwrap_or_default(),
             reports: declared(&played.state, played.files.reports),
-            sheets: new_sheets,
             computer_orders: played.files.computer_orders,
+            computer_played: played.report.computer_written,
             events_count: played.report.events,
             failed: played.report.failed,
+            ignored: played.report.ignored,
+            finished: finished(&played.state),
+            news: played.report.news,
             notes,
-            kept: None,
+            kept: fresh.map(|s| s.into_owned()),
+            state: played.files.state,
         })
+    }
+
+    fn rules_version(&self) -> Option<&'static str> {
+        Some(crate::turn::RULES_VERSION)
+    }
+
+    // The computer's turnsheets are kept with the players' (2.5).
+    fn computer_dir(&self) -> &'static str {
+        crate::gamedir::ORDERS_DIR
+    }
+
+    // The report pages load the map's layer by this name (drawing::FROM_REPORTS).
+    fn kept_file(&self) -> &'static str {
+        crate::drawing::MAP_SCRIPT
+    }
+
+    fn game_title(&self, g: GameText) -> Result<String> {
+        #[derive(serde::Deserialize)]
+        struct Titled {
+            game: String,
+        }
+        serde_json::from_str::<Titled>(g.state)
+            .map(|t| t.game)
+            .map_err(|e| Error::corrupt(format!("state.json: {e}")))
+    }
+
+    // 11.7: a game won takes no more sheets.
+    fn finished(&self, g: GameText) -> Result<Option<String>> {
+        let (_, state) = game(g)?;
+        Ok(state
+            .result
+            .as_ref()
+            .map(|c| format!("won at turn {}: {}", c.turn, crate::turn::claim_text(c))))
+    }
+
+    // 2.10: a game's turns may be charged to its players' ledgers.
+    fn paid_turns(&self) -> bool {
+        true
     }
 
     // The map's zoom and its layer, in every report page; two earlier versions of them are

@@ -18,16 +18,6 @@ fn path(game: &str) -> PathBuf {
     PathBuf::from(game)
 }
 
-/// Why a directory game of another ruleset gives no turn files: its turns are kept in
-/// [`crate::gamefiles`]' own layout, which `verify`, `export` and `import` do not read yet.
-fn not_in_turn_files(game: &str, g: &crate::gamefiles::GameFiles) -> Error {
-    Error::new(format!(
-        "{game}: a directory game of {} keeps its turns in a layout of its own, which `verify`, `export` and `import` do not read yet; its reports are read with `empires {} report`",
-        g.ruleset.title(),
-        g.ruleset.id()
-    ))
-}
-
 /// The directory `game` when it holds a game of a ruleset other than Empires, kept through
 /// [`crate::gamefiles`].
 fn other_ruleset(game: &str) -> Result<Option<crate::gamefiles::GameFiles>> {
@@ -85,19 +75,18 @@ impl Store for DirStore {
         })
     }
 
+    async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {
+        crate::gamefiles::GameFiles::open(&path(game), None)?.hosted()
+    }
+
     async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
         other_ruleset(game)?.map(|g| g.hosted()).transpose()
     }
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
         if let Some(g) = other_ruleset(game)? {
-            let Some(seat) = submission.empire else {
-                return Err(Error::new(format!(
-                    "{game}: a directory game of {} takes no messages from the GM yet",
-                    g.ruleset.title()
-                )));
-            };
-            return g.submit(seat.as_str(), &submission.body, submission.for_turn);
+            let seat = submission.empire.map(|s| s.to_string());
+            return g.submit(seat.as_deref(), &submission.body, submission.for_turn);
         }
         if submission.late {
             return Err(Error::new(format!(
@@ -150,7 +139,7 @@ impl Store for DirStore {
             return g.pending();
         }
         let g = Game::load(&path(game))?;
-        let waiting = g.dir.waiting(&g.state)?;
+        let waiting = g.dir.waiting(&g.seat_codes())?;
         let mut out = Vec::new();
         for name in waiting.sheets.values().chain(&waiting.gm) {
             let p = g.dir.orders_dir().join(name);
@@ -169,41 +158,6 @@ impl Store for DirStore {
         options: TurnOptions,
         _now: Millis,
     ) -> Result<TurnReport> {
-        if let Some(g) = other_ruleset(game)? {
-            let next = g.hosted()?.turn + 1;
-            crate::turn::expect_turn(&options, next, &g.name)?;
-            let played = g.play()?;
-            let list = |v: &[String]| {
-                if v.is_empty() {
-                    "none".to_string()
-                } else {
-                    v.join(" ")
-                }
-            };
-            let hash = files::read_text_in_game(
-                &played.written_to.join(crate::gamedir::HASH_FILE),
-                files::MAX_SMALL_BYTES,
-            )?;
-            return Ok(TurnReport {
-                game: g.name.clone(),
-                turn: next,
-                written_to: played.written_to.display().to_string(),
-                events: played.events,
-                failed: played.failed,
-                ignored: 0,
-                hash: hash.trim().to_string(),
-                orders_from: Vec::new(),
-                computer_written: Vec::new(),
-                seats_line: Some(format!(
-                    "sheets from: {}; sent nothing: {}",
-                    list(&played.orders_from),
-                    list(&played.no_orders)
-                )),
-                victory_warning: None,
-                game_over: None,
-                warnings: played.notes,
-            });
-        }
         crate::turn::run_with(&path(game), options)
     }
 
@@ -226,7 +180,13 @@ impl Store for DirStore {
 
     async fn turn_files(&self, game: &str, turn: u32) -> Result<Files> {
         if let Some(g) = other_ruleset(game)? {
-            return Err(not_in_turn_files(game, &g));
+            let current = g.current_turn()?;
+            if turn > current {
+                return Err(Error::not_found(format!(
+                    "turn {turn} has not been played; the last turn played is {current}"
+                )));
+            }
+            return files_under(&crate::gamedir::GameDir::at(g.root()).turn_dir(turn));
         }
         let g = Game::load(&path(game))?;
         if turn > g.turn {
@@ -255,21 +215,31 @@ impl Store for DirStore {
         if file.split('/').any(|p| p == ".." || p.is_empty()) {
             return Err(missing());
         }
-        if let Some(g) = other_ruleset(game)? {
-            return Err(not_in_turn_files(game, &g));
-        }
-        let g = Game::load(dir.root())?;
-        let seats: Vec<SeatCode> = g.state.empires.iter().map(|e| e.code.into()).collect();
+        let (seats, current): (Vec<SeatCode>, u32) = match other_ruleset(game)? {
+            Some(g) => (
+                g.seats()?
+                    .iter()
+                    .filter_map(|s| SeatCode::parse(&s.code))
+                    .collect(),
+                g.current_turn()?,
+            ),
+            None => {
+                let g = Game::load(dir.root())?;
+                (
+                    g.state.empires.iter().map(|e| e.code.into()).collect(),
+                    g.turn,
+                )
+            }
+        };
         if !Reader::of_turn_file(file, &seats).allows(viewer) {
             return Err(missing());
         }
-        if turn > g.turn {
+        if turn > current {
             return Err(Error::not_found(format!(
-                "turn {turn} has not been played; the last turn played is {}",
-                g.turn
+                "turn {turn} has not been played; the last turn played is {current}"
             )));
         }
-        let p = g.dir.turn_dir(turn).join(file);
+        let p = dir.turn_dir(turn).join(file);
         if Kind::of(&p).map_err(|e| Error::io("cannot read", &p, e))? != Kind::File {
             return Err(missing());
         }

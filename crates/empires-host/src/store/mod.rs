@@ -254,6 +254,9 @@ pub trait Store: Send + Sync {
         Ok(None)
     }
 
+    /// The game as texts, whichever its ruleset, at the turn it stands.
+    async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame>;
+
     /// The deadline (with its grace) of the turn waiting, if it had passed at `at` while
     /// the turn still waits to be played; `None` with no deadline, or none passed.
     async fn deadline_passed(&self, game: &str, at: Millis) -> Result<Option<Millis>> {
@@ -339,6 +342,9 @@ pub fn turn_entries(
     }
     sorted_unique(out)
 }
+
+/// The readers a ruleset declared for some of a turn's files, by path.
+pub type Declared = std::collections::BTreeMap<String, Readers>;
 
 /// A turn's files sorted by path, refused if two have the same path.
 pub fn sorted_unique(mut files: Files) -> Result<Files> {

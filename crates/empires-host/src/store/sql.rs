@@ -13,20 +13,12 @@
 //! process being killed; a power cut may lose the last transactions committed before it,
 //! never leave half of one.
 
-use super::{
-    Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Stranded, Submission, Undone,
-    turn_entries,
-};
+use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Stranded, Submission, Undone};
 use crate::error::{Error, Kind, Result};
-use crate::gamedir::{ORDERS_DIR, STATE_FILE, parse_map, parse_state, sha256_hex};
+use crate::gamedir::{STATE_FILE, parse_map, parse_state, sha256_hex};
 use crate::seat::SeatCode;
-use crate::staging::{RECORD_FILE, TurnRecord};
-use crate::turn::{
-    Origin, Played, Sent, TurnOptions, TurnReport, decode_sheet, expect_turn, play_sheets,
-    refuse_missing_players,
-};
+use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
-use empires_rules::{EmpireCode, GameState};
 use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
@@ -191,20 +183,6 @@ impl SqlStore {
             .kept
             .store(limits.sheets_kept, std::sync::atomic::Ordering::Relaxed);
         Ok(store)
-    }
-
-    /// Stores a turn played elsewhere ([`crate::turn::play_sheets`]) on the game as it
-    /// stands, with the turnsheets pending now, in one transaction. A host that plays turns
-    /// by [`Store::play_turn`] never needs it; it measures what committing costs.
-    pub async fn commit_played(&self, game: &str, played: &Played, now: Millis) -> Result<()> {
-        on_pool!(&self.pool, |p, ops| ops::commit_played(
-            p,
-            &self.shown,
-            game,
-            played,
-            now
-        )
-        .await)
     }
 
     /// The size of an SQLite store's write-ahead log, in bytes; `None` on PostgreSQL.
@@ -372,23 +350,6 @@ impl SqlStore {
         }
     }
 
-    /// A whole game brought in from elsewhere (`empires import`): its map, every turn's
-    /// files and what is pending, in one transaction.
-    pub async fn import(
-        &self,
-        game: &NewGame<'_>,
-        map_script: Option<&str>,
-        turns: &[(u32, Files)],
-        pending: &[(String, Vec<u8>)],
-    ) -> Result<()> {
-        crate::create::check_game_name(game.name)?;
-        let done = on_pool!(&self.pool, |p, ops| ops::import(
-            p, game, map_script, turns, pending
-        )
-        .await);
-        done.map_err(|e| self.create_error(game.name, e))
-    }
-
     fn create_error(&self, name: &str, e: sqlx::Error) -> Error {
         let e = self.err("cannot keep the game", e);
         if e.kind() == Kind::Conflict {
@@ -446,38 +407,16 @@ pub use ledger::{SeatBefore, ledger_entries_of_turn};
 mod deadlines;
 pub use deadlines::{CatchUp, Due, GameSchedule, ReminderDue, next_deadline, reminders_text};
 
-mod rulesets;
-pub use rulesets::{EMPIRES, RulesetTurn};
+mod games;
+pub use games::GameRow;
+
+/// The ruleset of games that the Empires pages of the doors still read typed.
+pub const EMPIRES: &str = "empires";
 
 mod login_limits;
 
 mod mail;
 pub use mail::{Direction, MailLogEntry, OutMail, OutboxEntry, Queued, ReportRecipient, Seen};
-
-/// Which empire a pending file is for: `EN.txt` is EN's; `None` for the GM's `gm.txt`.
-fn pending_empire(file: &str, codes: &[EmpireCode]) -> Option<String> {
-    if file.eq_ignore_ascii_case(GM_FILE) {
-        return None;
-    }
-    let stem = file.split('.').next().unwrap_or(file);
-    EmpireCode::parse(stem)
-        .ok()
-        .filter(|c| codes.contains(c))
-        .map(|c| c.to_string())
-}
-
-/// How an empire stands with its player, as a seat records it (2.1, 2.5, decision 21).
-fn seat_status(e: &empires_rules::state::EmpireState, dropout_after: u32) -> &'static str {
-    if e.eliminated.is_some() {
-        return "eliminated";
-    }
-    match (&e.player, e.missed_turns) {
-        (None, _) => "dummy",
-        (Some(_), 0) => "playing",
-        (Some(_), n) if n >= dropout_after => "dropped",
-        (Some(_), _) => "missing",
-    }
-}
 
 /// What is wrong with a stored state, given its bytes and the hash kept with its turn.
 fn hash_problem(label: &str, state: &[u8], want: &str) -> Option<String> {
@@ -569,74 +508,6 @@ macro_rules! backend {
                 $share
             );
 
-            pub async fn insert_game(c: &mut $conn, game: &NewGame<'_>) -> sqlx::Result<i64> {
-                let st = game.state;
-                let (id,): (i64,) = sqlx::query_as(
-                    "INSERT INTO games (name, title, map_toml, variant, seed, options, turn, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-                )
-                .bind(game.name)
-                .bind(&st.game)
-                .bind(game.map_text.as_bytes())
-                .bind(st.variant.title())
-                .bind(serde_json::to_string(&st.rng).unwrap_or_default())
-                .bind(serde_json::to_string(&st.options).unwrap_or_default())
-                .bind(i64::from(st.turn))
-                .bind(game.created_at)
-                .fetch_one(&mut *c)
-                .await?;
-                for e in &st.empires {
-                    let account: Option<i64> = match &e.player {
-                        Some(name) => {
-                            sqlx::query(
-                                "INSERT INTO accounts (name, email, role, created_at) \
-                                 VALUES ($1, $2, 'player', $3) ON CONFLICT (name) DO NOTHING",
-                            )
-                            .bind(name)
-                            .bind(&e.email)
-                            .bind(game.created_at)
-                            .execute(&mut *c)
-                            .await?;
-                            let (a,): (i64,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
-                                .bind(name)
-                                .fetch_one(&mut *c)
-                                .await?;
-                            Some(a)
-                        }
-                        None => None,
-                    };
-                    sqlx::query(
-                        "INSERT INTO seats (game_id, empire, account_id, player, status, missed_turns) \
-                         VALUES ($1, $2, $3, $4, $5, $6)",
-                    )
-                    .bind(id)
-                    .bind(e.code.as_str())
-                    .bind(account)
-                    .bind(&e.player)
-                    .bind(seat_status(e, st.options.dropout_after))
-                    .bind(i64::from(e.missed_turns))
-                    .execute(&mut *c)
-                    .await?;
-                }
-                Ok(id)
-            }
-
-            /// The seats follow the state: who is playing, missing turns, dropped out.
-            pub async fn update_seats(c: &mut $conn, id: i64, st: &GameState) -> sqlx::Result<()> {
-                for e in &st.empires {
-                    sqlx::query(
-                        "UPDATE seats SET status = $1, missed_turns = $2 WHERE game_id = $3 AND empire = $4",
-                    )
-                    .bind(seat_status(e, st.options.dropout_after))
-                    .bind(i64::from(e.missed_turns))
-                    .bind(id)
-                    .bind(e.code.as_str())
-                    .execute(&mut *c)
-                    .await?;
-                }
-                Ok(())
-            }
-
             pub async fn insert_turn(
                 c: &mut $conn,
                 id: i64,
@@ -722,40 +593,6 @@ macro_rules! backend {
                 Ok(())
             }
 
-            pub async fn import(
-                p: &$pool,
-                game: &NewGame<'_>,
-                script: Option<&str>,
-                turns: &[(u32, Files)],
-                pending: &[(String, Vec<u8>)],
-            ) -> sqlx::Result<()> {
-                let codes: Vec<EmpireCode> = game.state.empires.iter().map(|e| e.code).collect();
-                let mut tx = p.begin().await?;
-                let id = insert_game(&mut *tx, game).await?;
-                if let Some(script) = script {
-                    keep_script(&mut *tx, id, script).await?;
-                }
-                for (turn, files) in turns {
-                    let hash = files
-                        .iter()
-                        .find(|(p, _)| p == crate::gamedir::HASH_FILE)
-                        .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
-                        .unwrap_or_default();
-                    let version = files
-                        .iter()
-                        .find(|(p, _)| p == RECORD_FILE)
-                        .and_then(|(_, b)| serde_json::from_slice::<TurnRecord>(b).ok())
-                        .and_then(|r| r.rules_version);
-                    insert_turn(&mut *tx, id, *turn, &hash, version.as_deref(), game.created_at, (files, &Declared::new())).await?;
-                }
-                for (file, body) in pending {
-                    let empire = pending_empire(file, &codes);
-                    insert_submission(&mut *tx, id, empire.as_deref(), game.state.turn + 1, body, ("import", game.created_at, false)).await?;
-                }
-                audit(&mut *tx, id, game.created_at, "import", &format!("{} turns", turns.len())).await?;
-                tx.commit().await
-            }
-
             pub async fn audit(c: &mut $conn, id: i64, at: Millis, action: &str, detail: &str) -> sqlx::Result<()> {
                 sqlx::query("INSERT INTO audit_log (game_id, at, action, detail) VALUES ($1, $2, $3, $4)")
                     .bind(id)
@@ -767,18 +604,6 @@ macro_rules! backend {
                 Ok(())
             }
 
-            pub async fn create(p: &$pool, game: &NewGame<'_>, script: Option<&str>, files: &[(String, Vec<u8>)]) -> sqlx::Result<()> {
-                let mut tx = p.begin().await?;
-                let id = insert_game(&mut *tx, game).await?;
-                if let Some(script) = script {
-                    keep_script(&mut *tx, id, script).await?;
-                }
-                let hash = sha256_hex(game_state_bytes(files));
-                insert_turn(&mut *tx, id, game.state.turn, &hash, None, game.created_at, (files, &Declared::new())).await?;
-                audit(&mut *tx, id, game.created_at, "create", &format!("from turn {}", game.state.turn)).await?;
-                tx.commit().await
-            }
-
             /// Keeps the map's layer for the report pages with the game.
             pub async fn keep_script(c: &mut $conn, id: i64, script: &str) -> sqlx::Result<()> {
                 sqlx::query("UPDATE games SET map_script = $1 WHERE id = $2")
@@ -787,15 +612,6 @@ macro_rules! backend {
                     .execute(&mut *c)
                     .await
                     .map(|_| ())
-            }
-
-            /// The map's layer kept with the game, if any.
-            pub async fn kept_script(c: &mut $conn, id: i64) -> sqlx::Result<Option<String>> {
-                let (script,): (Option<Vec<u8>>,) = sqlx::query_as("SELECT map_script FROM games WHERE id = $1")
-                    .bind(id)
-                    .fetch_one(&mut *c)
-                    .await?;
-                Ok(script.map(|s| String::from_utf8_lossy(&s).into_owned()))
             }
 
             /// Claims the game for a turn run, as the first statement of its transaction:
@@ -900,181 +716,6 @@ macro_rules! backend {
                 Ok(rows)
             }
 
-            pub async fn play_turn(p: &$pool, shown: &str, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                let mut c = p.acquire().await.map_err(fail("cannot reach the database"))?;
-                let (id, current) = game_row(&mut c, game)
-                    .await
-                    .map_err(fail("cannot read the game"))?
-                    .ok_or_else(|| not_found(shown, game))?;
-                drop(c);
-                let next = current as u32 + 1;
-                expect_turn(&options, next, game)?;
-                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
-                let (_, now_turn) = claim(&mut tx, shown, game).await?;
-                if now_turn != current {
-                    return Err(Error::conflict(format!(
-                        "{shown}: turn {next} of \"{game}\" was played by another process meanwhile; the game is now after turn {now_turn}"
-                    )));
-                }
-                let label = format!("{shown}, game \"{game}\"");
-                let (map_text, map, state, problem) = read_game(&mut tx, id, current, &label).await?;
-                let mut state_accepted = None;
-                if let Some(problem) = problem {
-                    if !options.accept_state {
-                        return Err(Error::corrupt(format!(
-                            "{problem}; no turn is played on a state that cannot be verified. If \
-                             the state is as the GM wants it, run `empires turn --accept-state`, \
-                             which records this with the turn"
-                        )));
-                    }
-                    state_accepted = Some(problem);
-                }
-                let pending = pending(&mut tx, id, next).await.map_err(fail("cannot read the turnsheets"))?;
-                if !options.yes {
-                    let sent: Vec<EmpireCode> = pending
-                        .iter()
-                        .filter_map(|(e, _, _)| e.as_deref().and_then(|e| EmpireCode::parse(e).ok()))
-                        .collect();
-                    refuse_missing_players(&state, &sent)?;
-                }
-                let mut sent = Vec::new();
-                for (empire, _, body) in &pending {
-                    let code = empire.as_deref().and_then(|e| EmpireCode::parse(e).ok());
-                    let name = match code {
-                        Some(c) => format!("{c}.txt"),
-                        None => GM_FILE.to_string(),
-                    };
-                    sent.push(Sent {
-                        name: name.clone(),
-                        empire: code,
-                        text: decode_sheet(body),
-                    });
-                }
-                // The map's layer kept with the game, or worked out now and kept with the turn.
-                let kept = kept_script(&mut tx, id).await.map_err(fail("cannot read the game"))?;
-                let (layout, fresh) = crate::drawing::layout(&map, &map_text, kept.as_deref().map(|k| (k, k.len() as u64)));
-                if let Some(script) = &fresh {
-                    keep_script(&mut tx, id, script).await.map_err(fail("cannot keep the map's drawing"))?;
-                }
-                let place = format!("{label}, {ORDERS_DIR}");
-                let from = Origin { label: &place, game: Some(game) };
-                let mut played = play_sheets(&map, layout.as_deref(), &state, next, &sent, options, from)?;
-                played.record.state_accepted = state_accepted;
-                let store = async {
-                    commit_in(&mut tx, id, &played, &pending, now).await?;
-                    tx.commit().await
-                };
-                store.await.map_err(fail("cannot keep the turn"))?;
-                let mut report = played.report;
-                report.written_to = format!("{label}, turn {next}");
-                Ok(report)
-            }
-
-            /// Stores a played turn in the transaction that claimed it: its files, the
-            /// submissions it played, the game's turn and seats, the audit log.
-            pub async fn commit_in(
-                tx: &mut $conn,
-                id: i64,
-                played: &Played,
-                pending: &[(Option<String>, Vec<i64>, Vec<u8>)],
-                now: Millis,
-            ) -> sqlx::Result<()> {
-                let next = played.report.turn;
-                let sent_bytes: Vec<(String, Vec<u8>)> = pending
-                    .iter()
-                    .map(|(empire, _, body)| {
-                        let name = empire.as_ref().map_or(GM_FILE.to_string(), |e| format!("{e}.txt"));
-                        (name, body.clone())
-                    })
-                    .collect();
-                let entries = turn_entries(&played.files, Some(&played.record), &sent_bytes)
-                    .map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
-                insert_turn(&mut *tx, id, next, &played.files.hash, played.record.rules_version.as_deref(), now, (&entries, &Declared::new())).await?;
-                for (empire, ids, _) in pending {
-                    let sql = if empire.is_some() {
-                        "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
-                    } else {
-                        "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
-                    };
-                    for sid in ids {
-                        sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
-                    }
-                }
-                // A won game (11.7) is over: it takes no more sheets.
-                let over = played.report.game_over.is_some().then_some(now);
-                sqlx::query("UPDATE games SET turn = $1, finished_at = $2 WHERE id = $3")
-                    .bind(i64::from(next))
-                    .bind(over)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                let before = ledger::$m::seats_before(&mut *tx, id).await?;
-                // The state as the turn left it is what the seats now say.
-                update_seats(&mut *tx, id, &played.state).await?;
-                // Charges, dropouts and results in the players' ledgers (2.10, 11.7).
-                ledger::$m::record_turn(&mut *tx, id, &before, &played.state, played.report.game_over.as_ref(), now).await?;
-                // The next deadline, in the same transaction: a turn and its deadline never
-                // drift apart, whichever door played the turn.
-                deadlines::$m::advance_in(&mut *tx, id, next, played.report.game_over.is_some(), now).await?;
-                let mut detail = format!("turn {next}");
-                if let Some(why) = &played.record.state_accepted {
-                    detail.push_str(&format!("; played on a state accepted as it is: {why}"));
-                }
-                if !played.record.unreadable.is_empty() {
-                    detail.push_str(&format!("; played as sending no orders: {}", played.record.unreadable.join(" ")));
-                }
-                audit(&mut *tx, id, now, "turn", &detail).await
-            }
-
-            /// Stores `played`, a turn computed elsewhere from the game as it stands and
-            /// the turnsheets pending now, as [`commit_in`] in a transaction of its own.
-            pub async fn commit_played(p: &$pool, shown: &str, game: &str, played: &Played, now: Millis) -> Result<()> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
-                let (id, turn) = claim(&mut tx, shown, game).await?;
-                if turn as u32 + 1 != played.report.turn {
-                    return Err(Error::conflict(format!(
-                        "{shown}, game \"{game}\": turn {} cannot be stored after turn {turn}",
-                        played.report.turn
-                    )));
-                }
-                let pending = pending(&mut tx, id, played.report.turn).await.map_err(fail("cannot read the turnsheets"))?;
-                commit_in(&mut tx, id, played, &pending, now).await.map_err(fail("cannot keep the turn"))?;
-                tx.commit().await.map_err(fail("cannot keep the turn"))
-            }
-
-            /// The game's map and its state after `turn`, and what is wrong with the
-            /// state's hash if anything.
-            pub async fn read_game(
-                c: &mut $conn,
-                id: i64,
-                turn: i64,
-                label: &str,
-            ) -> Result<(String, empires_rules::Map, GameState, Option<String>)> {
-                let (map_bytes, state_bytes, hash) = game_at(c, id, turn)
-                    .await
-                    .map_err(|e| db_error("cannot read the game", label, e))?;
-                let map_label = format!("{label}, map");
-                let map_text = String::from_utf8(map_bytes)
-                    .map_err(|_| Error::corrupt(format!("{map_label}: not valid UTF-8 text")))?;
-                let map = parse_map(&map_text, &map_label).map_err(|e| Error::corrupt(e.to_string()))?;
-                let state_label = format!("{label}, turn {turn}, {STATE_FILE}");
-                let bytes = state_bytes
-                    .ok_or_else(|| Error::corrupt(format!("{state_label}: missing")))?;
-                let problem = hash_problem(&state_label, &bytes, &hash);
-                let text = String::from_utf8(bytes)
-                    .map_err(|_| Error::corrupt(format!("{state_label}: not valid UTF-8 text")))?;
-                let state = parse_state(&text, &state_label, &map).map_err(|e| Error::corrupt(e.to_string()))?;
-                if i64::from(state.turn) != turn {
-                    return Err(Error::corrupt(format!(
-                        "{state_label}: field `turn` is {} but the game is after turn {turn}",
-                        state.turn
-                    )));
-                }
-                Ok((map_text, map, state, problem))
-            }
-
             pub async fn undo(p: &$pool, shown: &str, game: &str, now: Millis) -> Result<Undone> {
                 let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
                 let mut tx = p.begin().await.map_err(fail("cannot start"))?;
@@ -1088,20 +729,13 @@ macro_rules! backend {
                     .map_err(fail("cannot read the game"))?
                     .ok_or_else(|| not_found(shown, game))?;
                 let label = format!("{shown}, game \"{game}\"");
-                let (ruleset,): (String,) = sqlx::query_as("SELECT ruleset FROM games WHERE id = $1")
+                // A game may start after turn 0 (a scenario): its first turn kept is its start.
+                let (first,): (Option<i64>,) = sqlx::query_as("SELECT MIN(turn) FROM turns WHERE game_id = $1")
                     .bind(id)
                     .fetch_one(&mut *tx)
                     .await
                     .map_err(fail("cannot read the game"))?;
-                // A game of another ruleset keeps its state as the ruleset wrote it: only the
-                // turn's number says where it stands.
-                let empires = ruleset == rulesets::EMPIRES;
-                let at_start = if empires {
-                    read_game(&mut tx, id, turn, &label).await?.2.turn == 0
-                } else {
-                    false
-                };
-                if turn <= 0 || at_start {
+                if turn <= first.unwrap_or(0) {
                     return Err(Error::new("there is no turn to undo: the game is at its starting position"));
                 }
                 let waiting = pending(&mut tx, id, turn as u32 + 1).await.map_err(fail("cannot read the turnsheets"))?;
@@ -1152,10 +786,10 @@ macro_rules! backend {
                     Ok::<_, sqlx::Error>(back)
                 };
                 let back = work.await.map_err(fail("cannot undo the turn"))?;
-                if empires {
-                    let (_, _, before, _) = read_game(&mut tx, id, turn - 1, &label).await?;
-                    update_seats(&mut tx, id, &before).await.map_err(fail("cannot undo the turn"))?;
-                }
+                // The seats as they stood before the turn undone.
+                let (_, before) = games::$m::read(&mut tx, shown, game).await?;
+                let seats = before.ruleset.seats(before.text())?;
+                games::$m::update_seats(&mut tx, id, &seats).await.map_err(fail("cannot undo the turn"))?;
                 tx.commit().await.map_err(fail("cannot undo the turn"))?;
                 let mut names: Vec<String> = back
                     .iter()
@@ -1189,14 +823,6 @@ backend!(
     "BEGIN"
 );
 
-/// The bytes of `state.json` among a turn's files.
-fn game_state_bytes(files: &[(String, Vec<u8>)]) -> &[u8] {
-    files
-        .iter()
-        .find(|(p, _)| p == STATE_FILE)
-        .map_or(&[][..], |(_, b)| &b[..])
-}
-
 #[async_trait]
 impl Store for SqlStore {
     fn describe(&self, game: &str) -> String {
@@ -1204,29 +830,15 @@ impl Store for SqlStore {
     }
 
     async fn create(&self, game: &NewGame<'_>) -> Result<()> {
-        crate::create::check_game_name(game.name)?;
-        // The map's drawing, worked out once for the whole game (or built into the program,
-        // for a standard map).
-        let (layout, script) = crate::drawing::layout(game.map, game.map_text, None);
-        let mut files = crate::gamedir::TurnFiles::new(game.state, None)?;
-        files.reports = crate::render::render_all(
-            game.map,
-            layout.as_deref(),
-            game.state,
-            &[],
-            &[],
-            &[],
-            Some(game.name),
-        )?;
-        let entries = turn_entries(&files, None, &[])?;
-        let done = on_pool!(&self.pool, |p, ops| ops::create(
-            p,
-            game,
-            script.as_deref(),
-            &entries
+        let started =
+            crate::ruleset::empires::started(game.name, game.map_text, game.map, game.state)?;
+        self.create_game(
+            game.name,
+            &crate::ruleset::empires::Empires,
+            &started,
+            game.created_at,
         )
-        .await);
-        done.map_err(|e| self.create_error(game.name, e))
+        .await
     }
 
     async fn load(&self, game: &str) -> Result<Loaded> {
@@ -1238,28 +850,29 @@ impl Store for SqlStore {
                 ruleset.title()
             )));
         }
-        on_pool!(&self.pool, |p, ops| {
-            let mut c = p
-                .acquire()
-                .await
-                .map_err(|e| self.err("cannot reach the database", e))?;
-            let (id, turn) = ops::game_row(&mut c, game)
-                .await
-                .map_err(|e| self.err("cannot read the game", e))?
-                .ok_or_else(|| not_found(&self.shown, game))?;
-            let (map_text, map, state, problem) = ops::read_game(&mut c, id, turn, &label).await?;
-            let map_script = ops::kept_script(&mut c, id)
-                .await
-                .map_err(|e| self.err("cannot read the game", e))?;
-            Ok(Loaded {
-                map_text,
-                map_script,
-                map,
-                turn: turn as u32,
-                state,
-                warnings: problem.into_iter().collect(),
-            })
+        let g = self.read_hosted(game).await?;
+        let corrupt = |e: Error| Error::corrupt(e.to_string());
+        let map = parse_map(&g.map, &format!("{label}, map")).map_err(corrupt)?;
+        let state_label = format!("{label}, turn {}, {STATE_FILE}", g.turn);
+        let state = parse_state(&g.state, &state_label, &map).map_err(corrupt)?;
+        if state.turn != g.turn {
+            return Err(Error::corrupt(format!(
+                "{state_label}: field `turn` is {} but the game is after turn {}",
+                state.turn, g.turn
+            )));
+        }
+        Ok(Loaded {
+            map_text: g.map,
+            map_script: g.kept,
+            map,
+            turn: g.turn,
+            state,
+            warnings: g.warnings,
         })
+    }
+
+    async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {
+        self.read_hosted(game).await
     }
 
     async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
@@ -1446,20 +1059,7 @@ impl Store for SqlStore {
     }
 
     async fn play_turn(&self, game: &str, options: TurnOptions, now: Millis) -> Result<TurnReport> {
-        let played = if self.is_other_ruleset(game).await? {
-            self.play_ruleset_turn(game, options, now)
-                .await
-                .map(|t| t.into_report(&self.describe(game)))
-        } else {
-            on_pool!(&self.pool, |p, ops| ops::play_turn(
-                p,
-                &self.shown,
-                game,
-                options,
-                now
-            )
-            .await)
-        };
+        let played = self.play_game_turn(game, options, now).await;
         // Every turn a host plays is logged with its game and number.
         match &played {
             Ok(r) => tracing::info!(game, turn = r.turn, events = r.events, "turn played"),
@@ -1501,9 +1101,7 @@ impl Store for SqlStore {
     }
 }
 
-/// Whether a stored reader lets `viewer` in; an unknown one lets in the GM alone.
-/// The readers a ruleset declared for some of a turn's files, by path.
-pub type Declared = std::collections::BTreeMap<String, crate::ruleset::Readers>;
+pub use crate::store::Declared;
 
 /// Who may read the file at `path`: as declared when its ruleset declared it, else by the
 /// host's naming of the files it writes ([`Reader::of_turn_file`]).

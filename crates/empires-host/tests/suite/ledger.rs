@@ -71,7 +71,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         .await
         .unwrap();
     let report = store.play_turn("g", YES, 10).await.unwrap();
-    assert!(report.computer_written.contains(&code("SC")));
+    assert!(report.computer_written.contains(&"SC".to_string()));
     let a = store.ledger(alice).await.unwrap().standing("g");
     let b = store.ledger(bob).await.unwrap().standing("g");
     assert_eq!((a.credits, a.unpaid_turns.len()), (1, 0));
@@ -236,7 +236,13 @@ fn the_end_of_a_game_records_each_players_result_as_the_ruleset_names_it() {
         condition: VictoryCondition::Points,
         vps: 40,
     };
-    let entries = ledger_entries_of_turn("end", false, &before, &state, Some(&claim));
+    let entries_of = |state: &mut empires_rules::GameState, claim: &VictoryClaim| {
+        state.result = Some(claim.clone());
+        let seats = empires_host::ruleset::empires::seats_of(state);
+        let finished = empires_host::ruleset::empires::finished(state);
+        ledger_entries_of_turn(("end", 20), false, &before, &seats, finished.as_ref())
+    };
+    let entries = entries_of(&mut state, &claim);
     let earned: Vec<(i64, String)> = entries
         .iter()
         .filter_map(|(a, e)| match e {
@@ -276,7 +282,7 @@ fn the_end_of_a_game_records_each_players_result_as_the_ruleset_names_it() {
         condition: VictoryCondition::Runaway,
         ..claim
     };
-    let entries = ledger_entries_of_turn("end", false, &before, &state, Some(&runaway));
+    let entries = entries_of(&mut state, &runaway);
     assert!(entries.iter().any(|(a, e)| *a == 1
         && matches!(e, Entry::Earned { category, .. } if category == "runaway-win")));
     assert!(

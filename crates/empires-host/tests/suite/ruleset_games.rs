@@ -116,7 +116,7 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
             .await
             .unwrap_err();
         assert!(
-            waiting.to_string().contains("no sheet yet from FRA;"),
+            waiting.to_string().contains("no orders yet from FRA:"),
             "{waiting}"
         );
 

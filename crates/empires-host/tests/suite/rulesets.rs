@@ -83,8 +83,8 @@ fn every_ruleset_is_created_checked_played_and_reported_the_same_way() {
         // One seat sends its sheet; the turn is played and written whole.
         fs::write(dir.join(format!("orders/{seat}.txt")), &sheet).unwrap();
         let first = game.current_turn().unwrap();
-        let played = game.play().unwrap();
-        assert_eq!(played.turn, first, "{}", r.id());
+        let played = game.play(yes()).unwrap();
+        assert_eq!(played.turn, first + 1, "{}", r.id());
         assert_eq!(played.orders_from, vec![seat.clone()], "{}", r.id());
         let next = game.current_turn().unwrap();
         assert_eq!(next, first + 1, "{}", r.id());
@@ -94,15 +94,15 @@ fn every_ruleset_is_created_checked_played_and_reported_the_same_way() {
         }
         assert!(turn_dir.join(format!("orders/{seat}.txt")).is_file());
         assert!(!dir.join(format!("orders/{seat}.txt")).exists());
-        assert!(turn_dir.join(format!("sheets/{seat}.txt")).is_file());
+        assert!(turn_dir.join("turn.json").is_file());
         // Every living seat has its report, in text at least.
         for s in seats.iter().filter(|s| s.alive) {
-            let report = game.report(first, &format!("{}.txt", s.code)).unwrap();
+            let report = game.report(next, &format!("{}.txt", s.code)).unwrap();
             assert!(!report.is_empty(), "{}: {}", r.id(), s.code);
         }
         // The state verifies, and the next turn plays on it.
         game.state(next).unwrap();
-        game.play().unwrap();
+        game.play(yes()).unwrap();
         assert_eq!(game.current_turn().unwrap(), next + 1);
     }
 }
@@ -115,7 +115,7 @@ fn the_same_game_and_sheets_give_the_same_bytes_in_every_ruleset() {
                 let tmp = tempfile::tempdir().unwrap();
                 let dir = tmp.path().join("game");
                 let game = GameFiles::create(&dir, r, &setup(r)).unwrap();
-                game.play().unwrap();
+                game.play(yes()).unwrap();
                 game.state(game.current_turn().unwrap()).unwrap()
             })
             .collect();
@@ -136,7 +136,7 @@ fn a_game_is_opened_only_as_its_own_ruleset_and_reports_stay_inside_it() {
     );
     assert!(GameFiles::open(&dir, Some("napoleonic")).is_ok());
     assert!(by_id("chess").is_err());
-    game.play().unwrap();
+    game.play(yes()).unwrap();
     for name in ["../game.toml", "/etc/passwd", "..", ".hidden"] {
         assert!(game.report(1, name).is_err(), "{name}");
     }
@@ -146,12 +146,12 @@ fn a_game_is_opened_only_as_its_own_ruleset_and_reports_stay_inside_it() {
         "GAME Europe KINGDOM AUS TURN 2\n",
     )
     .unwrap();
-    let played = game.play().unwrap();
+    let played = game.play(yes()).unwrap();
     assert!(played.orders_from.is_empty());
     assert!(
-        played.notes.iter().any(|n| n.starts_with("AUS.txt:")),
+        played.warnings.iter().any(|n| n.contains("AUS.txt")),
         "{:?}",
-        played.notes
+        played.warnings
     );
 }
 
@@ -190,4 +190,12 @@ fn a_napoleonic_turn_plays_the_independents_and_says_when_the_game_is_won() {
     let low = serde_json::to_string(&state).unwrap();
     let played = nap.play(text(&started, &low), Default::default()).unwrap();
     assert!(won(&played.notes), "{:?}", played.notes);
+}
+
+/// A directory game is played when its GM says: whoever has sent nothing.
+fn yes() -> empires_host::turn::TurnOptions {
+    empires_host::turn::TurnOptions {
+        yes: true,
+        ..Default::default()
+    }
 }

@@ -42,8 +42,8 @@ async fn played_to_the_end(map_name: &str, store: &dyn Store, game: &str) {
     };
     let (turns, over) = loop {
         let t = store.play_turn(game, options, 0).await.unwrap();
-        if t.game_over.is_some() || t.turn >= 150 {
-            break (t.turn, t.game_over.is_some());
+        if t.finished || t.turn >= 150 {
+            break (t.turn, t.finished);
         }
     };
     // A game won (11.7) takes no more sheets nor messages.

@@ -319,7 +319,7 @@ async fn start_other(
     let now = host.now();
     let fail = |e: empires_host::Error| e.to_string();
     host.store
-        .create_ruleset_game(name, ruleset, &started, now)
+        .create_game(name, ruleset, &started, now)
         .await
         .map_err(fail)?;
     host.store

@@ -9,36 +9,35 @@
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::ledger::{DiscountTable, Entry, Ledger};
+use crate::ruleset::{Finished, Seat, Standing};
 use crate::store::Millis;
-use empires_rules::GameState;
-use empires_rules::state::VictoryClaim;
 
 /// The name of the discount table among the host's settings.
 const DISCOUNT_TABLE: &str = "discount_table";
 
-/// A seat as it stood before a turn: (empire, account, status).
+/// A seat as it stood before a turn: (seat, account, status).
 pub type SeatBefore = (String, Option<i64>, String);
 
 /// The entries a stored turn writes: charges (when the game's turns are paid for),
-/// dropouts, and, when the turn ends the game, each player's result.
+/// dropouts, and, when the turn ends the game, each player's result. `after` are the
+/// game's seats as the turn left them, by the ruleset.
 pub fn ledger_entries_of_turn(
-    game: &str,
+    (game, turn): (&str, u32),
     paid: bool,
     before: &[SeatBefore],
-    state: &GameState,
-    over: Option<&VictoryClaim>,
+    after: &[Seat],
+    finished: Option<&Finished>,
 ) -> Vec<(i64, Entry)> {
     let mut out = Vec::new();
-    let turn = state.turn;
-    for (empire, account, was) in before {
+    for (code, account, was) in before {
         let Some(account) = *account else { continue };
-        let Some(e) = state.empires.iter().find(|e| e.code.as_str() == empire) else {
+        let Some(seat) = after.iter().find(|s| &s.code == code) else {
             continue;
         };
-        let now = super::seat_status(e, state.options.dropout_after);
+        let now = seat.standing;
         // 2.10: a turn is charged to every player in the game, whether they wrote it or the
         // computer did for them (2.5); a player who has dropped out is no longer charged.
-        if paid && (matches!(was.as_str(), "playing" | "missing") || now == "playing") {
+        if paid && (matches!(was.as_str(), "playing" | "missing") || now == Standing::Playing) {
             out.push((
                 account,
                 Entry::Charged {
@@ -48,7 +47,7 @@ pub fn ledger_entries_of_turn(
             ));
         }
         // 11.7: dropping out forfeits every discount, in every game.
-        if now == "dropped" && was != "dropped" {
+        if matches!(now, Standing::Dropped(_)) && was != "dropped" {
             out.push((
                 account,
                 Entry::DroppedOut {
@@ -57,21 +56,18 @@ pub fn ledger_entries_of_turn(
             ));
         }
     }
-    if let Some(claim) = over {
-        for (code, category) in empires_rules::results::final_results(state, claim) {
-            if category == empires_rules::results::DROPPED_OUT {
-                continue;
-            }
+    if let Some(finished) = finished {
+        for (code, category) in &finished.results {
             let account = before
                 .iter()
-                .find(|(e, _, _)| e == code.as_str())
+                .find(|(e, _, _)| e == code)
                 .and_then(|(_, a, _)| *a);
             if let Some(account) = account {
                 out.push((
                     account,
                     Entry::Earned {
                         game: game.to_string(),
-                        category: category.to_string(),
+                        category: category.clone(),
                     },
                 ));
             }
@@ -94,13 +90,16 @@ macro_rules! record {
                     .await
             }
 
-            /// Writes the ledger entries of a turn stored in this transaction.
+            /// Writes the ledger entries of turn `turn`, stored in this transaction, of a
+            /// game whose ruleset lets its turns be paid for (`paid_turns`) or not.
+            #[allow(clippy::too_many_arguments)]
             pub async fn record_turn(
                 c: &mut $conn,
-                id: i64,
+                (id, turn): (i64, u32),
+                paid_turns: bool,
                 before: &[SeatBefore],
-                state: &GameState,
-                over: Option<&VictoryClaim>,
+                after: &[Seat],
+                finished: Option<&Finished>,
                 now: Millis,
             ) -> sqlx::Result<()> {
                 let (name, paid): (String, i64) =
@@ -108,7 +107,8 @@ macro_rules! record {
                         .bind(id)
                         .fetch_one(&mut *c)
                         .await?;
-                for (account, entry) in ledger_entries_of_turn(&name, paid != 0, before, state, over) {
+                let paid = paid_turns && paid != 0;
+                for (account, entry) in ledger_entries_of_turn((&name, turn), paid, before, after, finished) {
                     sqlx::query("INSERT INTO ledger (account_id, at, entry) VALUES ($1, $2, $3)")
                         .bind(account)
                         .bind(now)

@@ -1,0 +1,261 @@
+//! The one turn pipeline, whichever the game and the store: a store claims the game and
+//! gathers what was sent for its next turn ([`Taken`]); [`play`] reads the sheets, decides
+//! who the computer stands in for, has the game's ruleset play the turn and lays out every
+//! file the turn keeps, with who may read each ([`PlayedTurn`]); the store then commits it
+//! as one unit. Pure: it reads and writes nothing, so a directory and a database play a
+//! turn the same way and keep the same bytes.
+
+use crate::error::{Error, Result};
+use crate::gamedir::{
+    EVENTS_FILE, GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex,
+};
+use crate::render::REPORTS_DIR;
+use crate::ruleset::{Finished, HostedGame, Orders, Seat, Standing, to_pretty_json};
+use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
+use crate::store::{Declared, Files, sorted_unique};
+use crate::turn::{TurnOptions, TurnReport, decode_sheet};
+
+/// What a store gathered for a turn it has claimed.
+#[derive(Debug, Clone, Default)]
+pub struct Taken {
+    /// What was sent for the turn, each seat's latest: (seat, or `None` for the GM's
+    /// messages, and the bytes as received).
+    pub sent: Vec<(Option<String>, Vec<u8>)>,
+    /// The seats a player's account holds, where the store keeps accounts; `None` where
+    /// the game's own seats alone say who has a player, and no one stands in for a seat
+    /// (a directory).
+    pub held: Option<Vec<String>>,
+    /// Sheets replaced after an interrupted turn, kept with this one and not played.
+    pub superseded: Vec<String>,
+    /// Why the state could not be verified, when the GM had the turn played on it anyway.
+    pub state_accepted: Option<String>,
+    /// Where the sheets were, for messages: `orders`, a game's `orders` in a database.
+    pub label: String,
+}
+
+/// A turn played and laid out, ready for a store to commit.
+#[derive(Debug, Clone)]
+pub struct PlayedTurn {
+    /// The turn played.
+    pub turn: u32,
+    /// Every file the turn keeps, by path within the turn, sorted.
+    pub files: Files,
+    /// Who may read the turn's reports, as the ruleset declared.
+    pub declared: Declared,
+    /// The SHA-256 of the new state.
+    pub hash: String,
+    pub record: TurnRecord,
+    /// The game's seats as the turn found them and as it left them.
+    pub before: Vec<Seat>,
+    pub after: Vec<Seat>,
+    pub finished: Option<Finished>,
+    /// Derived data the ruleset asks to keep from now on (the map's drawing).
+    pub kept: Option<String>,
+    /// What the turn did, for the GM; the store says where it was written.
+    pub report: TurnReport,
+}
+
+/// The name a sent file has in a turn's `orders/`: `EN.txt`, or `gm.txt` for the GM's.
+pub fn sent_name(seat: Option<&str>) -> String {
+    seat.map_or(GM_MESSAGES_FILE.to_string(), |s| format!("{s}.txt"))
+}
+
+/// Whether a seat has a player the turn should wait for: one the game names, or one an
+/// account holds; a seat the ruleset plays as a dummy never waits.
+fn has_player(seat: &Seat, held: Option<&[String]>) -> bool {
+    seat.player.is_some()
+        || (seat.standing != Standing::Dummy && held.is_some_and(|h| h.contains(&seat.code)))
+}
+
+/// Plays the next turn of `game` with what `taken` holds, as `options` allow.
+pub fn play(game: &HostedGame, taken: Taken, options: TurnOptions) -> Result<PlayedTurn> {
+    let ruleset = game.ruleset;
+    let text = game.text();
+    let next = game.turn + 1;
+    let before = ruleset.seats(text)?;
+    let held = taken.held.as_deref();
+    let sent_by = |code: &str| taken.sent.iter().any(|(s, _)| s.as_deref() == Some(code));
+    let silent = |s: &&Seat| s.alive && !sent_by(&s.code);
+    // A turn waits for every living seat with a player unless the GM says to play it
+    // anyway (the clock always does, at the deadline).
+    if !options.yes {
+        let missing: Vec<String> = before
+            .iter()
+            .filter(silent)
+            .filter(|s| has_player(s, held))
+            .map(|s| match &s.player {
+                Some(p) => format!("{} ({})", s.code, p.name),
+                None => s.code.clone(),
+            })
+            .collect();
+        if !missing.is_empty() {
+            return Err(Error::new(format!(
+                "no orders yet from {}: {} Wait for them, or play now with `empires turn --yes`",
+                missing.join(", "),
+                ruleset.missed_turn()
+            )));
+        }
+    }
+    let mut sheets = Vec::new();
+    let mut gm = None;
+    let mut read = Vec::new();
+    let mut unreadable = Vec::new();
+    for (seat, body) in &taken.sent {
+        let name = sent_name(seat.as_deref());
+        match (decode_sheet(body), seat) {
+            (Ok(text), Some(seat)) => {
+                sheets.push((seat.clone(), text));
+                read.push(name);
+            }
+            (Ok(text), None) => {
+                gm = Some(text);
+                read.push(name);
+            }
+            (Err(why), _) => unreadable.push((name, why)),
+        }
+    }
+    let mut warnings = Vec::new();
+    if !unreadable.is_empty() {
+        let list = unreadable
+            .iter()
+            .map(|(n, why)| format!("{}/{n}: {why}", taken.label))
+            .collect::<Vec<_>>()
+            .join("; ");
+        if !options.unreadable_as_missed {
+            return Err(Error::new(format!(
+                "turn {next} not played, some turnsheets cannot be read: {list}. Ask for them \
+                 again, or run `empires turn --unreadable-as-missed` to play those seats \
+                 as having sent no orders (the sheets are kept with the turn)"
+            )));
+        }
+        warnings.push(format!(
+            "played as sent no orders (--unreadable-as-missed), the sheets kept with the turn \
+             in {ORDERS_DIR}/{UNREADABLE_DIR}/: {list}"
+        ));
+    }
+    // Where accounts say who plays, the computer stands in for the seats no one holds; in
+    // a directory the GM says who plays by the sheets sent, and the ruleset's own rule
+    // decides what a silent seat does.
+    let stand_ins: Vec<String> = match held {
+        Some(_) => before
+            .iter()
+            .filter(|s| s.alive && !sheets.iter().any(|(c, _)| c == &s.code))
+            .filter(|s| !has_player(s, held))
+            .map(|s| s.code.clone())
+            .collect(),
+        None => Vec::new(),
+    };
+    let orders = Orders {
+        sheets: &sheets,
+        stand_ins: &stand_ins,
+        gm: gm.as_deref(),
+    };
+    let played = ruleset.play(text, orders)?;
+    if played.turn != next {
+        return Err(Error::corrupt(format!(
+            "{}: the state is ready for turn {}, but the game has played {} turns",
+            game.name, played.turn, game.turn
+        )));
+    }
+    read.sort();
+    let record = TurnRecord {
+        sent: read,
+        computer: played
+            .computer_orders
+            .iter()
+            .map(|(n, _)| n.clone())
+            .collect(),
+        unreadable: unreadable.iter().map(|(n, _)| n.clone()).collect(),
+        state_accepted: taken.state_accepted.clone(),
+        superseded: taken.superseded.clone(),
+        rules_version: ruleset.rules_version().map(str::to_string),
+    };
+    let hash = sha256_hex(played.state.as_bytes());
+    let mut files: Files = vec![
+        (STATE_FILE.into(), played.state.clone().into_bytes()),
+        (HASH_FILE.into(), format!("{hash}\n").into_bytes()),
+        (EVENTS_FILE.into(), played.events.clone().into_bytes()),
+        (
+            RECORD_FILE.into(),
+            to_pretty_json(&record, RECORD_FILE)?.into_bytes(),
+        ),
+    ];
+    for (seat, body) in &taken.sent {
+        let name = sent_name(seat.as_deref());
+        let path = if record.unreadable.contains(&name) {
+            format!("{ORDERS_DIR}/{UNREADABLE_DIR}/{name}")
+        } else {
+            format!("{ORDERS_DIR}/{name}")
+        };
+        files.push((path, body.clone()));
+    }
+    for (name, text) in &played.computer_orders {
+        let path = format!("{}/{name}", ruleset.computer_dir());
+        files.push((path, text.clone().into_bytes()));
+    }
+    // Who reads a report is the ruleset's word, not its name's.
+    let mut declared = Declared::new();
+    for w in &played.reports {
+        let path = format!("{REPORTS_DIR}/{}", w.name);
+        declared.insert(path.clone(), w.readers.clone());
+        files.push((path, w.text.clone().into_bytes()));
+    }
+    let files = sorted_unique(files)?;
+    let after = ruleset.seats(crate::ruleset::GameText {
+        state: &played.state,
+        ..text
+    })?;
+    // A sheet the ruleset would not play is named in its notes, "EN.txt: why".
+    let refused = |seat: &str| {
+        played
+            .notes
+            .iter()
+            .any(|n| n.starts_with(&format!("{seat}.txt:")))
+    };
+    let orders_from: Vec<String> = sheets
+        .iter()
+        .map(|(s, _)| s.clone())
+        .filter(|s| !refused(s))
+        .collect();
+    let no_orders = before
+        .iter()
+        .filter(|s| s.alive && !orders_from.contains(&s.code))
+        .filter(|s| !played.computer_played.contains(&s.code))
+        .map(|s| s.code.clone())
+        .collect();
+    warnings.extend(played.notes.iter().cloned());
+    if !record.superseded.is_empty() {
+        warnings.push(format!(
+            "kept with the turn in {ORDERS_DIR}/{}/, not played: {}",
+            crate::staging::SUPERSEDED_DIR,
+            record.superseded.join(" ")
+        ));
+    }
+    let report = TurnReport {
+        game: game.name.clone(),
+        turn: next,
+        written_to: String::new(),
+        events: played.events_count,
+        failed: played.failed,
+        ignored: played.ignored,
+        hash: hash.clone(),
+        orders_from,
+        no_orders,
+        computer_written: played.computer_played.clone(),
+        news: played.news.clone(),
+        finished: played.finished.is_some(),
+        warnings,
+    };
+    Ok(PlayedTurn {
+        turn: next,
+        files,
+        declared,
+        hash,
+        record,
+        before,
+        after,
+        finished: played.finished,
+        kept: played.kept,
+        report,
+    })
+}

@@ -1,0 +1,498 @@
+//! A game of any ruleset kept in a database, through the [`Ruleset`] interface alone: the
+//! store keeps its map, state and reports as the ruleset writes them and never reads them
+//! itself.
+//!
+//! A game's row names its ruleset; its seats are the ruleset's (an empire's code, a
+//! kingdom's); its sheets are submissions. A turn is one transaction that claims the game,
+//! gathers the sheets pending, has [`crate::pipeline::play`] play them, and keeps the
+//! turn's files, marks the sheets played, brings the seats and the players' ledgers up to
+//! date and moves the deadline on. The turn's files are named as a game directory names
+//! them (`state.json`, `state.sha256`, `events.json`, `turn.json`, `orders/FRA.txt`,
+//! `reports/FRA.html`), so that a game moves between stores unchanged.
+
+use super::{Declared, Pool, SqlStore, db_error, not_found};
+use crate::error::{Error, Result};
+use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
+use crate::pipeline::{self, PlayedTurn, Taken};
+use crate::render::REPORTS_DIR;
+use crate::ruleset::{self, GameText, HostedGame, Ruleset, Seat, Started};
+use crate::staging::{RECORD_FILE, TurnRecord};
+use crate::store::{Files, Millis};
+use crate::turn::{TurnOptions, TurnReport};
+
+/// A game's row and seats, as created or imported.
+pub struct GameRow<'a> {
+    pub name: &'a str,
+    pub ruleset: &'static dyn Ruleset,
+    pub title: &'a str,
+    pub variant: &'a str,
+    pub map: &'a str,
+    pub kept: Option<&'a str>,
+    /// Turns played so far.
+    pub turn: u32,
+    pub seats: &'a [Seat],
+    pub created_at: Millis,
+}
+
+/// The files of a starting position: the state, its hash, and its reports with their
+/// readers.
+fn start_files(started: &Started) -> (Files, Declared) {
+    let mut files: Files = vec![
+        (STATE_FILE.into(), started.state.clone().into_bytes()),
+        (
+            HASH_FILE.into(),
+            format!("{}\n", sha256_hex(started.state.as_bytes())).into_bytes(),
+        ),
+    ];
+    let mut declared = Declared::new();
+    for w in &started.reports {
+        let path = format!("{REPORTS_DIR}/{}", w.name);
+        declared.insert(path.clone(), w.readers.clone());
+        files.push((path, w.text.clone().into_bytes()));
+    }
+    files.sort();
+    (files, declared)
+}
+
+/// The seat a pending file is for: `EN.txt` is EN's; `None` for the GM's `gm.txt`, or a
+/// file named for no seat of the game.
+fn pending_seat(file: &str, seats: &[Seat]) -> Option<Option<String>> {
+    if file.eq_ignore_ascii_case(crate::gamedir::GM_MESSAGES_FILE) {
+        return Some(None);
+    }
+    let stem = file.strip_suffix(".txt")?;
+    seats
+        .iter()
+        .find(|s| s.code.eq_ignore_ascii_case(stem))
+        .map(|s| Some(s.code.clone()))
+}
+
+/// The queries of games, written once and compiled for each backend.
+macro_rules! backend {
+    ($m:ident, $pool:ty, $conn:ty) => {
+        pub(super) mod $m {
+            use super::*;
+            use crate::store::sql::$m as ops;
+            use crate::store::sql::deadlines::$m as deadlines;
+            use crate::store::sql::ledger::$m as ledger;
+
+            /// The game's row and its seats, each with the account of the player the game
+            /// names (made if new).
+            pub async fn insert_game(c: &mut $conn, g: &GameRow<'_>) -> sqlx::Result<i64> {
+                let (id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO games (name, title, map_toml, variant, seed, options, turn, created_at, ruleset, map_script) \
+                     VALUES ($1, $2, $3, $4, '', '{}', $5, $6, $7, $8) RETURNING id",
+                )
+                .bind(g.name)
+                .bind(g.title)
+                .bind(g.map.as_bytes())
+                .bind(g.variant)
+                .bind(i64::from(g.turn))
+                .bind(g.created_at)
+                .bind(g.ruleset.id())
+                .bind(g.kept.map(str::as_bytes))
+                .fetch_one(&mut *c)
+                .await?;
+                for seat in g.seats {
+                    let account: Option<i64> = match &seat.player {
+                        Some(player) => {
+                            sqlx::query(
+                                "INSERT INTO accounts (name, email, role, created_at) \
+                                 VALUES ($1, $2, 'player', $3) ON CONFLICT (name) DO NOTHING",
+                            )
+                            .bind(&player.name)
+                            .bind(&player.email)
+                            .bind(g.created_at)
+                            .execute(&mut *c)
+                            .await?;
+                            let (a,): (i64,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
+                                .bind(&player.name)
+                                .fetch_one(&mut *c)
+                                .await?;
+                            Some(a)
+                        }
+                        None => None,
+                    };
+                    sqlx::query(
+                        "INSERT INTO seats (game_id, empire, account_id, player, status, missed_turns) \
+                         VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(id)
+                    .bind(&seat.code)
+                    .bind(account)
+                    .bind(seat.player.as_ref().map(|p| &p.name))
+                    .bind(seat.standing.as_str())
+                    .bind(i64::from(seat.standing.missed()))
+                    .execute(&mut *c)
+                    .await?;
+                }
+                Ok(id)
+            }
+
+            /// The seats follow the game as a turn left it: who is playing, missing turns,
+            /// dropped out, out of the game.
+            pub async fn update_seats(c: &mut $conn, id: i64, seats: &[Seat]) -> sqlx::Result<()> {
+                for seat in seats {
+                    sqlx::query(
+                        "UPDATE seats SET status = $1, missed_turns = $2 WHERE game_id = $3 AND empire = $4",
+                    )
+                    .bind(seat.standing.as_str())
+                    .bind(i64::from(seat.standing.missed()))
+                    .bind(id)
+                    .bind(&seat.code)
+                    .execute(&mut *c)
+                    .await?;
+                }
+                Ok(())
+            }
+
+            pub async fn create(
+                p: &$pool,
+                name: &str,
+                ruleset: &'static dyn Ruleset,
+                started: &Started,
+                now: Millis,
+            ) -> sqlx::Result<()> {
+                let text = GameText {
+                    name,
+                    map: &started.map,
+                    state: &started.state,
+                    kept: started.kept.as_deref(),
+                };
+                let bad = |e: Error| sqlx::Error::Protocol(e.to_string());
+                let seats = ruleset.seats(text).map_err(bad)?;
+                let played = ruleset.next_turn(text).map_err(bad)?.saturating_sub(1);
+                let row = GameRow {
+                    name,
+                    ruleset,
+                    title: started.title.as_deref().unwrap_or(name),
+                    variant: started.variant.as_deref().unwrap_or(ruleset.title()),
+                    map: &started.map,
+                    kept: started.kept.as_deref(),
+                    turn: played,
+                    seats: &seats,
+                    created_at: now,
+                };
+                let mut tx = p.begin().await?;
+                let id = insert_game(&mut tx, &row).await?;
+                let (files, declared) = start_files(started);
+                let hash = sha256_hex(started.state.as_bytes());
+                ops::insert_turn(&mut tx, id, played, &hash, None, now, (&files, &declared)).await?;
+                let detail = format!("{} game from turn {played}", ruleset.title());
+                ops::audit(&mut tx, id, now, "create", &detail).await?;
+                tx.commit().await
+            }
+
+            /// A whole game brought in from elsewhere: its row, every turn's files and what
+            /// is pending, in one transaction.
+            pub async fn import(
+                p: &$pool,
+                row: &GameRow<'_>,
+                turns: &[(u32, Files)],
+                pending: &[(String, Vec<u8>)],
+            ) -> sqlx::Result<()> {
+                let mut tx = p.begin().await?;
+                let id = insert_game(&mut tx, row).await?;
+                for (turn, files) in turns {
+                    let hash = files
+                        .iter()
+                        .find(|(p, _)| p == HASH_FILE)
+                        .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
+                        .unwrap_or_default();
+                    let version = files
+                        .iter()
+                        .find(|(p, _)| p == RECORD_FILE)
+                        .and_then(|(_, b)| serde_json::from_slice::<TurnRecord>(b).ok())
+                        .and_then(|r| r.rules_version);
+                    let files = (&files[..], &Declared::new());
+                    ops::insert_turn(&mut tx, id, *turn, &hash, version.as_deref(), row.created_at, files).await?;
+                }
+                for (file, body) in pending {
+                    let Some(seat) = pending_seat(file, row.seats) else { continue };
+                    let kept = ("import", row.created_at, false);
+                    ops::insert_submission(&mut tx, id, seat.as_deref(), row.turn + 1, body, kept).await?;
+                }
+                let detail = format!("{} turns", turns.len());
+                ops::audit(&mut tx, id, row.created_at, "import", &detail).await?;
+                tx.commit().await
+            }
+
+            /// The game as texts, at the turn it stands.
+            pub async fn read(
+                c: &mut $conn,
+                shown: &str,
+                game: &str,
+            ) -> Result<(i64, HostedGame)> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                let row: Option<(i64, i64, String, Vec<u8>, Option<Vec<u8>>)> = sqlx::query_as(
+                    "SELECT id, turn, ruleset, map_toml, map_script FROM games WHERE name = $1",
+                )
+                .bind(game)
+                .fetch_optional(&mut *c)
+                .await
+                .map_err(fail("cannot read the game"))?;
+                let (id, turn, ruleset, map, kept) = row.ok_or_else(|| not_found(shown, game))?;
+                let label = format!("{shown}, game \"{game}\"");
+                let ruleset = ruleset::by_id(&ruleset)
+                    .map_err(|e| Error::corrupt(format!("{label}: {e}")))?;
+                let (_, state, hash) = ops::game_at(&mut *c, id, turn)
+                    .await
+                    .map_err(fail("cannot read the game"))?;
+                let state_label = format!("{label}, turn {turn}, {STATE_FILE}");
+                let state = state.ok_or_else(|| Error::corrupt(format!("{state_label}: missing")))?;
+                let warnings = super::super::hash_problem(&state_label, &state, &hash)
+                    .into_iter()
+                    .collect();
+                let text = |b: Vec<u8>, what: &str| {
+                    String::from_utf8(b)
+                        .map_err(|_| Error::corrupt(format!("{label}, {what}: not valid UTF-8 text")))
+                };
+                Ok((
+                    id,
+                    HostedGame {
+                        name: game.to_string(),
+                        ruleset,
+                        turn: turn as u32,
+                        map: text(map, "map")?,
+                        state: text(state, STATE_FILE)?,
+                        // What was kept is only ever a shortcut: unreadable, it is made again.
+                        kept: kept.and_then(|k| String::from_utf8(k).ok()),
+                        warnings,
+                    },
+                ))
+            }
+
+            /// Plays the next turn with the sheets pending and keeps it, in one transaction
+            /// that claims the game first: of several processes playing the same turn at
+            /// once, exactly one does, and the others are told.
+            pub async fn play(
+                p: &$pool,
+                shown: &str,
+                game: &str,
+                options: TurnOptions,
+                now: Millis,
+            ) -> Result<TurnReport> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
+                ops::claim(&mut tx, shown, game).await?;
+                let (id, g) = read(&mut tx, shown, game).await?;
+                let next = g.turn + 1;
+                crate::turn::expect_turn(&options, next, game)?;
+                let mut state_accepted = None;
+                if let Some(problem) = g.warnings.first() {
+                    if !options.accept_state {
+                        return Err(Error::corrupt(format!(
+                            "{problem}; no turn is played on a state that cannot be verified. If \
+                             the state is as the GM wants it, run `empires turn --accept-state`, \
+                             which records this with the turn"
+                        )));
+                    }
+                    state_accepted = Some(problem.clone());
+                }
+                let pending = ops::pending(&mut tx, id, next)
+                    .await
+                    .map_err(fail("cannot read the turnsheets"))?;
+                let held: Vec<(String,)> = sqlx::query_as(
+                    "SELECT empire FROM seats WHERE game_id = $1 AND account_id IS NOT NULL",
+                )
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await
+                .map_err(fail("cannot read the seats"))?;
+                let label = format!("{shown}, game \"{game}\"");
+                let taken = Taken {
+                    sent: pending.iter().map(|(s, _, b)| (s.clone(), b.clone())).collect(),
+                    held: Some(held.into_iter().map(|(s,)| s).collect()),
+                    superseded: Vec::new(),
+                    state_accepted,
+                    label: format!("{label}, {ORDERS_DIR}"),
+                };
+                let played = pipeline::play(&g, taken, options)?;
+                let ids: Vec<(bool, i64)> = pending
+                    .iter()
+                    .flat_map(|(s, ids, _)| ids.iter().map(move |i| (s.is_some(), *i)))
+                    .collect();
+                let store = async {
+                    commit_in(&mut tx, id, g.ruleset, &played, &ids, now).await?;
+                    tx.commit().await
+                };
+                store.await.map_err(fail("cannot keep the turn"))?;
+                let mut report = played.report;
+                report.written_to = format!("{label}, turn {next}");
+                Ok(report)
+            }
+
+            /// Stores a played turn in the transaction that claimed it: its files, the
+            /// sheets it played (`ids`: whether a seat's sheet, else a GM's message, and its
+            /// id), the game's turn and seats, the players' ledgers, the next deadline and
+            /// the audit log.
+            pub async fn commit_in(
+                tx: &mut $conn,
+                id: i64,
+                ruleset: &'static dyn Ruleset,
+                played: &PlayedTurn,
+                ids: &[(bool, i64)],
+                now: Millis,
+            ) -> sqlx::Result<()> {
+                let next = played.turn;
+                let version = played.record.rules_version.as_deref();
+                ops::insert_turn(&mut *tx, id, next, &played.hash, version, now, (&played.files, &played.declared)).await?;
+                for (seat, sid) in ids {
+                    let sql = if *seat {
+                        "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
+                    } else {
+                        "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
+                    };
+                    sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
+                }
+                // A finished game is over: it takes no more sheets.
+                let over = played.finished.is_some().then_some(now);
+                sqlx::query("UPDATE games SET turn = $1, finished_at = $2 WHERE id = $3")
+                    .bind(i64::from(next))
+                    .bind(over)
+                    .bind(id)
+                    .execute(&mut *tx)
+                    .await?;
+                let before = ledger::seats_before(&mut *tx, id).await?;
+                // The seats as the turn left them, by the ruleset.
+                update_seats(&mut *tx, id, &played.after).await?;
+                // Charges, dropouts and results in the players' ledgers (2.10, 11.7).
+                let finished = played.finished.as_ref();
+                ledger::record_turn(&mut *tx, (id, next), ruleset.paid_turns(), &before, &played.after, finished, now).await?;
+                if let Some(kept) = &played.kept {
+                    ops::keep_script(&mut *tx, id, kept).await?;
+                }
+                // The next deadline, in the same transaction: a turn and its deadline never
+                // drift apart, whichever door played the turn.
+                deadlines::advance_in(&mut *tx, id, next, over.is_some(), now).await?;
+                let mut detail = format!("turn {next}");
+                if let Some(why) = &played.record.state_accepted {
+                    detail.push_str(&format!("; played on a state accepted as it is: {why}"));
+                }
+                if !played.record.unreadable.is_empty() {
+                    detail.push_str(&format!("; played as sending no orders: {}", played.record.unreadable.join(" ")));
+                }
+                ops::audit(&mut *tx, id, now, "turn", &detail).await
+            }
+
+            /// Stores `played`, a turn computed elsewhere from the game as it stands, in a
+            /// transaction of its own: what committing a turn costs, measured apart.
+            pub async fn commit_played(p: &$pool, shown: &str, game: &str, played: &PlayedTurn, now: Millis) -> Result<()> {
+                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
+                ops::claim(&mut tx, shown, game).await?;
+                let (id, g) = read(&mut tx, shown, game).await?;
+                if g.turn + 1 != played.turn {
+                    return Err(Error::conflict(format!(
+                        "{shown}, game \"{game}\": turn {} cannot be stored after turn {}",
+                        played.turn, g.turn
+                    )));
+                }
+                commit_in(&mut tx, id, g.ruleset, played, &[], now).await.map_err(fail("cannot keep the turn"))?;
+                tx.commit().await.map_err(fail("cannot keep the turn"))
+            }
+        }
+    };
+}
+
+backend!(lite, sqlx::SqlitePool, sqlx::SqliteConnection);
+backend!(pg, sqlx::PgPool, sqlx::PgConnection);
+
+impl SqlStore {
+    /// The ruleset `game` is played under (`empires`, `napoleonic`).
+    pub async fn ruleset(&self, game: &str) -> Result<&'static dyn Ruleset> {
+        let row: Option<(String,)> = super::on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT ruleset FROM games WHERE name = $1")
+                .bind(game)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        let (id,) = row.ok_or_else(|| not_found(&self.shown, game))?;
+        ruleset::by_id(&id)
+    }
+
+    /// Whether `game` is played under a ruleset other than Empires, so that a door serves it
+    /// through [`Ruleset`] and [`SqlStore::read_hosted`].
+    pub async fn is_other_ruleset(&self, game: &str) -> Result<bool> {
+        Ok(self.ruleset(game).await?.id() != super::EMPIRES)
+    }
+
+    /// Keeps a new game of any ruleset at its starting position, with its seats (and an
+    /// account for each player the game names).
+    pub async fn create_game(
+        &self,
+        name: &str,
+        ruleset: &'static dyn Ruleset,
+        started: &Started,
+        now: Millis,
+    ) -> Result<()> {
+        crate::create::check_game_name(name)?;
+        let done = match &self.pool {
+            Pool::Sqlite(p) => lite::create(p, name, ruleset, started, now).await,
+            Pool::Postgres(p) => pg::create(p, name, ruleset, started, now).await,
+        };
+        done.map_err(|e| self.create_error(name, e))
+    }
+
+    /// A whole game brought in from elsewhere (`empires import`): its row and seats,
+    /// every turn's files and what is pending, in one transaction.
+    pub async fn import_game(
+        &self,
+        row: &GameRow<'_>,
+        turns: &[(u32, Files)],
+        pending: &[(String, Vec<u8>)],
+    ) -> Result<()> {
+        crate::create::check_game_name(row.name)?;
+        let done = match &self.pool {
+            Pool::Sqlite(p) => lite::import(p, row, turns, pending).await,
+            Pool::Postgres(p) => pg::import(p, row, turns, pending).await,
+        };
+        done.map_err(|e| self.create_error(row.name, e))
+    }
+
+    /// A game of any ruleset, as texts, at the turn it stands.
+    pub async fn read_hosted(&self, game: &str) -> Result<HostedGame> {
+        let shown = &self.shown;
+        match &self.pool {
+            Pool::Sqlite(p) => {
+                let mut c = p
+                    .acquire()
+                    .await
+                    .map_err(|e| db_error("cannot reach the database", shown, e))?;
+                lite::read(&mut c, shown, game).await.map(|(_, g)| g)
+            }
+            Pool::Postgres(p) => {
+                let mut c = p
+                    .acquire()
+                    .await
+                    .map_err(|e| db_error("cannot reach the database", shown, e))?;
+                pg::read(&mut c, shown, game).await.map(|(_, g)| g)
+            }
+        }
+    }
+
+    /// Plays the next turn of a game with the sheets pending, and keeps it in one
+    /// transaction ([`crate::store::Store::play_turn`]).
+    pub async fn play_game_turn(
+        &self,
+        game: &str,
+        options: TurnOptions,
+        now: Millis,
+    ) -> Result<TurnReport> {
+        match &self.pool {
+            Pool::Sqlite(p) => lite::play(p, &self.shown, game, options, now).await,
+            Pool::Postgres(p) => pg::play(p, &self.shown, game, options, now).await,
+        }
+    }
+
+    /// Stores a turn played elsewhere ([`crate::pipeline::play`]) on the game as it stands,
+    /// in one transaction. A host that plays turns by [`crate::store::Store::play_turn`]
+    /// never needs it; it measures what committing costs.
+    pub async fn commit_played(&self, game: &str, played: &PlayedTurn, now: Millis) -> Result<()> {
+        match &self.pool {
+            Pool::Sqlite(p) => lite::commit_played(p, &self.shown, game, played, now).await,
+            Pool::Postgres(p) => pg::commit_played(p, &self.shown, game, played, now).await,
+        }
+    }
+}
