@@ -160,8 +160,12 @@ impl GameFiles {
             kept,
         };
         if g.name.is_empty() {
-            let (state, _) = g.state_checked(g.current_turn()?)?;
-            g.name = ruleset.game_title(g.text(&state))?;
+            let current = g.current_turn()?;
+            let (state, _) = g.state_checked(current)?;
+            let path = g.dir.turn_dir(current).join(STATE_FILE);
+            g.name = ruleset
+                .game_title(g.text(&state))
+                .map_err(|e| Error::of(e.kind(), format!("{}: {e}", path.display())))?;
         }
         Ok(g)
     }
@@ -269,6 +273,16 @@ impl GameFiles {
         let next = current + 1;
         crate::turn::expect_turn(&options, next, &self.name)?;
         let mut game = self.hosted()?;
+        // A state that cannot be read is named with its line and field before anything
+        // else is said of it.
+        let state_path = self.dir.turn_dir(current).join(STATE_FILE);
+        let codes: Vec<String> = self
+            .ruleset
+            .seats(game.text())
+            .map_err(|e| Error::of(e.kind(), format!("{}: {e}", state_path.display())))?
+            .into_iter()
+            .map(|s| s.code)
+            .collect();
         let problem = game.warnings.pop();
         let state_accepted = match problem {
             Some(p) if !options.accept_state => {
@@ -284,14 +298,6 @@ impl GameFiles {
             }
             None => None,
         };
-        let state_path = self.dir.turn_dir(current).join(STATE_FILE);
-        let codes: Vec<String> = self
-            .ruleset
-            .seats(game.text())
-            .map_err(|e| Error::of(e.kind(), format!("{}: {e}", state_path.display())))?
-            .into_iter()
-            .map(|s| s.code)
-            .collect();
         let taken = self.dir.take_orders(next, &codes)?;
         let played = self
             .play_taken(&game, &taken, options, state_accepted)

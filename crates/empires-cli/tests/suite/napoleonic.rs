@@ -79,7 +79,7 @@ fn a_game_is_created_checked_played_and_reported() {
     .unwrap();
     let played = stdout(&ok(&["napoleonic", "turn", d]));
     assert!(
-        played.contains("turn 1 of \"Europe 1805\" played"),
+        played.contains("turn 1 of \"Europe 1805\" adjudicated"),
         "{played}"
     );
     assert!(

@@ -241,7 +241,7 @@ impl Ruleset for Empires {
         }
         serde_json::from_str::<Titled>(g.state)
             .map(|t| t.game)
-            .map_err(|e| Error::corrupt(format!("state.json: {e}")))
+            .map_err(|e| Error::corrupt(e.to_string()))
     }
 
     // 11.7: a game won takes no more sheets.
