@@ -190,7 +190,8 @@ fn commits(
         .unwrap();
         // The turn played once through the pipeline, as the store would play it.
         let game = rt.block_on(store.read_hosted("commit")).unwrap();
-        let played = empires_host::pipeline::play(&game, Default::default(), YES).unwrap();
+        let game = game.ruleset.open(game).unwrap();
+        let played = empires_host::pipeline::play(game.as_ref(), Default::default(), YES).unwrap();
         group.bench_function(
             format!("commit a 28-empire World turn with every report on {db}"),
             |b| {

@@ -99,6 +99,8 @@ fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Resul
     crate::mapcache::keep(dir, map_text)?;
     // Made now, so that commands that only look can share it even on a read-only copy.
     crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
+    // Which game this is, and the name its sheets carry.
+    crate::gamefiles::write_game_file(dir, &crate::ruleset::empires::Empires, &state.game)?;
     let turns = game.turns_dir();
     fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
     // The map's drawing, worked out once for the whole game (or built into the program,

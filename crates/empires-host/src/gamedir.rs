@@ -572,15 +572,23 @@ impl TurnFiles {
     }
 
     pub fn new(state: &GameState, events: Option<&[Event]>) -> Result<TurnFiles> {
+        let mut files = TurnFiles::unhashed(state, events)?;
+        files.hash = sha256_hex(files.state.as_bytes());
+        Ok(files)
+    }
+
+    /// [`TurnFiles::new`] without the state's hash, for a turn whose store works it out
+    /// as it keeps the turn ([`crate::pipeline`]): hashing a World state costs a few
+    /// million instructions.
+    pub fn unhashed(state: &GameState, events: Option<&[Event]>) -> Result<TurnFiles> {
         let state = to_pretty_json(state, STATE_FILE)?;
         let events = events
             .map(|e| to_pretty_json(&e, EVENTS_FILE))
             .transpose()?;
-        let hash = sha256_hex(state.as_bytes());
         Ok(TurnFiles {
             state,
             events,
-            hash,
+            hash: String::new(),
             reports: Vec::new(),
             computer_orders: Vec::new(),
         })

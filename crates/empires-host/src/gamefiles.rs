@@ -33,6 +33,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 const GAME_FILE: &str = "game.toml";
+/// The map as its ruleset reads it fastest ([`Ruleset::ready_map`]): only a copy, made
+/// again when missing or made from another map.
+const READY_MAP: &str = crate::mapcache::MAP_CACHE;
 
 /// The most bytes of a sent sheet a turn reads: enough to tell that it is too long.
 const SHEET_READ_LIMIT: u64 = 1 << 20;
@@ -53,6 +56,7 @@ pub struct GameFiles {
     pub ruleset: &'static dyn Ruleset,
     map: String,
     kept: Option<String>,
+    ready_map: Option<String>,
 }
 
 /// The ruleset a directory's `game.toml` names, if it has one.
@@ -87,6 +91,9 @@ impl GameFiles {
             write_game_file(building, ruleset, &setup.name)?;
             if let Some(k) = &started.kept {
                 files::write_new(&building.join(ruleset.kept_file()), k.as_bytes())?;
+            }
+            if let Some(ready) = ruleset.ready_map(&started.map) {
+                files::write_new(&building.join(READY_MAP), ready.as_bytes())?;
             }
             let text = GameText {
                 name: &setup.name,
@@ -152,12 +159,15 @@ impl GameFiles {
         // Kept data that cannot be read is made again by the ruleset.
         let kept =
             files::read_text_in_game(&root.join(ruleset.kept_file()), files::MAX_SCRIPT_BYTES).ok();
+        let ready_map =
+            files::read_text_in_game(&root.join(READY_MAP), 2 * files::MAX_MAP_BYTES).ok();
         let mut g = GameFiles {
             dir,
             name: game.map(|g| g.name).unwrap_or_default(),
             ruleset,
             map,
             kept,
+            ready_map,
         };
         if g.name.is_empty() {
             let current = g.current_turn()?;
@@ -258,6 +268,7 @@ impl GameFiles {
             map: self.map.clone(),
             state,
             kept: self.kept.clone(),
+            ready_map: self.ready_map.clone(),
             warnings: problem.into_iter().collect(),
         })
     }
@@ -272,18 +283,16 @@ impl GameFiles {
         let current = self.current_turn()?;
         let next = current + 1;
         crate::turn::expect_turn(&options, next, &self.name)?;
-        let mut game = self.hosted()?;
+        let mut hosted = self.hosted()?;
+        let problem = hosted.warnings.pop();
         // A state that cannot be read is named with its line and field before anything
         // else is said of it.
         let state_path = self.dir.turn_dir(current).join(STATE_FILE);
-        let codes: Vec<String> = self
+        let game = self
             .ruleset
-            .seats(game.text())
-            .map_err(|e| Error::of(e.kind(), format!("{}: {e}", state_path.display())))?
-            .into_iter()
-            .map(|s| s.code)
-            .collect();
-        let problem = game.warnings.pop();
+            .open(hosted)
+            .map_err(|e| Error::of(e.kind(), format!("{}: {e}", state_path.display())))?;
+        let codes: Vec<String> = game.seats()?.into_iter().map(|s| s.code).collect();
         let state_accepted = match problem {
             Some(p) if !options.accept_state => {
                 return Err(Error::new(format!(
@@ -300,7 +309,7 @@ impl GameFiles {
         };
         let taken = self.dir.take_orders(next, &codes)?;
         let played = self
-            .play_taken(&game, &taken, options, state_accepted)
+            .play_taken(game.as_ref(), &taken, options, state_accepted)
             .map_err(|e| self.dir.undo(e));
         drop(lock);
         let mut report = played?;
@@ -313,7 +322,7 @@ impl GameFiles {
     /// Plays the turn whose sheets `taken` holds, and commits it.
     fn play_taken(
         &self,
-        game: &HostedGame,
+        game: &dyn ruleset::Game,
         taken: &crate::staging::Taken,
         options: TurnOptions,
         state_accepted: Option<String>,
@@ -373,7 +382,13 @@ impl GameFiles {
         }
         fs::rename(&taken.tmp, &target).map_err(|e| Error::io("cannot rename", &taken.tmp, e))?;
         files::sync_dir(&self.dir.turns_dir());
-        // The turn is committed: nothing below may fail it.
+        // The turn is committed: nothing below may fail it. What is kept to save work is
+        // written without waiting for the disk: a torn copy is passed over and made again.
+        if self.ready_map.is_none()
+            && let Some(ready) = self.ruleset.ready_map(&self.map)
+        {
+            let _ = files::write_unsynced(&self.root().join(READY_MAP), ready.as_bytes());
+        }
         if let Some(k) = &played.kept {
             let _ =
                 files::write_unsynced(&self.root().join(self.ruleset.kept_file()), k.as_bytes());
@@ -400,13 +415,14 @@ impl GameFiles {
                         state: before,
                         ..self.hosted()?
                     };
+                    let game = self.ruleset.open(game)?;
                     let options = TurnOptions {
                         yes: true,
                         unreadable_as_missed: true,
                         accept_state: true,
                         expect: None,
                     };
-                    let again = pipeline::play(&game, self.taken_by(turn)?, options)?;
+                    let again = pipeline::play(game.as_ref(), self.taken_by(turn)?, options)?;
                     let state = again
                         .files
                         .iter()

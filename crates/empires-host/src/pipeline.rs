@@ -10,7 +10,7 @@ use crate::gamedir::{
     EVENTS_FILE, GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex,
 };
 use crate::render::REPORTS_DIR;
-use crate::ruleset::{Finished, HostedGame, Orders, Seat, Standing, to_pretty_json};
+use crate::ruleset::{Finished, Game, Orders, Seat, Standing, to_pretty_json};
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Declared, Files, sorted_unique};
 use crate::turn::{TurnOptions, TurnReport, decode_sheet};
@@ -67,12 +67,12 @@ fn has_player(seat: &Seat, held: Option<&[String]>) -> bool {
         || (seat.standing != Standing::Dummy && held.is_some_and(|h| h.contains(&seat.code)))
 }
 
-/// Plays the next turn of `game` with what `taken` holds, as `options` allow.
-pub fn play(game: &HostedGame, taken: Taken, options: TurnOptions) -> Result<PlayedTurn> {
-    let ruleset = game.ruleset;
-    let text = game.text();
-    let next = game.turn + 1;
-    let before = ruleset.seats(text)?;
+/// Plays the next turn of `game`, as its ruleset read it, with what `taken` holds, as
+/// `options` allow.
+pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<PlayedTurn> {
+    let ruleset = game.ruleset();
+    let next = game.turn() + 1;
+    let before = game.seats()?;
     let held = taken.held.as_deref();
     let sent_by = |code: &str| taken.sent.iter().any(|(s, _)| s.as_deref() == Some(code));
     let silent = |s: &&Seat| s.alive && !sent_by(&s.code);
@@ -150,11 +150,13 @@ pub fn play(game: &HostedGame, taken: Taken, options: TurnOptions) -> Result<Pla
         stand_ins: &stand_ins,
         gm: gm.as_deref(),
     };
-    let played = ruleset.play(text, orders)?;
+    let played = game.play(orders)?;
     if played.turn != next {
         return Err(Error::corrupt(format!(
             "{}: the state is ready for turn {}, but the game has played {} turns",
-            game.name, played.turn, game.turn
+            game.name(),
+            played.turn,
+            game.turn()
         )));
     }
     read.sort();
@@ -201,10 +203,6 @@ pub fn play(game: &HostedGame, taken: Taken, options: TurnOptions) -> Result<Pla
         files.push((path, w.text.clone().into_bytes()));
     }
     let files = sorted_unique(files)?;
-    let after = ruleset.seats(crate::ruleset::GameText {
-        state: &played.state,
-        ..text
-    })?;
     // A sheet the ruleset would not play is named in its notes, "EN.txt: why".
     let refused = |seat: &str| {
         played
@@ -232,7 +230,7 @@ pub fn play(game: &HostedGame, taken: Taken, options: TurnOptions) -> Result<Pla
         ));
     }
     let report = TurnReport {
-        game: game.name.clone(),
+        game: game.name().to_string(),
         turn: next,
         written_to: String::new(),
         events: played.events_count,
@@ -253,7 +251,7 @@ pub fn play(game: &HostedGame, taken: Taken, options: TurnOptions) -> Result<Pla
         hash,
         record,
         before,
-        after,
+        after: played.seats,
         finished: played.finished,
         kept: played.kept,
         report,

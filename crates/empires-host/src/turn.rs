@@ -310,7 +310,8 @@ pub fn play_sheets_into(
         computer,
         computer_orders,
     } = adjudicate_sheets(map, state, next, sheets.clone())?;
-    let mut files = TurnFiles::new(&outcome.state, Some(&outcome.events))?;
+    // The store works the state's hash out as it keeps the turn (crate::pipeline).
+    let mut files = TurnFiles::unhashed(&outcome.state, Some(&outcome.events))?;
     render_into(
         map,
         layout,

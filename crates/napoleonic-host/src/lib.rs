@@ -151,6 +151,10 @@ impl Game for Opened {
         check_of(&self.map, &self.state, seat, file, sheet)
     }
 
+    fn play(&self, orders: Orders) -> Result<Turn> {
+        Napoleonic.play(self.game.text(), orders)
+    }
+
     fn warnings(&self) -> &[String] {
         &self.game.warnings
     }
@@ -328,6 +332,7 @@ impl Ruleset for Napoleonic {
             .count();
         Ok(Turn {
             turn: state.turn,
+            seats: seats_of(&outcome.state),
             state: to_pretty_json(&outcome.state, "state.json")?,
             events: to_pretty_json(&outcome.events, "events.json")?,
             reports,
@@ -410,6 +415,7 @@ mod tests {
             map: started.map.clone(),
             state: started.state.clone(),
             kept: started.kept.clone(),
+            ready_map: None,
             warnings: vec![],
         };
         let opened = Napoleonic.open(hosted.clone()).unwrap();

@@ -2,7 +2,7 @@
 //! of a game between two turns — its seats, a blank sheet, a sheet checked — without
 //! reading and parsing it again for every request.
 
-use crate::{Checked, HostedGame, Result, Ruleset, Seat};
+use crate::{Checked, HostedGame, Orders, Result, Ruleset, Seat, Turn};
 use std::any::Any;
 
 /// A game as its ruleset read it ([`Ruleset::open`]).
@@ -20,6 +20,9 @@ pub trait Game: Send + Sync + Any {
     fn sheet(&self, seat: &str) -> Result<String>;
     /// Reads and checks a seat's sheet, named `file` in messages.
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
+    /// Plays the next turn with what was sent for it ([`Ruleset::play`] on the game as
+    /// read, without reading it again).
+    fn play(&self, orders: Orders) -> Result<Turn>;
     /// What the reader should know: a state that does not match its hash.
     fn warnings(&self) -> &[String];
     /// The game as its own ruleset's type, for what only that ruleset's pages show.
@@ -65,6 +68,10 @@ impl Game for TextGame {
 
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
         self.game.ruleset.check(self.game.text(), seat, file, sheet)
+    }
+
+    fn play(&self, orders: Orders) -> Result<Turn> {
+        self.game.ruleset.play(self.game.text(), orders)
     }
 
     fn warnings(&self) -> &[String] {

@@ -37,6 +37,10 @@ pub struct HostedGame {
     pub map: String,
     pub state: String,
     pub kept: Option<String>,
+    /// The map in a form its ruleset reads faster than the map file
+    /// ([`Ruleset::ready_map`]), where the store keeps one; trusted only by the ruleset
+    /// that made it, and only for the map text it was made from.
+    pub ready_map: Option<String>,
     /// What the reader should know: a state that does not match its hash.
     pub warnings: Vec<String>,
 }
@@ -234,6 +238,8 @@ pub struct Turn {
     pub events: String,
     /// Every report, each with who may read it: `FRA.txt`, `EN.html`, ...
     pub reports: Vec<Written>,
+    /// The game's seats as the turn left them.
+    pub seats: Vec<Seat>,
     /// The orders the computer wrote, as (file, text), kept in the turn's
     /// [`Ruleset::computer_dir`].
     pub computer_orders: Vec<(String, String)>,
@@ -368,6 +374,12 @@ pub trait Ruleset: Send + Sync {
     /// may load it by name.
     fn kept_file(&self) -> &'static str {
         "kept.json"
+    }
+    /// The map in a form this ruleset reads faster than the map file, for a store that
+    /// reads a game again for every command (a directory) to keep beside it and hand back
+    /// in [`HostedGame::ready_map`]; `None` where reading the map costs little.
+    fn ready_map(&self, _map_text: &str) -> Option<String> {
+        None
     }
     /// The game's own title, as its state gives it: what its sheets carry on their `GAME`
     /// line where the host keeps the game by no other name (a directory).

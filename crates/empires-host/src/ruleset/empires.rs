@@ -167,57 +167,7 @@ impl Ruleset for Empires {
     // that sent nothing, so `stand_ins` adds nothing.
     fn play(&self, g: GameText, orders: Orders) -> Result<Turn> {
         let (map, state) = game(g)?;
-        let mut sent = Vec::new();
-        let mut notes = Vec::new();
-        if let Some(gm) = orders.gm {
-            // 10.6: the GM's messages, printed in every report.
-            sent.push(Sent {
-                name: crate::gamedir::GM_MESSAGES_FILE.to_string(),
-                empire: None,
-                text: Ok(gm.to_string()),
-            });
-        }
-        for (seat, text) in orders.sheets {
-            match empire(&state, seat) {
-                Ok(code) => sent.push(Sent {
-                    name: format!("{code}.txt"),
-                    empire: Some(code),
-                    text: Ok(text.clone()),
-                }),
-                Err(e) => notes.push(format!("{seat}.txt: {e}")),
-            }
-        }
-        // The map's layer kept with the game, or worked out now and kept from this turn.
-        let (layout, fresh) =
-            crate::drawing::layout(&map, g.map, g.kept.map(|k| (k, k.len() as u64)));
-        // Empires whose players sent nothing are played by the computer (2.5): the host
-        // that runs this ruleset has already waited for its deadline.
-        let options = TurnOptions {
-            yes: true,
-            ..TurnOptions::default()
-        };
-        let next = state.turn + 1;
-        let from = Origin {
-            label: "orders",
-            game: Some(g.name),
-        };
-        let played = play_sheets(&map, layout.as_deref(), &state, next, &sent, options, from)?;
-        notes.extend(played.report.warnings.iter().cloned());
-        Ok(Turn {
-            turn: next,
-            events: played.files.events.unwrap_or_default(),
-            reports: declared(&played.state, played.files.reports),
-            computer_orders: played.files.computer_orders,
-            computer_played: played.report.computer_written,
-            events_count: played.report.events,
-            failed: played.report.failed,
-            ignored: played.report.ignored,
-            finished: finished(&played.state),
-            news: played.report.news,
-            notes,
-            kept: fresh.map(|s| s.into_owned()),
-            state: played.files.state,
-        })
+        play_on(g, &map, &state, orders)
     }
 
     fn rules_version(&self) -> Option<&'static str> {
@@ -275,8 +225,22 @@ impl Ruleset for Empires {
         true
     }
 
+    fn ready_map(&self, map_text: &str) -> Option<String> {
+        let file = crate::gamedir::parse_map_file(map_text, "map.toml").ok()?;
+        crate::mapcache::encode(map_text, &file)
+    }
+
     fn open(&self, game: HostedGame) -> Result<Arc<dyn Game>> {
-        let map = parse_map(&game.map, "map.toml")?;
+        // The ready-to-load copy of the map when it was made from this very text.
+        let ready = game
+            .ready_map
+            .as_deref()
+            .and_then(|r| crate::mapcache::decode(r, &game.map))
+            .and_then(|file| Map::from_file(file, "map.toml").ok());
+        let map = match ready {
+            Some(map) => map,
+            None => parse_map(&game.map, "map.toml")?,
+        };
         let state = parse_state(&game.state, "state.json", &map)?;
         let loaded = Loaded {
             map_text: game.map,
@@ -298,6 +262,62 @@ impl Ruleset for Empires {
             turn: value(parsed.turn),
         }
     }
+}
+
+/// Plays the next turn of the game `g`, whose map and state are `map` and `state` as read,
+/// with what was sent for it.
+fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<Turn> {
+    let mut sent = Vec::new();
+    let mut notes = Vec::new();
+    if let Some(gm) = orders.gm {
+        // 10.6: the GM's messages, printed in every report.
+        sent.push(Sent {
+            name: crate::gamedir::GM_MESSAGES_FILE.to_string(),
+            empire: None,
+            text: Ok(gm.to_string()),
+        });
+    }
+    for (seat, text) in orders.sheets {
+        match empire(state, seat) {
+            Ok(code) => sent.push(Sent {
+                name: format!("{code}.txt"),
+                empire: Some(code),
+                text: Ok(text.clone()),
+            }),
+            Err(e) => notes.push(format!("{seat}.txt: {e}")),
+        }
+    }
+    // The map's layer kept with the game, or worked out now and kept from this turn.
+    let (layout, fresh) = crate::drawing::layout(map, g.map, g.kept.map(|k| (k, k.len() as u64)));
+    // Empires whose players sent nothing are played by the computer (2.5): the host
+    // that runs this ruleset has already waited for its deadline.
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    let next = state.turn + 1;
+    let from = Origin {
+        label: "orders",
+        game: Some(g.name),
+    };
+    let played = play_sheets(map, layout.as_deref(), state, next, &sent, options, from)?;
+    notes.extend(played.report.warnings.iter().cloned());
+    Ok(Turn {
+        turn: next,
+        events: played.files.events.unwrap_or_default(),
+        reports: declared(&played.state, played.files.reports),
+        computer_orders: played.files.computer_orders,
+        computer_played: played.report.computer_written,
+        events_count: played.report.events,
+        failed: played.report.failed,
+        ignored: played.report.ignored,
+        finished: finished(&played.state),
+        seats: seats_of(&played.state),
+        news: played.report.news,
+        notes,
+        kept: fresh.map(|s| s.into_owned()),
+        state: played.files.state,
+    })
 }
 
 /// A sheet checked for `empire`: the text a player reads and, for the API and the web
@@ -400,6 +420,17 @@ impl Game for EmpiresGame {
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
         let l = &self.loaded;
         checked(&l.map, &l.state, empire(&l.state, seat)?, sheet, file)
+    }
+
+    fn play(&self, orders: Orders) -> Result<Turn> {
+        let l = &self.loaded;
+        let text = GameText {
+            name: &self.name,
+            map: &l.map_text,
+            state: "",
+            kept: l.map_script.as_deref(),
+        };
+        play_on(text, &l.map, &l.state, orders)
     }
 
     fn warnings(&self) -> &[String] {

@@ -257,6 +257,7 @@ macro_rules! backend {
                         state: text(state, STATE_FILE)?,
                         // What was kept is only ever a shortcut: unreadable, it is made again.
                         kept: kept.and_then(|k| String::from_utf8(k).ok()),
+                        ready_map: None,
                         warnings,
                     },
                 ))
@@ -307,13 +308,14 @@ macro_rules! backend {
                     state_accepted,
                     label: format!("{label}, {ORDERS_DIR}"),
                 };
-                let played = pipeline::play(&g, taken, options)?;
+                let ruleset = g.ruleset;
+                let played = pipeline::play(ruleset.open(g)?.as_ref(), taken, options)?;
                 let ids: Vec<(bool, i64)> = pending
                     .iter()
                     .flat_map(|(s, ids, _)| ids.iter().map(move |i| (s.is_some(), *i)))
                     .collect();
                 let store = async {
-                    commit_in(&mut tx, id, g.ruleset, &played, &ids, now).await?;
+                    commit_in(&mut tx, id, ruleset, &played, &ids, now).await?;
                     tx.commit().await
                 };
                 store.await.map_err(fail("cannot keep the turn"))?;
