@@ -1,7 +1,7 @@
 //! Creating a game directory: made beside its place and renamed into it whole.
 
 use crate::error::{Error, Result};
-use crate::gamedir::{self, GameDir, TurnFiles};
+use crate::gamedir;
 use empires_rules::setup::{NewGame, new_game};
 use empires_rules::{GameState, Map};
 use std::fs;
@@ -45,12 +45,10 @@ pub fn check_game_name(name: &str) -> Result<()> {
 /// Creates the game directory `dir` at the starting position `state`; returns the state's
 /// hash. Refuses a directory that exists and is not empty.
 pub fn create_dir(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
-    let mut hash = String::new();
-    build_whole(dir, |building| {
-        hash = write_game(building, map_text, map, state)?;
-        Ok(())
-    })?;
-    Ok(hash)
+    let started = crate::ruleset::empires::started(&state.game, map_text, map, state)?;
+    let empires = &crate::ruleset::empires::Empires;
+    crate::gamefiles::GameFiles::create_started(dir, empires, &state.game, &started)?;
+    Ok(gamedir::sha256_hex(started.state.as_bytes()))
 }
 
 /// Builds the directory `dir` whole or not at all: `fill` writes it beside its place, and a
@@ -88,33 +86,6 @@ fn check_target(dir: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Writes map, starting turn and an empty `orders/` into the new, empty directory `dir`; returns the
-/// state's hash.
-fn write_game(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
-    let game = GameDir::at(dir);
-    crate::files::write_new(&game.map_path(), map_text.as_bytes())?;
-    // The map's ready-to-load copy, so that no command parses the TOML again.
-    crate::mapcache::keep(dir, map_text)?;
-    // Made now, so that commands that only look can share it even on a read-only copy.
-    crate::files::write_new(&dir.join(gamedir::LOCK_FILE), b"")?;
-    // Which game this is, and the name its sheets carry.
-    crate::gamefiles::write_game_file(dir, &crate::ruleset::empires::Empires, &state.game)?;
-    let turns = game.turns_dir();
-    fs::create_dir(&turns).map_err(|e| Error::io("cannot create", &turns, e))?;
-    // The map's drawing, worked out once for the whole game (or built into the program,
-    // for a standard map).
-    let (layout, script) = crate::drawing::layout(map, map_text, None);
-    if let Some(script) = &script {
-        crate::files::write_new(&dir.join(crate::drawing::MAP_SCRIPT), script.as_bytes())?;
-    }
-    let mut files = TurnFiles::new(state, None)?;
-    files.reports = crate::render::render_all(map, layout.as_deref(), state, &[], &[], &[], None)?;
-    game.write_start(state.turn, &files)?;
-    let orders = game.orders_dir();
-    fs::create_dir(&orders).map_err(|e| Error::io("cannot create", &orders, e))?;
-    Ok(files.hash)
 }
 
 /// Where a game for `dir` is built: a hidden directory beside it, named for it and for

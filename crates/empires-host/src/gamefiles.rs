@@ -81,6 +81,17 @@ impl GameFiles {
     /// Creates a game of `ruleset` in `root` (missing or empty).
     pub fn create(root: &Path, ruleset: &'static dyn Ruleset, setup: &Setup) -> Result<GameFiles> {
         let started = ruleset.create(setup)?;
+        GameFiles::create_started(root, ruleset, &setup.name, &started)
+    }
+
+    /// Keeps the new game `started`, of `ruleset`, named `name`, in `root` (missing or
+    /// empty): built beside its place and renamed into it whole.
+    pub fn create_started(
+        root: &Path,
+        ruleset: &'static dyn Ruleset,
+        name: &str,
+        started: &ruleset::Started,
+    ) -> Result<GameFiles> {
         crate::create::build_whole(root, |building| {
             for d in [ORDERS_DIR, crate::gamedir::TURNS_DIR] {
                 fs::create_dir(building.join(d))
@@ -88,7 +99,7 @@ impl GameFiles {
             }
             files::write_new(&building.join(MAP_FILE), started.map.as_bytes())?;
             files::write_new(&building.join(crate::gamedir::LOCK_FILE), b"")?;
-            write_game_file(building, ruleset, &setup.name)?;
+            write_game_file(building, ruleset, name)?;
             if let Some(k) = &started.kept {
                 files::write_new(&building.join(ruleset.kept_file()), k.as_bytes())?;
             }
@@ -96,7 +107,7 @@ impl GameFiles {
                 files::write_new(&building.join(READY_MAP), ready.as_bytes())?;
             }
             let text = GameText {
-                name: &setup.name,
+                name,
                 map: &started.map,
                 state: &started.state,
                 kept: started.kept.as_deref(),

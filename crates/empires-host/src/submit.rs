@@ -3,7 +3,6 @@
 //! with the diagnostics, the forecast and a receipt.
 
 use crate::error::{Error, Result};
-use crate::ruleset::empires::EmpiresGame;
 use crate::ruleset::{Checked, Game};
 use crate::store::{Receipt, Store, Submission};
 use crate::turn::decode_sheet;
@@ -32,16 +31,8 @@ impl Accepted {
 /// The game kept under `key` in `store` (a database's name for it, a directory's path), as
 /// its ruleset reads it.
 pub async fn open(store: &dyn Store, key: &str) -> Result<Arc<dyn Game>> {
-    match store.hosted_game(key).await? {
-        Some(hosted) => hosted.ruleset.open(hosted),
-        None => {
-            let loaded = store.load(key).await?;
-            let name = store
-                .sheet_game(key)
-                .unwrap_or_else(|| loaded.state.game.clone());
-            Ok(Arc::new(EmpiresGame::new(&name, Arc::new(loaded))))
-        }
-    }
+    let hosted = store.hosted(key).await?;
+    hosted.ruleset.open(hosted)
 }
 
 /// Checks `submission` against the game's current turn and keeps it. A sheet with

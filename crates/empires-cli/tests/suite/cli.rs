@@ -52,11 +52,18 @@ fn new_turn_turn_on_the_tutorial_map() {
         [
             ".lock",
             ".map.json",
+            "game.toml",
             "map.js",
             "map.toml",
             "orders",
             "turns"
         ]
+    );
+    // The game says its ruleset and the name its sheets carry.
+    let said = read(&game.join("game.toml"));
+    assert!(
+        said.contains("ruleset = \"empires\"") && said.contains("Tutorial"),
+        "{said}"
     );
     assert_eq!(names(&game.join("turns")), ["0000"]);
     assert_eq!(

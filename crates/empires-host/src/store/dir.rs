@@ -5,7 +5,8 @@
 use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, SeatCode, Store, Submission, Undone};
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
-use crate::gamedir::{GM_MESSAGES_FILE, Game, GameDir, sha256_hex};
+use crate::gamedir::{Game, GameDir};
+use crate::gamefiles::GameFiles;
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
 use std::path::{Path, PathBuf};
@@ -84,72 +85,21 @@ impl Store for DirStore {
     }
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
-        if let Some(g) = other_ruleset(game)? {
-            let seat = submission.empire.map(|s| s.to_string());
-            return g.submit(seat.as_deref(), &submission.body, submission.for_turn);
-        }
         if submission.late {
             return Err(Error::new(format!(
                 "{game}: a game directory keeps no late orders (2.4); only a host's database does"
             )));
         }
-        let g = Game::load(&path(game))?;
-        // A won game (11.7) is over: it takes no more sheets.
-        if g.state.result.is_some() {
-            return Err(Error::conflict(format!(
-                "{game}: the game is over, won at turn {}; it takes no more turnsheets or messages",
-                g.turn
-            )));
-        }
-        if let Some(want) = submission.for_turn.filter(|t| *t != g.turn + 1) {
-            return Err(Error::conflict(format!(
-                "{game}: the turnsheet was checked for turn {want}, but the next turn is {}; check it again",
-                g.turn + 1
-            )));
-        }
-        let name = match submission.empire {
-            Some(seat) => {
-                let code = crate::gamedir::seat_empire(&g.state, seat)?;
-                format!("{code}.txt")
-            }
-            None => GM_MESSAGES_FILE.to_string(),
-        };
-        let target = g.dir.orders_dir().join(&name);
-        let before = match Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? {
-            Kind::File => Some(files::read_in_game(&target, files::MAX_STATE_BYTES)?),
-            _ => None,
-        };
-        // The GM's messages add up, as in a database; a turnsheet replaces the one before.
-        let body = match (&before, submission.empire) {
-            (Some(old), None) => [&old[..], b"\n\n", &submission.body].concat(),
-            _ => submission.body.clone(),
-        };
-        files::write_atomic(&target, &body)?;
-        Ok(Receipt {
-            for_turn: g.turn + 1,
-            sha256: sha256_hex(&submission.body),
-            replaces: before
-                .filter(|_| submission.empire.is_some())
-                .map(|b| sha256_hex(&b)),
-        })
+        let seat = submission.empire.map(|s| s.to_string());
+        GameFiles::open(&path(game), None)?.submit(
+            seat.as_deref(),
+            &submission.body,
+            submission.for_turn,
+        )
     }
 
     async fn pending(&self, game: &str) -> Result<Files> {
-        if let Some(g) = other_ruleset(game)? {
-            return g.pending();
-        }
-        let g = Game::load(&path(game))?;
-        let waiting = g.dir.waiting(&g.seat_codes())?;
-        let mut out = Vec::new();
-        for name in waiting.sheets.values().chain(&waiting.gm) {
-            let p = g.dir.orders_dir().join(name);
-            out.push((
-                name.clone(),
-                files::read_in_game(&p, files::MAX_STATE_BYTES)?,
-            ));
-        }
-        out.sort();
-        Ok(out)
+        GameFiles::open(&path(game), None)?.pending()
     }
 
     async fn play_turn(
@@ -179,23 +129,14 @@ impl Store for DirStore {
     }
 
     async fn turn_files(&self, game: &str, turn: u32) -> Result<Files> {
-        if let Some(g) = other_ruleset(game)? {
-            let current = g.current_turn()?;
-            if turn > current {
-                return Err(Error::not_found(format!(
-                    "turn {turn} has not been played; the last turn played is {current}"
-                )));
-            }
-            return files_under(&crate::gamedir::GameDir::at(g.root()).turn_dir(turn));
-        }
-        let g = Game::load(&path(game))?;
-        if turn > g.turn {
+        let g = GameFiles::open(&path(game), None)?;
+        let current = g.current_turn()?;
+        if turn > current {
             return Err(Error::not_found(format!(
-                "turn {turn} has not been played; the last turn played is {}",
-                g.turn
+                "turn {turn} has not been played; the last turn played is {current}"
             )));
         }
-        files_under(&g.dir.turn_dir(turn))
+        files_under(&GameDir::at(g.root()).turn_dir(turn))
     }
 
     async fn turn_file(
