@@ -115,7 +115,7 @@ pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
     if let Some(hosted) = store.hosted_game(game).await? {
         return verify_hosted(store, game, &hosted).await;
     }
-    let loaded = store.load(game).await?;
+    let loaded = crate::ruleset::empires::load(store, game).await?;
     let map = &loaded.map;
     let label = store.describe(game);
     let mut turns = Vec::new();

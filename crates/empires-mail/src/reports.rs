@@ -55,7 +55,7 @@ pub async fn queue_reports(
         return Ok(0);
     }
     let everyone = store.report_recipients(game, true).await?;
-    let loaded = Arc::new(store.load(game).await?);
+    let loaded = Arc::new(empires_host::ruleset::empires::load(store, game).await?);
     let layers = drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
     let ctx = Turns {
         store,

@@ -195,7 +195,7 @@ pub fn check(at: &GameAt, seat: SeatCode, file: &Path) -> Result<(String, bool)>
 /// The game's map and current state, and what the reader should know about them.
 pub fn load(at: &GameAt) -> Result<(Map, GameState, Vec<String>)> {
     let (store, game) = open(at)?;
-    let l = block_on(store.load(&game))?;
+    let l = block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
     Ok((l.map, l.state, l.warnings))
 }
 

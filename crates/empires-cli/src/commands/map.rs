@@ -54,7 +54,7 @@ pub fn empire_png_at(
         return empire_png(dir, empire, turn, out);
     }
     let (store, game) = hosted::open(at)?;
-    let loaded = hosted::block_on(store.load(&game))?;
+    let loaded = hosted::block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
     let state = match turn {
         None => loaded.state,
         Some(t) => {

@@ -67,7 +67,7 @@ pub fn run_at(
         return run(dir, empire, turn, format);
     }
     let (store, game) = hosted::open(at)?;
-    let loaded = hosted::block_on(store.load(&game))?;
+    let loaded = hosted::block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
     crate::commands::map::known_empire(&loaded.state, empire)?;
     let turn = turn.unwrap_or(loaded.turn);
     let read = |path: &str| -> empires_host::Result<String> {

@@ -251,7 +251,7 @@ fn run_empires_at(at: &crate::commands::hosted::GameAt) -> Result<StatusReport> 
         return run(dir);
     }
     let (store, game) = hosted::open(at)?;
-    let loaded = hosted::block_on(store.load(&game))?;
+    let loaded = hosted::block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
     let pending = hosted::block_on(store.pending(&game))?;
     let waiting = pending
         .iter()

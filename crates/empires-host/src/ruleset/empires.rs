@@ -86,6 +86,50 @@ pub fn finished(state: &GameState) -> Option<Finished> {
     })
 }
 
+/// An Empires game of `store`, read and parsed: what the Empires pages of the doors show.
+/// A game of another ruleset is refused, naming it.
+pub async fn load(store: &dyn crate::store::Store, key: &str) -> Result<Loaded> {
+    let game = store.hosted(key).await?;
+    if game.ruleset.id() != Empires.id() {
+        return Err(Error::new(format!(
+            "{} is a game of {}, not of Empires; this command serves Empires games only",
+            store.describe(key),
+            game.ruleset.title()
+        )));
+    }
+    loaded(game, &store.describe(key))
+}
+
+/// An Empires game as texts, parsed; `label` names it in messages.
+fn loaded(game: HostedGame, label: &str) -> Result<Loaded> {
+    let corrupt = |e: Error| Error::corrupt(e.to_string());
+    let ready = game
+        .ready_map
+        .as_deref()
+        .and_then(|r| crate::mapcache::decode(r, &game.map))
+        .and_then(|file| Map::from_file(file, "map.toml").ok());
+    let map = match ready {
+        Some(map) => map,
+        None => parse_map(&game.map, &format!("{label}, map")).map_err(corrupt)?,
+    };
+    let state_label = format!("{label}, turn {}, state.json", game.turn);
+    let state = parse_state(&game.state, &state_label, &map).map_err(corrupt)?;
+    if state.turn != game.turn {
+        return Err(Error::corrupt(format!(
+            "{state_label}: field `turn` is {} but the game is after turn {}",
+            state.turn, game.turn
+        )));
+    }
+    Ok(Loaded {
+        map_text: game.map,
+        map_script: game.kept,
+        map,
+        turn: game.turn,
+        state,
+        warnings: game.warnings,
+    })
+}
+
 /// A new Empires game kept under `name`: its map, its starting state and the starting
 /// position's reports, with the map's drawing to keep (worked out now, or built in for a
 /// standard map).
@@ -231,26 +275,9 @@ impl Ruleset for Empires {
     }
 
     fn open(&self, game: HostedGame) -> Result<Arc<dyn Game>> {
-        // The ready-to-load copy of the map when it was made from this very text.
-        let ready = game
-            .ready_map
-            .as_deref()
-            .and_then(|r| crate::mapcache::decode(r, &game.map))
-            .and_then(|file| Map::from_file(file, "map.toml").ok());
-        let map = match ready {
-            Some(map) => map,
-            None => parse_map(&game.map, "map.toml")?,
-        };
-        let state = parse_state(&game.state, "state.json", &map)?;
-        let loaded = Loaded {
-            map_text: game.map,
-            map_script: game.kept,
-            map,
-            turn: game.turn,
-            state,
-            warnings: game.warnings,
-        };
-        Ok(Arc::new(EmpiresGame::new(&game.name, Arc::new(loaded))))
+        let name = game.name.clone();
+        let loaded = loaded(game, "the game")?;
+        Ok(Arc::new(EmpiresGame::new(&name, Arc::new(loaded))))
     }
 
     fn header(&self, sheet: &str) -> SheetHeader {

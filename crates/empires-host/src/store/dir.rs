@@ -2,7 +2,7 @@
 //! latest turnsheet of each empire in `orders/` rather than every one ever sent, and its
 //! lock is a file; see [`crate::gamedir`] and [`crate::staging`].
 
-use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, SeatCode, Store, Submission, Undone};
+use super::{Files, Millis, NewGame, Reader, Receipt, SeatCode, Store, Submission, Undone};
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
 use crate::gamedir::{Game, GameDir};
@@ -62,18 +62,6 @@ impl Store for DirStore {
 
     async fn create(&self, game: &NewGame<'_>) -> Result<()> {
         crate::create::create_dir(&path(game.name), game.map_text, game.map, game.state).map(|_| ())
-    }
-
-    async fn load(&self, game: &str) -> Result<Loaded> {
-        let g = Game::load(&path(game))?;
-        Ok(Loaded {
-            map_script: g.dir.kept_script(),
-            map_text: g.map_text,
-            map: g.map,
-            turn: g.turn,
-            state: g.state,
-            warnings: g.warnings,
-        })
     }
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {

@@ -243,9 +243,6 @@ pub trait Store: Send + Sync {
 
     async fn create(&self, game: &NewGame<'_>) -> Result<()>;
 
-    /// The game's map and current state.
-    async fn load(&self, game: &str) -> Result<Loaded>;
-
     /// The game as texts when it is played under a ruleset other than Empires (served
     /// through [`crate::ruleset::Ruleset`]); `None` for an Empires game, which [`Store::load`]
     /// reads.

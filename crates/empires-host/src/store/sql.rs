@@ -13,9 +13,9 @@
 //! process being killed; a power cut may lose the last transactions committed before it,
 //! never leave half of one.
 
-use super::{Files, Loaded, Millis, NewGame, Reader, Receipt, Store, Stranded, Submission, Undone};
+use super::{Files, Millis, NewGame, Reader, Receipt, Store, Stranded, Submission, Undone};
 use crate::error::{Error, Kind, Result};
-use crate::gamedir::{STATE_FILE, parse_map, parse_state, sha256_hex};
+use crate::gamedir::{STATE_FILE, sha256_hex};
 use crate::seat::SeatCode;
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
@@ -839,36 +839,6 @@ impl Store for SqlStore {
             game.created_at,
         )
         .await
-    }
-
-    async fn load(&self, game: &str) -> Result<Loaded> {
-        let label = self.describe(game);
-        let ruleset = self.ruleset(game).await?;
-        if ruleset.id() != EMPIRES {
-            return Err(Error::new(format!(
-                "{label} is a game of {}, not of Empires; this command serves Empires games only",
-                ruleset.title()
-            )));
-        }
-        let g = self.read_hosted(game).await?;
-        let corrupt = |e: Error| Error::corrupt(e.to_string());
-        let map = parse_map(&g.map, &format!("{label}, map")).map_err(corrupt)?;
-        let state_label = format!("{label}, turn {}, {STATE_FILE}", g.turn);
-        let state = parse_state(&g.state, &state_label, &map).map_err(corrupt)?;
-        if state.turn != g.turn {
-            return Err(Error::corrupt(format!(
-                "{state_label}: field `turn` is {} but the game is after turn {}",
-                state.turn, g.turn
-            )));
-        }
-        Ok(Loaded {
-            map_text: g.map,
-            map_script: g.kept,
-            map,
-            turn: g.turn,
-            state,
-            warnings: g.warnings,
-        })
     }
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {

@@ -154,12 +154,17 @@ fn a_database_game_keeps_its_map_drawing_and_exports_it() {
             })
             .await
             .unwrap();
-        let loaded = store.load("g").await.unwrap();
+        let loaded = empires_host::ruleset::empires::load(&store, "g")
+            .await
+            .unwrap();
         let kept = loaded.map_script.expect("kept with the game");
         assert!(drawing::read(&kept, &text).is_some());
         store.play_turn("g", YES, 2).await.unwrap();
         assert_eq!(
-            store.load("g").await.unwrap().map_script,
+            empires_host::ruleset::empires::load(&store, "g")
+                .await
+                .unwrap()
+                .map_script,
             Some(kept.clone())
         );
         let out = tmp.path().join("out");

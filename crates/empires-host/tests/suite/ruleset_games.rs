@@ -81,7 +81,9 @@ async fn a_napoleonic_game_is_kept_played_and_read_on_every_database() {
         assert_eq!(store.ruleset("europe").await.unwrap().id(), "napoleonic");
         assert!(store.hosted_game("europe").await.unwrap().is_some());
         // An Empires door asking for it as an Empires game is told what it is.
-        let e = store.load("europe").await.unwrap_err();
+        let e = empires_host::ruleset::empires::load(store, "europe")
+            .await
+            .unwrap_err();
         assert!(e.to_string().contains("Napoleonic Empires"), "{e}");
         let seats = store.seats("europe").await.unwrap();
         assert_eq!(seats.len(), 22);

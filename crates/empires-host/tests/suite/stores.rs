@@ -357,7 +357,9 @@ async fn a_tampered_state_is_caught() {
     .execute(&pool)
     .await
     .unwrap();
-    let e = store.load("g").await.unwrap_err();
+    let e = empires_host::ruleset::empires::load(&store, "g")
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), Kind::Corrupt);
     assert!(
         e.to_string()
@@ -414,7 +416,9 @@ async fn a_player_reads_only_their_own() {
             .unwrap_err();
         assert_eq!(e.kind(), Kind::NotFound);
     }
-    let e = sqlite.load("nope").await.unwrap_err();
+    let e = empires_host::ruleset::empires::load(&sqlite, "nope")
+        .await
+        .unwrap_err();
     assert_eq!(e.kind(), Kind::NotFound, "{e}");
     let e = sqlite
         .submit("g", &submission(Some("FR"), b"TAX\n"))
@@ -528,7 +532,13 @@ async fn a_game_name_that_is_a_path_is_refused_by_every_database() {
                 err.message().contains("cannot name a game"),
                 "{name}: {err}"
             );
-            assert_eq!(store.load(name).await.unwrap_err().kind(), Kind::NotFound);
+            assert_eq!(
+                empires_host::ruleset::empires::load(store.as_ref(), name)
+                    .await
+                    .unwrap_err()
+                    .kind(),
+                Kind::NotFound
+            );
         }
         if let Some(url) = url {
             drop_postgres(url).await;
