@@ -67,12 +67,38 @@ fn has_player(seat: &Seat, held: Option<&[String]>) -> bool {
         || (seat.standing != Standing::Dummy && held.is_some_and(|h| h.contains(&seat.code)))
 }
 
-/// Plays the next turn of `game`, as its ruleset read it, with what `taken` holds, as
-/// `options` allow.
-pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<PlayedTurn> {
-    let ruleset = game.ruleset();
+/// What a turn is handed, read from what was taken for it.
+struct Read {
+    /// The seats' sheets, as (seat, text), and the GM's messages.
+    sheets: Vec<(String, String)>,
+    gm: Option<String>,
+    /// The names of the sent files that were read, and of those that could not be, why.
+    read: Vec<String>,
+    unreadable: Vec<(String, String)>,
+    stand_ins: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl Read {
+    fn orders(&self) -> Orders<'_> {
+        Orders {
+            sheets: &self.sheets,
+            stand_ins: &self.stand_ins,
+            gm: self.gm.as_deref(),
+        }
+    }
+}
+
+/// Reads what `taken` holds for the next turn of `game`, whose seats are `before`, as
+/// `options` allow: refused while a seat with a player has sent nothing (without `yes`),
+/// or a sheet cannot be read (without `unreadable_as_missed`).
+fn read_taken(
+    game: &dyn Game,
+    before: &[Seat],
+    taken: &Taken,
+    options: TurnOptions,
+) -> Result<Read> {
     let next = game.turn() + 1;
-    let before = game.seats()?;
     let held = taken.held.as_deref();
     let sent_by = |code: &str| taken.sent.iter().any(|(s, _)| s.as_deref() == Some(code));
     let silent = |s: &&Seat| s.alive && !sent_by(&s.code);
@@ -92,7 +118,7 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
             return Err(Error::new(format!(
                 "no orders yet from {}: {} Wait for them, or play now with `empires turn --yes`",
                 missing.join(", "),
-                ruleset.missed_turn()
+                game.ruleset().missed_turn()
             )));
         }
     }
@@ -145,6 +171,45 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
             .collect(),
         None => Vec::new(),
     };
+    Ok(Read {
+        sheets,
+        gm,
+        read,
+        unreadable,
+        stand_ins,
+        warnings,
+    })
+}
+
+/// Plays again, for `empires verify`, the turn `taken` was taken for, on `game` as it stood
+/// before it: the state it gives (a seat's sheet that could not be read plays as sending
+/// nothing, as it did).
+pub fn replay(game: &dyn Game, taken: &Taken) -> Result<String> {
+    let options = TurnOptions {
+        yes: true,
+        unreadable_as_missed: true,
+        accept_state: true,
+        expect: None,
+    };
+    let before = game.seats()?;
+    let read = read_taken(game, &before, taken, options)?;
+    game.replay(read.orders())
+}
+
+/// Plays the next turn of `game`, as its ruleset read it, with what `taken` holds, as
+/// `options` allow.
+pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<PlayedTurn> {
+    let ruleset = game.ruleset();
+    let next = game.turn() + 1;
+    let before = game.seats()?;
+    let Read {
+        sheets,
+        gm,
+        mut read,
+        unreadable,
+        stand_ins,
+        mut warnings,
+    } = read_taken(game, &before, &taken, options)?;
     let orders = Orders {
         sheets: &sheets,
         stand_ins: &stand_ins,

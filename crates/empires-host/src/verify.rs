@@ -4,16 +4,12 @@
 //! written, or rules that have changed since the turn was played.
 
 use crate::error::{Error, Result};
-use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, parse_state, sha256_hex, to_pretty_json};
-use crate::ruleset::GameText;
+use crate::gamedir::{GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
+use crate::pipeline::Taken;
 use crate::ruleset::HostedGame;
-use crate::staging::{RECORD_FILE, TurnRecord};
-use crate::store::{SeatCode, Store, Stranded};
-use crate::turn::{RULES_VERSION, adjudicate_sheets, decode_sheet};
-use empires_orders::parse_turnsheet;
-use empires_rules::{EmpireCode, GameState, Map};
+use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
+use crate::store::{Files, Store, Stranded};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// How one turn replayed.
@@ -95,133 +91,35 @@ fn file<'a>(files: &'a [(String, Vec<u8>)], path: &str) -> Option<&'a [u8]> {
         .map(|(_, b)| b.as_slice())
 }
 
-/// [`verify`] for a game of any ruleset kept in a directory of its own
-/// ([`crate::gamefiles`]): every turn played again from the sheets it took.
-pub fn verify_files(game: &crate::gamefiles::GameFiles, label: &str) -> Result<VerifyReport> {
-    let turns = game
-        .replay()?
-        .into_iter()
-        .map(|(t, why)| (t, why.map_or(Check::Same, |why| Check::Differs { why })))
-        .collect();
-    Ok(VerifyReport {
-        game: label.to_string(),
-        turns,
-        stranded: Vec::new(),
-    })
-}
-
-/// Replays every turn of `game` in `store`.
+/// Replays every turn of `game` in `store`, whatever its ruleset: each turn is played
+/// again through the one pipeline ([`crate::pipeline::replay`]) from the state before it,
+/// the sheets its record lists and the seats the computer stood in for (those whose orders
+/// it wrote), and must give the state it stored. The starting position is checked against
+/// its own hash.
 pub async fn verify(store: &dyn Store, game: &str) -> Result<VerifyReport> {
-    if let Some(hosted) = store.hosted_game(game).await? {
-        return verify_hosted(store, game, &hosted).await;
-    }
-    let loaded = crate::ruleset::empires::load(store, game).await?;
-    let map = &loaded.map;
+    let hosted = store.hosted(game).await?;
     let label = store.describe(game);
     let mut turns = Vec::new();
-    let mut prev = store.turn_files(game, 0).await?;
-    if let Some(why) = own_hash_problem(&prev) {
-        turns.push((0, Check::Differs { why }));
-    }
-    for t in 1..=loaded.turn {
+    let mut prev: Option<Files> = None;
+    for t in 0..=hosted.turn {
         let files = store.turn_files(game, t).await?;
-        let check = match own_hash_problem(&files) {
-            Some(why) => Check::Differs { why },
-            None => replay(map, &prev, &files, t, &label)?,
+        // A game that starts after turn 0 (a scenario) holds nothing before its start.
+        if files.is_empty() && prev.is_none() {
+            continue;
+        }
+        let check = match (&prev, own_hash_problem(&files)) {
+            (_, Some(why)) => Some(Check::Differs { why }),
+            (None, None) => None,
+            (Some(before), None) => Some(replay(&hosted, before, &files, t, &label)?),
         };
-        turns.push((t, check));
-        prev = files;
+        turns.extend(check.map(|c| (t, c)));
+        prev = Some(files);
     }
     let stranded = store.stranded_receipts(game).await?;
     Ok(VerifyReport {
         game: label,
         turns,
         stranded,
-    })
-}
-
-/// [`verify`] for a game of another ruleset: each turn played again through
-/// [`crate::ruleset::Ruleset::play`] from the state before it, the sheets it kept and the
-/// seats the computer stood in for (its `computer/` files), must give the stored state.
-async fn verify_hosted(store: &dyn Store, key: &str, game: &HostedGame) -> Result<VerifyReport> {
-    let label = store.describe(key);
-    let mut turns = Vec::new();
-    let mut prev = store.turn_files(key, 0).await?;
-    if let Some(why) = own_hash_problem(&prev) {
-        turns.push((0, Check::Differs { why }));
-    }
-    for t in 1..=game.turn {
-        let files = store.turn_files(key, t).await?;
-        let check = match own_hash_problem(&files) {
-            Some(why) => Check::Differs { why },
-            None => replay_hosted(game, &prev, &files, &format!("{label}, turn {t}"))?,
-        };
-        turns.push((t, check));
-        prev = files;
-    }
-    let stranded = store.stranded_receipts(key).await?;
-    Ok(VerifyReport {
-        game: label,
-        turns,
-        stranded,
-    })
-}
-
-fn replay_hosted(
-    game: &HostedGame,
-    prev: &[(String, Vec<u8>)],
-    files: &[(String, Vec<u8>)],
-    label: &str,
-) -> Result<Check> {
-    let text = |files: &[(String, Vec<u8>)], path: &str| -> Result<String> {
-        let bytes =
-            file(files, path).ok_or_else(|| Error::corrupt(format!("{label}, {path}: missing")))?;
-        String::from_utf8(bytes.to_vec())
-            .map_err(|_| Error::corrupt(format!("{label}, {path}: not valid UTF-8 text")))
-    };
-    let record: TurnRecord = serde_json::from_str(&text(files, RECORD_FILE)?)
-        .map_err(|e| Error::corrupt(format!("{label}, {RECORD_FILE}: {e}")))?;
-    let mut sheets = Vec::new();
-    let mut gm = None;
-    for name in &record.sent {
-        let stem = name.split('.').next().unwrap_or(name);
-        if name == crate::gamedir::GM_MESSAGES_FILE {
-            gm = Some(text(files, &format!("{ORDERS_DIR}/{name}"))?);
-            continue;
-        }
-        if SeatCode::parse(stem).is_none() {
-            continue;
-        }
-        let path = format!("{ORDERS_DIR}/{name}");
-        let bytes = file(files, &path)
-            .ok_or_else(|| Error::corrupt(format!("{label}, {path}: missing")))?;
-        // A sheet that could not be read was played as sending nothing.
-        if let Ok(sheet) = decode_sheet(bytes) {
-            sheets.push((stem.to_string(), sheet));
-        }
-    }
-    let stand_ins: Vec<String> = record
-        .computer
-        .iter()
-        .map(|n| n.split('.').next().unwrap_or(n).to_string())
-        .collect();
-    let before = text(prev, STATE_FILE)?;
-    let at = GameText {
-        state: &before,
-        ..game.text()
-    };
-    let orders = crate::ruleset::Orders {
-        sheets: &sheets,
-        stand_ins: &stand_ins,
-        gm: gm.as_deref(),
-    };
-    let played = game.ruleset.play(at, orders)?;
-    let stored = text(files, STATE_FILE)?;
-    if played.state == stored {
-        return Ok(Check::Same);
-    }
-    Ok(Check::Differs {
-        why: first_difference(played.state.as_bytes(), stored.as_bytes()),
     })
 }
 
@@ -238,57 +136,80 @@ fn own_hash_problem(files: &[(String, Vec<u8>)]) -> Option<String> {
     }
 }
 
+/// Turn `turn` of `game` played again from the files of the turn before it and its own.
 fn replay(
-    map: &Map,
-    prev: &[(String, Vec<u8>)],
+    game: &HostedGame,
+    before: &[(String, Vec<u8>)],
     files: &[(String, Vec<u8>)],
     turn: u32,
     label: &str,
 ) -> Result<Check> {
-    let at = |path: &str| format!("{label}, turn {turn}, {path}");
-    let record: TurnRecord = match file(files, RECORD_FILE) {
-        Some(b) => serde_json::from_slice(b)
-            .map_err(|e| Error::corrupt(format!("{}: {e}", at(RECORD_FILE))))?,
-        None => return Err(Error::corrupt(format!("{}: missing", at(RECORD_FILE)))),
+    let at = |t: u32, path: &str| format!("{label}, turn {t}, {path}");
+    let bytes = |files: &[(String, Vec<u8>)], t: u32, path: &str| {
+        file(files, path)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| Error::corrupt(format!("{}: missing", at(t, path))))
     };
-    let before = read_state(prev, map, &format!("{label}, turn {}", turn - 1))?;
-    let mut sheets = BTreeMap::new();
+    let record: TurnRecord = serde_json::from_slice(&bytes(files, turn, RECORD_FILE)?)
+        .map_err(|e| Error::corrupt(format!("{}: {e}", at(turn, RECORD_FILE))))?;
+    let state = String::from_utf8(bytes(before, turn - 1, STATE_FILE)?).map_err(|_| {
+        Error::corrupt(format!(
+            "{}: not valid UTF-8 text",
+            at(turn - 1, STATE_FILE)
+        ))
+    })?;
+    let seat_of = |name: &str| {
+        (!name.eq_ignore_ascii_case(GM_MESSAGES_FILE))
+            .then(|| name.split('.').next().unwrap_or(name).to_string())
+    };
+    let mut sent = Vec::new();
     for name in &record.sent {
-        let stem = name.split('.').next().unwrap_or(name);
-        let Ok(code) = EmpireCode::parse(stem) else {
-            // The GM's messages change no state.
-            continue;
-        };
         let path = format!("{ORDERS_DIR}/{name}");
-        let bytes =
-            file(files, &path).ok_or_else(|| Error::corrupt(format!("{}: missing", at(&path))))?;
-        let text =
-            decode_sheet(bytes).map_err(|e| Error::corrupt(format!("{}: {e}", at(&path))))?;
-        sheets.insert(code, parse_turnsheet(&text));
+        sent.push((seat_of(name), bytes(files, turn, &path)?));
     }
-    let outcome = adjudicate_sheets(map, &before, turn, sheets)?.outcome;
-    let replayed = to_pretty_json(&outcome.state, STATE_FILE)?;
-    let stored = file(files, STATE_FILE)
-        .ok_or_else(|| Error::corrupt(format!("{}: missing", at(STATE_FILE))))?;
+    // A sheet that could not be read was played as sending nothing, and is again.
+    for name in &record.unreadable {
+        let path = format!("{ORDERS_DIR}/{UNREADABLE_DIR}/{name}");
+        let body = bytes(files, turn, &path).unwrap_or_else(|_| vec![0]);
+        sent.push((seat_of(name), body));
+    }
+    let ruleset = game.ruleset;
+    let opened = ruleset
+        .open(HostedGame {
+            turn: turn - 1,
+            state,
+            warnings: Vec::new(),
+            ..game.clone()
+        })
+        .map_err(|e| Error::of(e.kind(), format!("{}: {e}", at(turn - 1, STATE_FILE))))?;
+    // The computer stood in for the seats whose orders it wrote.
+    let computer: Vec<String> = record.computer.iter().filter_map(|n| seat_of(n)).collect();
+    let held = opened
+        .seats()?
+        .into_iter()
+        .map(|s| s.code)
+        .filter(|c| !computer.contains(c))
+        .collect();
+    let taken = Taken {
+        sent,
+        held: Some(held),
+        superseded: Vec::new(),
+        state_accepted: None,
+        label: at(turn, ORDERS_DIR),
+    };
+    let replayed = crate::pipeline::replay(opened.as_ref(), &taken)?;
+    let stored = bytes(files, turn, STATE_FILE)?;
     if replayed.as_bytes() == stored {
         return Ok(Check::Same);
     }
-    let why = first_difference(replayed.as_bytes(), stored);
-    if record.rules_version.as_deref() != Some(RULES_VERSION) {
+    let why = first_difference(replayed.as_bytes(), &stored);
+    if record.rules_version.as_deref() != ruleset.rules_version() {
         return Ok(Check::OtherRules {
             version: record.rules_version,
             why,
         });
     }
     Ok(Check::Differs { why })
-}
-
-fn read_state(files: &[(String, Vec<u8>)], map: &Map, label: &str) -> Result<GameState> {
-    let bytes = file(files, STATE_FILE)
-        .ok_or_else(|| Error::corrupt(format!("{label}, {STATE_FILE}: missing")))?;
-    let text = std::str::from_utf8(bytes)
-        .map_err(|_| Error::corrupt(format!("{label}, {STATE_FILE}: not valid UTF-8 text")))?;
-    parse_state(text, &format!("{label}, {STATE_FILE}"), map)
 }
 
 /// The first field where the replayed state and the stored one differ: `empires[3].bps:

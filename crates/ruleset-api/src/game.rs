@@ -23,6 +23,11 @@ pub trait Game: Send + Sync + Any {
     /// Plays the next turn with what was sent for it ([`Ruleset::play`] on the game as
     /// read, without reading it again).
     fn play(&self, orders: Orders) -> Result<Turn>;
+    /// The state the next turn gives with `orders`, as [`Game::play`] would leave it, for
+    /// `empires verify`: a ruleset may skip what only the reports need.
+    fn replay(&self, orders: Orders) -> Result<String> {
+        self.play(orders).map(|t| t.state)
+    }
     /// What the reader should know: a state that does not match its hash.
     fn warnings(&self) -> &[String];
     /// The game as its own ruleset's type, for what only that ruleset's pages show.

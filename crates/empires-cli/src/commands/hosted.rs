@@ -268,13 +268,6 @@ pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<Subm
 
 /// `empires verify`.
 pub fn verify(at: &GameAt) -> Result<VerifyReport> {
-    // A directory of another ruleset keeps its turns in a layout of its own.
-    if let GameAt::Dir(dir) = at
-        && empires_host::gamefiles::ruleset_of(dir).is_some_and(|r| r != "empires")
-    {
-        let game = GameFiles::open(dir, None)?;
-        return verify::verify_files(&game, &dir.display().to_string());
-    }
     let (store, game) = open(at)?;
     block_on(verify::verify(store.as_ref(), &game))
 }

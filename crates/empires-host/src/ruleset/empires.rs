@@ -449,6 +449,21 @@ impl Game for EmpiresGame {
         checked(&l.map, &l.state, empire(&l.state, seat)?, sheet, file)
     }
 
+    // The engine and the computer players alone: no report is rendered (section 10 changes
+    // no state), so replaying a long game stays quick.
+    fn replay(&self, orders: Orders) -> Result<String> {
+        let l = &self.loaded;
+        let mut sheets = BTreeMap::new();
+        for (seat, text) in orders.sheets {
+            if let Ok(code) = empire(&l.state, seat) {
+                sheets.insert(code, empires_orders::parse_turnsheet(text));
+            }
+        }
+        let next = l.state.turn + 1;
+        let outcome = crate::turn::adjudicate_sheets(&l.map, &l.state, next, sheets)?.outcome;
+        to_pretty_json(&outcome.state, "state.json")
+    }
+
     fn play(&self, orders: Orders) -> Result<Turn> {
         let l = &self.loaded;
         let text = GameText {
