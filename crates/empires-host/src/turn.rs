@@ -2,10 +2,8 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use crate::gamedir::ORDERS_DIR;
 use crate::gamedir::TurnFiles;
 use crate::render::render_into;
-use crate::staging::{TurnRecord, UNREADABLE_DIR};
 use empires_maps::draw::Layout;
 use empires_orders::parse_turnsheet;
 use empires_rules::engine::TurnOutcome;
@@ -182,14 +180,14 @@ pub fn decode_sheet(bytes: &[u8]) -> std::result::Result<String, String> {
     empires_orders::text::decode(bytes).map_err(|e| e.to_string())
 }
 
-/// One file a turn takes: a player's turnsheet or the GM's messages (`empire` is `None`),
-/// read, or why it cannot be read.
+/// One sheet a turn plays: a player's turnsheet or the GM's messages (`empire` is `None`),
+/// read as text (the pipeline sets aside what cannot be read, [`crate::pipeline`]).
 #[derive(Debug, Clone)]
 pub struct Sent {
     /// Its name in the turn's `orders/`: `EN.txt`, `gm.txt`.
     pub name: String,
     pub empire: Option<EmpireCode>,
-    pub text: std::result::Result<String, String>,
+    pub text: String,
 }
 
 /// A turn played and encoded, ready for a store to commit as one unit.
@@ -198,7 +196,6 @@ pub struct Played {
     /// The state after the turn, as `files.state` holds it encoded.
     pub state: GameState,
     pub files: TurnFiles,
-    pub record: TurnRecord,
     pub report: TurnReport,
 }
 
@@ -219,33 +216,22 @@ impl<'a> Origin<'a> {
     }
 }
 
-/// Plays turn `next` on `state` with the files sent for it: the heart of every door. Pure:
-/// it reads and writes nothing. Sent files that cannot be read stop the turn unless
-/// `options.unreadable_as_missed`, when their empires play as having sent no orders and the
-/// record lists them.
+/// Plays turn `next` of an Empires game on `state` with the sheets sent for it: the
+/// computer's orders for the empires that sent none, the adjudication and every report.
+/// Pure: it reads and writes nothing.
 pub fn play_sheets(
     map: &Map,
     layout: Option<&Layout>,
     state: &GameState,
     next: u32,
     sent: &[Sent],
-    options: TurnOptions,
     from: Origin,
 ) -> Result<Played> {
     let mut reports = Vec::with_capacity(3 * state.empires.len() + 5);
-    let mut played = play_sheets_into(
-        map,
-        layout,
-        state,
-        next,
-        sent,
-        options,
-        from,
-        &mut |name, text| {
-            reports.push((name, text));
-            Ok(())
-        },
-    )?;
+    let mut played = play_sheets_into(map, layout, state, next, sent, from, &mut |name, text| {
+        reports.push((name, text));
+        Ok(())
+    })?;
     played.files.reports = reports;
     Ok(played)
 }
@@ -260,51 +246,19 @@ pub fn play_sheets_into(
     state: &GameState,
     next: u32,
     sent: &[Sent],
-    options: TurnOptions,
     from: Origin,
     reports: &mut crate::render::Sink,
 ) -> Result<Played> {
-    let mut warnings = Vec::new();
-    let mut record = TurnRecord {
-        rules_version: Some(RULES_VERSION.to_string()),
-        ..TurnRecord::default()
-    };
     let mut sheets = BTreeMap::new();
     let mut gm_messages = Vec::new();
-    let mut unreadable = Vec::new();
     for s in sent {
-        match (&s.text, s.empire) {
-            (Ok(text), Some(code)) => {
-                sheets.insert(code, parse_turnsheet(text));
-                record.sent.push(s.name.clone());
+        match s.empire {
+            Some(code) => {
+                sheets.insert(code, parse_turnsheet(&s.text));
             }
-            (Ok(text), None) => {
-                gm_messages = gm_paragraphs(text);
-                record.sent.push(s.name.clone());
-            }
-            (Err(why), _) => unreadable.push((s.name.clone(), why.clone())),
+            None => gm_messages = gm_paragraphs(&s.text),
         }
     }
-    if !unreadable.is_empty() {
-        let list = unreadable
-            .iter()
-            .map(|(n, why)| format!("{}/{n}: {why}", from.label))
-            .collect::<Vec<_>>()
-            .join("; ");
-        if !options.unreadable_as_missed {
-            return Err(Error::new(format!(
-                "turn {next} not played, some turnsheets cannot be read: {list}. Ask for them \
-                 again, or run `empires turn --unreadable-as-missed` to play those empires \
-                 as having sent no orders (the sheets are kept with the turn)"
-            )));
-        }
-        record.unreadable = unreadable.iter().map(|(n, _)| n.clone()).collect();
-        warnings.push(format!(
-            "played as sent no orders (--unreadable-as-missed), the sheets kept with the turn \
-             in {ORDERS_DIR}/{UNREADABLE_DIR}/: {list}"
-        ));
-    }
-    record.sent.sort();
     let Adjudicated {
         outcome,
         computer,
@@ -323,11 +277,6 @@ pub fn play_sheets_into(
         reports,
     )?;
     files.computer_orders = computer_orders;
-    record.computer = files
-        .computer_orders
-        .iter()
-        .map(|(n, _)| n.clone())
-        .collect();
     let mut news = Vec::new();
     if let Some(c) = &outcome.state.victory_warning {
         news.push(format!("victory warning: {}", claim_text(c)));
@@ -346,13 +295,11 @@ pub fn play_sheets_into(
         computer_written: computer.iter().map(ToString::to_string).collect(),
         news,
         finished: outcome.state.result.is_some(),
-        warnings,
         ..TurnReport::default()
     };
     Ok(Played {
         state: outcome.state,
         files,
-        record,
         report,
     })
 }

@@ -10,7 +10,7 @@ use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
 use crate::gamedir::{parse_map, parse_state, to_pretty_json};
 use crate::store::Loaded;
-use crate::turn::{Origin, Sent, TurnOptions, play_sheets};
+use crate::turn::{Origin, Sent, play_sheets};
 use empires_rules::setup::NewGame;
 use empires_rules::{EmpireCode, GameState, Map, Variant};
 use std::collections::BTreeMap;
@@ -301,7 +301,7 @@ fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<
         sent.push(Sent {
             name: crate::gamedir::GM_MESSAGES_FILE.to_string(),
             empire: None,
-            text: Ok(gm.to_string()),
+            text: gm.to_string(),
         });
     }
     for (seat, text) in orders.sheets {
@@ -309,7 +309,7 @@ fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<
             Ok(code) => sent.push(Sent {
                 name: format!("{code}.txt"),
                 empire: Some(code),
-                text: Ok(text.clone()),
+                text: text.clone(),
             }),
             Err(e) => notes.push(format!("{seat}.txt: {e}")),
         }
@@ -318,16 +318,12 @@ fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<
     let (layout, fresh) = crate::drawing::layout(map, g.map, g.kept.map(|k| (k, k.len() as u64)));
     // Empires whose players sent nothing are played by the computer (2.5): the host
     // that runs this ruleset has already waited for its deadline.
-    let options = TurnOptions {
-        yes: true,
-        ..TurnOptions::default()
-    };
     let next = state.turn + 1;
     let from = Origin {
         label: "orders",
         game: Some(g.name),
     };
-    let played = play_sheets(map, layout.as_deref(), state, next, &sent, options, from)?;
+    let played = play_sheets(map, layout.as_deref(), state, next, &sent, from)?;
     notes.extend(played.report.warnings.iter().cloned());
     Ok(Turn {
         turn: next,
