@@ -4,8 +4,9 @@
 //! `synchronous=NORMAL`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{NewGame, Store, Submission};
+use empires_host::store::{Store, Submission};
 use empires_host::submit::accept_on;
 use empires_host::turn::{Origin, Sent, TurnOptions, play_sheets};
 use empires_rules::setup::{NewGame as Setup, new_game};

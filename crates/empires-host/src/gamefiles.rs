@@ -298,11 +298,10 @@ impl GameFiles {
         let problem = hosted.warnings.pop();
         // A state that cannot be read is named with its line and field before anything
         // else is said of it.
-        let state_path = self.dir.turn_dir(current).join(STATE_FILE);
         let game = self
             .ruleset
             .open(hosted)
-            .map_err(|e| Error::of(e.kind(), format!("{}: {e}", state_path.display())))?;
+            .map_err(|e| Error::of(e.kind(), format!("{}/{e}", self.root().display())))?;
         let codes: Vec<String> = game.seats()?.into_iter().map(|s| s.code).collect();
         let state_accepted = match problem {
             Some(p) if !options.accept_state => {

@@ -5,8 +5,9 @@
 //!
 //!     mail_figures smtp://127.0.0.1:2525 [messages]
 
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{NewGame, Store};
 use empires_host::turn::TurnOptions;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, password, reports, send};
 use empires_rules::setup::NewGame as Setup;

@@ -81,7 +81,7 @@ pub async fn tutorial_game(
     seed: u64,
     at: empires_host::store::Millis,
 ) {
-    use empires_host::store::Store;
+    use empires_host::ruleset::empires::EmpiresStore;
     let standard = empires_maps::standard::find("tutorial").expect("the tutorial map");
     let map =
         empires_host::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
@@ -96,7 +96,7 @@ pub async fn tutorial_game(
     }
     let state = empires_host::create::start(&map, standard.file, &setup).expect("a tutorial game");
     store
-        .create(&empires_host::store::NewGame {
+        .create(&empires_host::ruleset::empires::NewGame {
             name,
             map_text: standard.text,
             map: &map,

@@ -5,8 +5,9 @@
 use crate::auth::{hash_password, new_secret};
 use crate::failure::Failure;
 use crate::host::{Clock, Host, WebConfig};
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
 use empires_host::store::sql::{Role, SqlStore};
-use empires_host::store::{Millis, NewGame, Store};
+use empires_host::store::{Millis, Store};
 use empires_host::{Error, Result};
 use empires_rules::EmpireCode;
 use empires_rules::setup::NewGame as Setup;

@@ -3,7 +3,8 @@
 use crate::commands::hosted::{self, GameAt};
 use crate::error::{Error, Result};
 use crate::gamedir;
-use empires_host::store::{self as host_store, Store};
+use empires_host::ruleset::empires::EmpiresStore;
+use empires_host::store::Store;
 use empires_rules::scenario::Scenario;
 use empires_rules::setup::NewGame;
 use empires_rules::{EmpireCode, GameState, Map, Options, Variant};
@@ -118,7 +119,7 @@ pub fn run_at(at: &GameAt, source: &Source) -> Result<NewReport> {
         Source::Scenario(path) => from_scenario(path)?,
     };
     let store = hosted::open_db(url)?;
-    hosted::block_on(store.create(&host_store::NewGame {
+    hosted::block_on(store.create(&empires_host::ruleset::empires::NewGame {
         name,
         map_text: &map_text,
         map: &map,

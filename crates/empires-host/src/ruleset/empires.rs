@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::gamedir::{parse_map, parse_state, to_pretty_json};
 use crate::store::Loaded;
 use crate::turn::{Origin, Sent, play_sheets};
-use empires_rules::setup::NewGame;
+use empires_rules::setup::NewGame as Setting;
 use empires_rules::{EmpireCode, GameState, Map, Variant};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -86,6 +86,36 @@ pub fn finished(state: &GameState) -> Option<Finished> {
     })
 }
 
+/// A new Empires game to keep: its key in the store, its map, its starting position.
+pub struct NewGame<'a> {
+    pub name: &'a str,
+    pub map_text: &'a str,
+    pub map: &'a Map,
+    pub state: &'a GameState,
+    pub created_at: crate::store::Millis,
+}
+
+/// Keeping an Empires game made from a typed position, in any store.
+#[async_trait::async_trait]
+pub trait EmpiresStore {
+    /// Keeps `game` at its starting position, with its reports.
+    async fn create(&self, game: &NewGame<'_>) -> Result<()>;
+}
+
+#[async_trait::async_trait]
+impl<T: crate::store::Store + ?Sized> EmpiresStore for T {
+    async fn create(&self, game: &NewGame<'_>) -> Result<()> {
+        // The blank sheets at the end of the reports carry the name the store keeps the
+        // game by, or in a directory the game's title.
+        let named = self
+            .sheet_game(game.name)
+            .unwrap_or_else(|| game.state.game.clone());
+        let started = started(&named, game.map_text, game.map, game.state)?;
+        self.create_game(game.name, &Empires, &started, game.created_at)
+            .await
+    }
+}
+
 /// An Empires game of `store`, read and parsed: what the Empires pages of the doors show.
 /// A game of another ruleset is refused, naming it.
 pub async fn load(store: &dyn crate::store::Store, key: &str) -> Result<Loaded> {
@@ -100,7 +130,8 @@ pub async fn load(store: &dyn crate::store::Store, key: &str) -> Result<Loaded> 
     loaded(game, &store.describe(key))
 }
 
-/// An Empires game as texts, parsed; `label` names it in messages.
+/// An Empires game as texts, parsed; `label` names it in messages (empty: its files are
+/// named as a game directory names them, `map.toml`, `turns/0003/state.json`).
 fn loaded(game: HostedGame, label: &str) -> Result<Loaded> {
     let corrupt = |e: Error| Error::corrupt(e.to_string());
     let ready = game
@@ -110,9 +141,14 @@ fn loaded(game: HostedGame, label: &str) -> Result<Loaded> {
         .and_then(|file| Map::from_file(file, "map.toml").ok());
     let map = match ready {
         Some(map) => map,
+        None if label.is_empty() => parse_map(&game.map, "map.toml").map_err(corrupt)?,
         None => parse_map(&game.map, &format!("{label}, map")).map_err(corrupt)?,
     };
-    let state_label = format!("{label}, turn {}, state.json", game.turn);
+    let state_label = if label.is_empty() {
+        format!("turns/{}/state.json", crate::gamedir::turn_name(game.turn))
+    } else {
+        format!("{label}, turn {}, state.json", game.turn)
+    };
     let state = parse_state(&game.state, &state_label, &map).map_err(corrupt)?;
     if state.turn != game.turn {
         return Err(Error::corrupt(format!(
@@ -173,7 +209,7 @@ impl Ruleset for Empires {
             let code = EmpireCode::parse(seat).map_err(|e| Error::new(e.to_string()))?;
             players.insert(code, seat.clone());
         }
-        let new = NewGame {
+        let new = Setting {
             name: setup.name.clone(),
             variant: map.variant.unwrap_or(Variant::World),
             seed: setup.seed,
@@ -276,7 +312,7 @@ impl Ruleset for Empires {
 
     fn open(&self, game: HostedGame) -> Result<Arc<dyn Game>> {
         let name = game.name.clone();
-        let loaded = loaded(game, "the game")?;
+        let loaded = loaded(game, "")?;
         Ok(Arc::new(EmpiresGame::new(&name, Arc::new(loaded))))
     }
 

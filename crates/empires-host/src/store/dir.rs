@@ -2,7 +2,7 @@
 //! latest turnsheet of each empire in `orders/` rather than every one ever sent, and its
 //! lock is a file; see [`crate::gamedir`] and [`crate::staging`].
 
-use super::{Files, Millis, NewGame, Reader, Receipt, SeatCode, Store, Submission, Undone};
+use super::{Files, Millis, Reader, Receipt, SeatCode, Store, Submission, Undone};
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
 use crate::gamedir::{Game, GameDir};
@@ -60,8 +60,16 @@ impl Store for DirStore {
         None
     }
 
-    async fn create(&self, game: &NewGame<'_>) -> Result<()> {
-        crate::create::create_dir(&path(game.name), game.map_text, game.map, game.state).map(|_| ())
+    async fn create_game(
+        &self,
+        key: &str,
+        ruleset: &'static dyn crate::ruleset::Ruleset,
+        started: &crate::ruleset::Started,
+        _now: Millis,
+    ) -> Result<()> {
+        // A directory's sheets carry the game's own title.
+        let name = started.title.as_deref().unwrap_or(key);
+        GameFiles::create_started(&path(key), ruleset, name, started).map(|_| ())
     }
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {

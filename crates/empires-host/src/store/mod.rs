@@ -182,15 +182,6 @@ impl std::fmt::Display for Stranded {
     }
 }
 
-/// A new game to keep: its name in the store, its map, its starting position.
-pub struct NewGame<'a> {
-    pub name: &'a str,
-    pub map_text: &'a str,
-    pub map: &'a Map,
-    pub state: &'a GameState,
-    pub created_at: Millis,
-}
-
 /// A game as a store holds it now, read to look at it.
 #[derive(Debug)]
 pub struct Loaded {
@@ -233,7 +224,6 @@ pub trait Store: Send + Sync {
     /// How to name `game` of this store in a message: a directory, or a game in a database.
     fn describe(&self, game: &str) -> String;
 
-    /// Keeps a new game at its starting position, with the starting position's reports.
     /// The name a sheet's `GAME` line gives the game kept under `key`: in a database the
     /// name it is kept by; `None` where the game's own name (its state's) is used, as in a
     /// directory, whose key is a path.
@@ -241,7 +231,16 @@ pub trait Store: Send + Sync {
         Some(key.to_string())
     }
 
-    async fn create(&self, game: &NewGame<'_>) -> Result<()>;
+    /// Keeps the new game `started`, of `ruleset`, under `key`, at its starting position
+    /// with the starting position's reports (and, in a database, an account for each
+    /// player the game names).
+    async fn create_game(
+        &self,
+        key: &str,
+        ruleset: &'static dyn crate::ruleset::Ruleset,
+        started: &crate::ruleset::Started,
+        now: Millis,
+    ) -> Result<()>;
 
     /// The game as texts when it is played under a ruleset other than Empires (served
     /// through [`crate::ruleset::Ruleset`]); `None` for an Empires game, which [`Store::load`]

@@ -13,7 +13,7 @@
 //! process being killed; a power cut may lose the last transactions committed before it,
 //! never leave half of one.
 
-use super::{Files, Millis, NewGame, Reader, Receipt, Store, Stranded, Submission, Undone};
+use super::{Files, Millis, Reader, Receipt, Store, Stranded, Submission, Undone};
 use crate::error::{Error, Kind, Result};
 use crate::gamedir::{STATE_FILE, sha256_hex};
 use crate::seat::SeatCode;
@@ -829,16 +829,14 @@ impl Store for SqlStore {
         format!("{}, game \"{game}\"", self.shown)
     }
 
-    async fn create(&self, game: &NewGame<'_>) -> Result<()> {
-        let started =
-            crate::ruleset::empires::started(game.name, game.map_text, game.map, game.state)?;
-        self.create_game(
-            game.name,
-            &crate::ruleset::empires::Empires,
-            &started,
-            game.created_at,
-        )
-        .await
+    async fn create_game(
+        &self,
+        key: &str,
+        ruleset: &'static dyn crate::ruleset::Ruleset,
+        started: &crate::ruleset::Started,
+        now: Millis,
+    ) -> Result<()> {
+        SqlStore::create_game(self, key, ruleset, started, now).await
     }
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {

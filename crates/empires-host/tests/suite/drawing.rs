@@ -4,8 +4,9 @@
 
 use empires_host::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
 use empires_host::gamedir::{Access, Game, parse_map};
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{NewGame, Store};
 use empires_host::turn::{TurnOptions, run_with};
 use empires_rules::setup::{NewGame as Setup, new_game};
 use std::path::{Path, PathBuf};

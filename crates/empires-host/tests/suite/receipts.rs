@@ -5,8 +5,9 @@
 //! turns the store kept, and the store's own count of stranded receipts must be nil.
 
 use empires_host::gamedir::parse_map;
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{NewGame, Receipt, SeatCode, Store, Submission};
+use empires_host::store::{Receipt, SeatCode, Store, Submission};
 use empires_host::turn::TurnOptions;
 use empires_rules::EmpireCode;
 use empires_rules::setup::{NewGame as Setup, new_game};

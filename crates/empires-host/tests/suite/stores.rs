@@ -5,9 +5,10 @@
 
 use empires_host::error::Kind;
 use empires_host::gamedir::parse_map;
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
 use empires_host::store::dir::{DirStore, files_under};
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{Files, NewGame, Store, Submission};
+use empires_host::store::{Files, Store, Submission};
 use empires_host::turn::TurnOptions;
 use empires_host::{transfer, verify};
 use empires_rules::EmpireCode;

@@ -2,9 +2,10 @@
 //! turn for turn: `empires verify` finds every stored state again.
 
 use empires_host::error::Kind;
+use empires_host::ruleset::empires::{EmpiresStore, NewGame};
 use empires_host::store::dir::DirStore;
 use empires_host::store::sql::SqlStore;
-use empires_host::store::{NewGame, Store, Submission};
+use empires_host::store::{Store, Submission};
 use empires_host::turn::TurnOptions;
 use empires_host::verify::{Check, verify};
 use empires_rules::Variant;

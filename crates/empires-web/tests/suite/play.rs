@@ -1142,7 +1142,7 @@ async fn a_report_not_paid_for_waits_on_every_door_and_the_gm_still_reads_it() {
 /// (not its title) on the GAME line, and the empire's own number of actions.
 #[tokio::test]
 async fn the_editors_blank_sheet_names_the_game_as_kept_with_the_seats_own_actions() {
-    use empires_host::store::{NewGame, Store};
+    use empires_host::ruleset::empires::{EmpiresStore, NewGame};
     let w = common::world().await;
     let standard = empires_maps::standard::find("tutorial").unwrap();
     let map = empires_host::gamedir::parse_map(standard.text, standard.file).unwrap();
