@@ -150,8 +150,29 @@ fn replay(
             .map(<[u8]>::to_vec)
             .ok_or_else(|| Error::corrupt(format!("{}: missing", at(t, path))))
     };
-    let record: TurnRecord = serde_json::from_slice(&bytes(files, turn, RECORD_FILE)?)
-        .map_err(|e| Error::corrupt(format!("{}: {e}", at(turn, RECORD_FILE))))?;
+    let record: TurnRecord = match file(files, RECORD_FILE) {
+        Some(b) => serde_json::from_slice(b)
+            .map_err(|e| Error::corrupt(format!("{}: {e}", at(turn, RECORD_FILE))))?,
+        // A turn kept in a directory by an earlier version of a ruleset that keeps the
+        // computer's orders apart has no record: what its orders/ holds was sent. Where
+        // the computer's orders lie beside the players' (Empires), only the record tells
+        // them apart.
+        None if game.ruleset.computer_dir() == ORDERS_DIR => {
+            return Err(Error::corrupt(format!(
+                "{}: missing",
+                at(turn, RECORD_FILE)
+            )));
+        }
+        None => TurnRecord {
+            sent: files
+                .iter()
+                .filter_map(|(p, _)| p.strip_prefix(&format!("{ORDERS_DIR}/")))
+                .filter(|n| !n.contains('/') && n.ends_with(".txt"))
+                .map(str::to_string)
+                .collect(),
+            ..TurnRecord::default()
+        },
+    };
     let state = String::from_utf8(bytes(before, turn - 1, STATE_FILE)?).map_err(|_| {
         Error::corrupt(format!(
             "{}: not valid UTF-8 text",

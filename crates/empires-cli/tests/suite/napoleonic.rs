@@ -772,6 +772,52 @@ fn a_directory_game_is_exported_and_imported_byte_for_byte() {
     }
 }
 
+/// A directory written by an earlier version (turns numbered for the turn their state was
+/// ready to play, a `sheets/` folder in each, no record) is brought into the one layout the
+/// first time it is opened: it reads, verifies and plays on.
+#[test]
+fn a_directory_in_the_earlier_layout_is_upgraded_when_opened() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "new",
+        d,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        "3",
+        "--seat",
+        "FRA",
+        "--seat",
+        "PRU",
+    ]);
+    ok(&["turn", d]);
+    let kept = fs::read(dir.join("turns/0001/state.json")).unwrap();
+    // As the earlier version left it.
+    fs::rename(dir.join("turns/0001"), dir.join("turns/0002")).unwrap();
+    fs::rename(dir.join("turns/0000"), dir.join("turns/0001")).unwrap();
+    fs::remove_file(dir.join("turns/0002/turn.json")).unwrap();
+    for t in ["0001", "0002"] {
+        fs::create_dir(dir.join(format!("turns/{t}/sheets"))).unwrap();
+        fs::write(
+            dir.join(format!("turns/{t}/sheets/FRA.txt")),
+            "a blank sheet\n",
+        )
+        .unwrap();
+    }
+    let status = stdout(&ok(&["status", d]));
+    assert!(status.contains("turn 1 played; next turn 2"), "{status}");
+    assert!(dir.join("turns/0000/state.json").is_file());
+    assert_eq!(fs::read(dir.join("turns/0001/state.json")).unwrap(), kept);
+    assert!(!dir.join("turns/0002").exists());
+    assert!(!dir.join("turns/0001/sheets").exists());
+    let clean = stdout(&ok(&["verify", d]));
+    assert!(clean.contains("1 turns checked, 0 differ"), "{clean}");
+    let played = stdout(&ok(&["turn", d]));
+    assert!(played.contains("turn 2 of"), "{played}");
+}
+
 fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
     Sha256::digest(bytes)
