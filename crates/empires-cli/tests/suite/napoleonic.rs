@@ -679,21 +679,9 @@ fn a_directory_game_is_verified_and_a_changed_state_caught() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("nap");
     let d = dir.to_str().unwrap();
-    ok(&[
-        "new",
-        d,
-        "--ruleset",
-        "napoleonic",
-        "--seed",
-        "3",
-        "--seat",
-        "FRA",
-        "--seat",
-        "PRU",
-    ]);
+    france_and_prussia(d, "3");
     let sheet = tmp.path().join("FRA.txt");
-    fs::write(&sheet, stdout(&ok(&["sheet", d, "FRA"]))).unwrap();
-    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "FRA"]);
+    send_blank(&sheet, d, "FRA");
     ok(&["turn", d]);
     ok(&["turn", d]);
     let clean = stdout(&ok(&["verify", d]));
@@ -729,26 +717,13 @@ fn a_directory_game_is_exported_and_imported_byte_for_byte() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("nap");
     let d = dir.to_str().unwrap();
-    ok(&[
-        "new",
-        d,
-        "--ruleset",
-        "napoleonic",
-        "--seed",
-        "5",
-        "--seat",
-        "FRA",
-        "--seat",
-        "PRU",
-    ]);
+    france_and_prussia(d, "5");
     let sheet = tmp.path().join("FRA.txt");
-    fs::write(&sheet, stdout(&ok(&["sheet", d, "FRA"]))).unwrap();
-    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "FRA"]);
+    send_blank(&sheet, d, "FRA");
     ok(&["turn", d]);
     ok(&["turn", d]);
     // A sheet waiting for turn 3 goes across too.
-    fs::write(&sheet, stdout(&ok(&["sheet", d, "PRU"]))).unwrap();
-    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "PRU"]);
+    send_blank(&sheet, d, "PRU");
     let turns = |root: &std::path::Path| files_under(&root.join("turns")).unwrap();
     let pending = |root: &std::path::Path| files_under(&root.join("orders")).unwrap();
     let sqlite = format!("sqlite:{}", tmp.path().join("host.db").display());
@@ -780,18 +755,7 @@ fn a_directory_in_the_earlier_layout_is_upgraded_when_opened() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("nap");
     let d = dir.to_str().unwrap();
-    ok(&[
-        "new",
-        d,
-        "--ruleset",
-        "napoleonic",
-        "--seed",
-        "3",
-        "--seat",
-        "FRA",
-        "--seat",
-        "PRU",
-    ]);
+    france_and_prussia(d, "3");
     ok(&["turn", d]);
     let kept = fs::read(dir.join("turns/0001/state.json")).unwrap();
     // As the earlier version left it.
@@ -816,6 +780,30 @@ fn a_directory_in_the_earlier_layout_is_upgraded_when_opened() {
     assert!(clean.contains("1 turns checked, 0 differ"), "{clean}");
     let played = stdout(&ok(&["turn", d]));
     assert!(played.contains("turn 2 of"), "{played}");
+}
+
+/// A Napoleonic game in the directory `d`, France and Prussia in play, made by the common
+/// `new`.
+fn france_and_prussia(d: &str, seed: &str) {
+    ok(&[
+        "new",
+        d,
+        "--ruleset",
+        "napoleonic",
+        "--seed",
+        seed,
+        "--seat",
+        "FRA",
+        "--seat",
+        "PRU",
+    ]);
+}
+
+/// `seat`'s blank sheet for the next turn of the directory game `d`, written to `sheet`
+/// and sent as it is.
+fn send_blank(sheet: &std::path::Path, d: &str, seat: &str) {
+    fs::write(sheet, stdout(&ok(&["sheet", d, seat]))).unwrap();
+    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", seat]);
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
