@@ -522,19 +522,6 @@ impl GameDir {
         }
         Ok(None)
     }
-
-    /// Writes a starting position as turn `turn`: everything goes into `turns/NNNN.tmp/`
-    /// and the rename to `turns/NNNN` makes it exist.
-    pub fn write_start(&self, turn: u32, files: &TurnFiles) -> Result<()> {
-        let tmp = self.tmp_dir(turn);
-        fs::create_dir(&tmp).map_err(|e| Error::io("cannot create", &tmp, e))?;
-        files.write_into(&tmp)?;
-        files::flush_tree(&tmp)?;
-        let target = self.turn_dir(turn);
-        fs::rename(&tmp, &target).map_err(|e| Error::io("cannot rename", &tmp, e))?;
-        files::sync_dir(&self.turns_dir());
-        Ok(())
-    }
 }
 
 /// The files of one turn directory, already encoded.

@@ -45,8 +45,7 @@ pub struct PlayedTurn {
     /// The SHA-256 of the new state.
     pub hash: String,
     pub record: TurnRecord,
-    /// The game's seats as the turn found them and as it left them.
-    pub before: Vec<Seat>,
+    /// The game's seats as the turn left them.
     pub after: Vec<Seat>,
     pub finished: Option<Finished>,
     /// Derived data the ruleset asks to keep from now on (the map's drawing).
@@ -315,7 +314,6 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         declared,
         hash,
         record,
-        before,
         after: played.seats,
         finished: played.finished,
         kept: played.kept,

@@ -141,25 +141,6 @@ pub fn expect_turn(options: &TurnOptions, next: u32, game: &str) -> Result<()> {
     }
 }
 
-/// Without `--yes`, a turn is not played while players (not dummies) have sent nothing: the
-/// computer would write their turns (2.5).
-pub fn refuse_missing_players(state: &GameState, sent: &[EmpireCode]) -> Result<()> {
-    let missing: Vec<String> = state
-        .empires
-        .iter()
-        .filter(|e| e.alive() && !sent.contains(&e.code))
-        .filter_map(|e| e.player.as_ref().map(|p| format!("{} ({p})", e.code)))
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    Err(Error::new(format!(
-        "no orders yet from {}: the computer would write their turn (2.5); wait for \
-         them, or play now with `empires turn --yes`",
-        missing.join(", ")
-    )))
-}
-
 /// The text of a turnsheet a turn has taken, read as `empires check` reads one, or why it
 /// cannot be read: not a plain file, more than the bytes a sheet may hold, not text.
 pub fn read_sent_sheet(path: &Path) -> std::result::Result<String, String> {

@@ -123,6 +123,7 @@ pub async fn napoleonic_game(
     seed: u64,
     at: empires_host::store::Millis,
 ) {
+    use empires_host::store::Store;
     rulesets();
     let napoleonic = empires_host::ruleset::by_id("napoleonic").expect("the Napoleonic ruleset");
     let setup = empires_host::ruleset::Setup {

@@ -13,11 +13,10 @@ pub mod dir;
 pub mod sql;
 
 use crate::error::{Error, Result};
-use crate::gamedir::{EVENTS_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, TurnFiles, to_pretty_json};
+use crate::gamedir::ORDERS_DIR;
 use crate::render::REPORTS_DIR;
 pub use crate::ruleset::Readers;
 pub use crate::seat::SeatCode;
-use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
 use empires_rules::{EmpireCode, GameState, Map};
@@ -297,46 +296,6 @@ pub trait Store: Send + Sync {
         path: &str,
         viewer: Option<SeatCode>,
     ) -> Result<Vec<u8>>;
-}
-
-/// Every file of a played turn as a game directory holds it, by path, sorted: the state,
-/// the events, the hash, the record, the turnsheets (`sent`, by name, as received) and the
-/// computer's, and the reports. A starting position (`record` is `None`) has no record and
-/// no turnsheets.
-pub fn turn_entries(
-    files: &TurnFiles,
-    record: Option<&TurnRecord>,
-    sent: &[(String, Vec<u8>)],
-) -> Result<Files> {
-    let mut out = vec![
-        (STATE_FILE.to_string(), files.state.as_bytes().to_vec()),
-        (
-            HASH_FILE.to_string(),
-            format!("{}\n", files.hash).into_bytes(),
-        ),
-    ];
-    if let Some(events) = &files.events {
-        out.push((EVENTS_FILE.to_string(), events.as_bytes().to_vec()));
-    }
-    if let Some(record) = record {
-        let json = to_pretty_json(record, RECORD_FILE)?;
-        out.push((RECORD_FILE.to_string(), json.into_bytes()));
-        for (name, body) in sent {
-            let path = if record.unreadable.contains(name) {
-                format!("{ORDERS_DIR}/{UNREADABLE_DIR}/{name}")
-            } else {
-                format!("{ORDERS_DIR}/{name}")
-            };
-            out.push((path, body.clone()));
-        }
-        for (name, text) in &files.computer_orders {
-            out.push((format!("{ORDERS_DIR}/{name}"), text.as_bytes().to_vec()));
-        }
-    }
-    for (name, text) in &files.reports {
-        out.push((format!("{REPORTS_DIR}/{name}"), text.as_bytes().to_vec()));
-    }
-    sorted_unique(out)
 }
 
 /// The readers a ruleset declared for some of a turn's files, by path.

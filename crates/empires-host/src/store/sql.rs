@@ -836,7 +836,12 @@ impl Store for SqlStore {
         started: &crate::ruleset::Started,
         now: Millis,
     ) -> Result<()> {
-        SqlStore::create_game(self, key, ruleset, started, now).await
+        crate::create::check_game_name(key)?;
+        let done = match &self.pool {
+            Pool::Sqlite(p) => games::lite::create(p, key, ruleset, started, now).await,
+            Pool::Postgres(p) => games::pg::create(p, key, ruleset, started, now).await,
+        };
+        done.map_err(|e| self.create_error(key, e))
     }
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {

@@ -14,7 +14,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::ruleset::empires::{EmpiresStore, NewGame};
 use empires_host::ruleset::{GameText, Ruleset, Setup as OtherSetup};
-use empires_host::store::SeatCode;
+use empires_host::store::{SeatCode, Store};
 use empires_rules::setup::NewGame as Setup;
 use empires_rules::variant::Options;
 use empires_rules::{EmpireCode, Variant};

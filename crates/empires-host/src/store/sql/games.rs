@@ -420,23 +420,6 @@ impl SqlStore {
         Ok(self.ruleset(game).await?.id() != super::EMPIRES)
     }
 
-    /// Keeps a new game of any ruleset at its starting position, with its seats (and an
-    /// account for each player the game names).
-    pub async fn create_game(
-        &self,
-        name: &str,
-        ruleset: &'static dyn Ruleset,
-        started: &Started,
-        now: Millis,
-    ) -> Result<()> {
-        crate::create::check_game_name(name)?;
-        let done = match &self.pool {
-            Pool::Sqlite(p) => lite::create(p, name, ruleset, started, now).await,
-            Pool::Postgres(p) => pg::create(p, name, ruleset, started, now).await,
-        };
-        done.map_err(|e| self.create_error(name, e))
-    }
-
     /// A whole game brought in from elsewhere (`empires import`): its row and seats,
     /// every turn's files and what is pending, in one transaction.
     pub async fn import_game(
