@@ -787,7 +787,7 @@ fn main() -> ExitCode {
                 ([dir, orders], Some(seat), None) => {
                     let at = GameAt::new(dir, db.as_deref());
                     match hosted::ruleset_of(&at) {
-                        Ok(r) if r == "empires" => match seat.empire() {
+                        Ok(r) if r == "empires" => match empires_ruleset::empire(seat) {
                             Some(empire) => commands::check::run_at(&at, empire, orders, format),
                             None => Err(empires_host::Error::new(format!(
                                 "{seat} is not an empire's code"
@@ -884,7 +884,7 @@ fn main() -> ExitCode {
             let printed = |r: String| {
                 let _ = write!(std::io::stdout().lock(), "{r}");
             };
-            match (hosted::ruleset_of(&at), empire.empire(), format) {
+            match (hosted::ruleset_of(&at), empires_ruleset::empire(empire), format) {
                 (Err(e), _, _) => Err(e),
                 // A game of another ruleset: its report as its turn wrote it.
                 (Ok(r), _, commands::report::Format::Png) if r != "empires" => {
@@ -927,12 +927,8 @@ fn main() -> ExitCode {
         }
         Command::Status { dir, db } => commands::status::run_at(&GameAt::new(&dir, db.as_deref()))
             .map(|r| show(&r, r.warnings())),
-        Command::Undo { dir, db } => match db {
-            // A directory of another ruleset goes through its store, like a database game.
-            None if empires_host::gamefiles::ruleset_of(&dir).is_none_or(|r| r == "empires") => {
-                commands::undo::run(&dir).map(|r| show(&r, &r.warnings))
-            }
-            _ => hosted::open(&GameAt::new(&dir, db.as_deref())).and_then(|(store, game)| {
+        Command::Undo { dir, db } => {
+            hosted::open(&GameAt::new(&dir, db.as_deref())).and_then(|(store, game)| {
                 hosted::block_on(store.undo(&game, commands::now()?)).map(|u| {
                     let r = commands::undo::UndoReport {
                         undone: u.turn,
@@ -941,8 +937,8 @@ fn main() -> ExitCode {
                     };
                     show(&r, &r.warnings)
                 })
-            }),
-        },
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

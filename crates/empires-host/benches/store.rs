@@ -4,11 +4,12 @@
 //! `synchronous=NORMAL`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Store, Submission};
 use empires_host::submit::accept_on;
-use empires_host::turn::{Origin, Sent, TurnOptions, play_sheets};
+use empires_host::turn::TurnOptions;
+use empires_ruleset::turn::{Origin, Sent, play_sheets};
 use empires_rules::setup::{NewGame as Setup, new_game};
 use empires_rules::{EmpireCode, GameState, Map};
 use std::collections::BTreeMap;
@@ -82,13 +83,13 @@ fn host(c: &mut Criterion) {
         "check and forecast a 16-action turnsheet on the World game",
         |b| {
             b.iter(|| {
-                empires_host::check::check_text(
+                empires_ruleset::check::check_text(
                     &map,
                     &state,
                     empire,
                     sheet_text.clone(),
                     "bench.txt",
-                    empires_host::check::Format::Text,
+                    empires_ruleset::check::Format::Text,
                 )
                 .unwrap()
             })
@@ -105,7 +106,7 @@ fn host(c: &mut Criterion) {
         }))
         .unwrap();
         let submission = Submission {
-            empire: Some(empire.into()),
+            empire: Some(empires_ruleset::seat(empire)),
             body: sheet.clone(),
             door: "bench".into(),
             received_at: 0,
@@ -151,7 +152,7 @@ fn host(c: &mut Criterion) {
     commits(c, &rt, &tmp, &map, &state, text);
     let mut group = c.benchmark_group("host");
     // The map's layer, worked out once per game as a game keeps it.
-    let layers = empires_host::drawing::draw(&map);
+    let layers = empires_ruleset::drawing::draw(&map);
     let layout = layers.as_ref().map(|l| &l.layout);
     let sent = vec![Sent {
         name: format!("{empire}.txt"),

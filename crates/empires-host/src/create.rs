@@ -1,22 +1,8 @@
 //! Creating a game directory: made beside its place and renamed into it whole.
 
 use crate::error::{Error, Result};
-use crate::gamedir;
-use empires_rules::setup::{NewGame, new_game};
-use empires_rules::{GameState, Map};
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// The starting position of a game on `map` (read from `file`, named in messages) under
-/// `setup` (12.6-12.9), checked against the limits every saved state keeps before anything
-/// is written.
-pub fn start(map: &Map, file: &str, setup: &NewGame) -> Result<GameState> {
-    let state = new_game(map, setup).map_err(|e| Error::new(format!("{file}: {e}")))?;
-    state
-        .validate(map)
-        .map_err(|e| Error::new(format!("{file}: {e}")))?;
-    Ok(state)
-}
 
 /// The longest name a hosted game may have.
 pub const MAX_GAME_NAME: usize = 40;
@@ -40,15 +26,6 @@ pub fn check_game_name(name: &str) -> Result<()> {
             shown.escape_debug()
         )))
     }
-}
-
-/// Creates the game directory `dir` at the starting position `state`; returns the state's
-/// hash. Refuses a directory that exists and is not empty.
-pub fn create_dir(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
-    let started = crate::ruleset::empires::started(&state.game, map_text, map, state)?;
-    let empires = &crate::ruleset::empires::Empires;
-    crate::gamefiles::GameFiles::create_started(dir, empires, &state.game, &started)?;
-    Ok(gamedir::sha256_hex(started.state.as_bytes()))
 }
 
 /// Builds the directory `dir` whole or not at all: `fill` writes it beside its place, and a
@@ -78,7 +55,7 @@ fn check_target(dir: &Path) -> Result<()> {
                 dir.display()
             )));
         }
-        if !gamedir::dir_is_empty(dir)? {
+        if !crate::gamedir::dir_is_empty(dir)? {
             return Err(Error::new(format!(
                 "{} already exists and is not empty; give a new directory",
                 dir.display()

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::files;
 use crate::gamedir::{GameDir, HASH_FILE, MAP_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
 use crate::pipeline::{self, Taken};
-use crate::render::REPORTS_DIR;
+use crate::gamedir::REPORTS_DIR;
 use crate::ruleset::{self, Checked, GameText, HostedGame, Ruleset, Seat, Setup};
 use crate::staging::{RECORD_FILE, SUPERSEDED_DIR, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Files, Receipt};
@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 const GAME_FILE: &str = "game.toml";
 /// The map as its ruleset reads it fastest ([`Ruleset::ready_map`]): only a copy, made
 /// again when missing or made from another map.
-const READY_MAP: &str = crate::mapcache::MAP_CACHE;
+const READY_MAP: &str = crate::gamedir::READY_MAP_FILE;
 
 /// The most bytes of a sent sheet a turn reads: enough to tell that it is too long.
 const SHEET_READ_LIMIT: u64 = 1 << 20;

@@ -7,11 +7,10 @@
 //!
 //! [`Ruleset::open`]: crate::ruleset::Ruleset::open
 
-use crate::error::{Error, Kind, Result};
+use crate::error::{Kind, Result};
 use crate::ruleset::Game;
-use crate::ruleset::empires::EmpiresGame;
 use crate::store::sql::SqlStore;
-use crate::store::{Loaded, Submission};
+use crate::store::Submission;
 use crate::submit::{Accepted, accept_on};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -48,19 +47,6 @@ impl Games {
             g.insert(key.to_string(), (version, game.clone()));
         }
         Ok(game)
-    }
-
-    /// An Empires game as it stands now, for what only Empires' pages show; a game of
-    /// another ruleset is an error naming it.
-    pub async fn loaded(&self, store: &SqlStore, key: &str) -> Result<Arc<Loaded>> {
-        let game = self.game(store, key).await?;
-        match game.as_any().downcast_ref::<EmpiresGame>() {
-            Some(e) => Ok(e.loaded().clone()),
-            None => Err(Error::new(format!(
-                "\"{key}\" is a game of {}, not of Empires",
-                game.ruleset().title()
-            ))),
-        }
     }
 
     /// Forgets what is kept of a game: the next request reads it again.

@@ -2,18 +2,18 @@
 //! game, so that a turnsheet gets the same checking, adjudication and reports whichever way
 //! it came in.
 //!
-//! - [`turn`] plays the next turn: the turnsheets sent, the computer's for the rest
-//!   (2.5), the adjudication and every report, committed as one unit.
-//! - [`gamedir`] and [`staging`] keep a game in a directory of plain files, the format a
-//!   GM can read, archive and diff; [`files`] reads and writes inside it safely.
-//! - [`render`] writes every report of a turn; [`drawing`] keeps the map's drawing, worked
-//!   out once per game.
+//! The host names no game: every game comes as a [`ruleset::Ruleset`] the program installs.
+//!
+//! - [`pipeline`] plays a turn of any game: the sheets a store gathered, the ruleset's
+//!   play, and every file laid out with its readers, for the store to commit as one unit.
+//! - [`store`] keeps games: a directory ([`gamefiles`], [`gamedir`], [`staging`]), SQLite
+//!   or PostgreSQL; [`files`] reads and writes inside a game's directory safely.
+//! - [`submit`] and [`games`] take a sheet from any door; [`verify`] plays a game again
+//!   from what it kept; [`transfer`] moves a game between stores.
 
 pub mod calendar;
-pub mod check;
 pub mod clock;
 pub mod create;
-pub mod drawing;
 pub mod error;
 pub mod files;
 pub mod gamedir;
@@ -21,9 +21,7 @@ pub mod gamefiles;
 pub mod gamelock;
 pub mod games;
 pub mod ledger;
-pub mod mapcache;
 pub mod pipeline;
-pub mod render;
 pub mod ruleset;
 pub mod schedule;
 pub mod seat;
@@ -34,6 +32,5 @@ pub mod transfer;
 pub mod turn;
 pub mod undo;
 pub mod verify;
-pub mod whole;
 
 pub use error::{Error, Result};

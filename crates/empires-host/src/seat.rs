@@ -2,7 +2,6 @@
 //! kingdom's three (`FRA`). The host files, stores and shows seats by this code alone; what
 //! a code means belongs to the ruleset.
 
-use empires_rules::EmpireCode;
 use std::fmt;
 
 /// Two to four ASCII letters, upper case.
@@ -38,10 +37,6 @@ impl SeatCode {
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("??")
     }
 
-    /// The empire this seat is, in an Empires game.
-    pub fn empire(&self) -> Option<EmpireCode> {
-        EmpireCode::parse(self.as_str()).ok()
-    }
 }
 
 impl std::str::FromStr for SeatCode {
@@ -49,16 +44,6 @@ impl std::str::FromStr for SeatCode {
 
     fn from_str(s: &str) -> Result<SeatCode, String> {
         SeatCode::parse(s).ok_or_else(|| format!("a seat's code is two to four letters, not {s:?}"))
-    }
-}
-
-impl From<EmpireCode> for SeatCode {
-    fn from(code: EmpireCode) -> SeatCode {
-        // An empire's code is always two letters.
-        SeatCode::parse(code.as_str()).unwrap_or(SeatCode {
-            bytes: *b"??\0\0",
-            len: 2,
-        })
     }
 }
 
@@ -71,12 +56,6 @@ impl fmt::Display for SeatCode {
 impl fmt::Debug for SeatCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "SeatCode({})", self.as_str())
-    }
-}
-
-impl PartialEq<EmpireCode> for SeatCode {
-    fn eq(&self, other: &EmpireCode) -> bool {
-        self.as_str() == other.as_str()
     }
 }
 
@@ -94,12 +73,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_empire_is_a_seat_and_back() {
-        let en = EmpireCode::parse("EN").unwrap();
-        let seat = SeatCode::from(en);
-        assert_eq!(seat.as_str(), "EN");
-        assert_eq!(seat.empire(), Some(en));
-        assert_eq!(SeatCode::parse("FRA").unwrap().empire(), None);
-    }
 }

@@ -21,7 +21,7 @@
 
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
-use crate::gamedir::{GM_MESSAGES_FILE, GameDir, ORDERS_DIR, TurnFiles};
+use crate::gamedir::{GM_MESSAGES_FILE, GameDir, ORDERS_DIR};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
@@ -260,49 +260,6 @@ impl GameDir {
         let from = taken.orders().join(name);
         files::move_no_replace(&from, &aside.join(name))
             .map_err(|e| Error::io("cannot move", &from, e))
-    }
-
-    /// Commits the turn: writes its record, files and the computer's turnsheets into
-    /// `turns/NNNN.tmp/`, then renames it to `turns/NNNN`, the moment the turn exists. On a
-    /// failure before that the turn is rolled back and the sent turnsheets are back in
-    /// `orders/`. Once committed nothing can fail: what is left is only flushing to disk.
-    pub fn commit_turn(
-        &self,
-        turn: u32,
-        taken: &Taken,
-        files: &TurnFiles,
-        record: &TurnRecord,
-    ) -> Result<()> {
-        let staged = self.stage(taken, files, record);
-        let target = self.turn_dir(turn);
-        let committed = staged.and_then(|()| {
-            if Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? != Kind::Missing
-            {
-                return Err(Error::new(format!("{} already exists", target.display())));
-            }
-            fs::rename(&taken.tmp, &target).map_err(|e| Error::io("cannot rename", &taken.tmp, e))
-        });
-        if let Err(e) = committed {
-            return Err(self.undo(e));
-        }
-        files::sync_dir(&self.turns_dir());
-        Ok(())
-    }
-
-    fn stage(&self, taken: &Taken, files: &TurnFiles, record: &TurnRecord) -> Result<()> {
-        // The record first: from here on the computer's turnsheets may be in the turn, and
-        // only the record tells them from the players'.
-        // It is on disk before anything else is written.
-        let json = crate::gamedir::to_pretty_json(record, RECORD_FILE)?;
-        files::write_atomic(&taken.tmp.join(RECORD_FILE), json.as_bytes())?;
-        files::sync_dir(&taken.tmp);
-        files.write_into(&taken.tmp)?;
-        let orders = taken.orders();
-        for (name, text) in &files.computer_orders {
-            files::write_new_unsynced(&orders.join(name), text.as_bytes())?;
-        }
-        // Everything else at once, before the rename that commits the turn.
-        files::flush_tree(&taken.tmp)
     }
 
     /// Rolls back after `err`, adding to it if even that fails: the next command's recovery

@@ -5,7 +5,7 @@
 //!
 //!     mail_figures smtp://127.0.0.1:2525 [messages]
 
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
 use empires_host::turn::TurnOptions;
@@ -23,13 +23,13 @@ async fn main() {
         .await
         .unwrap();
     let standard = empires_maps::standard::find("world").unwrap();
-    let map = empires_host::gamedir::parse_map(standard.text, standard.file).unwrap();
+    let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file).unwrap();
     let mut setup = Setup::without_players("world", map.variant.unwrap(), 1);
     let codes: Vec<_> = map.empires.iter().map(|e| e.code).collect();
     for c in &codes {
         setup.players.insert(*c, format!("p{c}"));
     }
-    let state = empires_host::create::start(&map, standard.file, &setup).unwrap();
+    let state = empires_ruleset::create::start(&map, standard.file, &setup).unwrap();
     let start = 1_795_000_000_000i64;
     store
         .create(&NewGame {

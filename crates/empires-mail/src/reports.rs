@@ -11,15 +11,17 @@
 
 use crate::compose::{self, Envelope, ReportParts};
 use crate::config::MailConfig;
-use empires_host::drawing;
-use empires_host::gamedir::{GM_MESSAGES_FILE, ORDERS_DIR, STATE_FILE, parse_state};
-use empires_host::render::REPORTS_DIR;
+use empires_ruleset::drawing;
+use empires_host::gamedir::{GM_MESSAGES_FILE, ORDERS_DIR, STATE_FILE};
+use empires_ruleset::gamedir::parse_state;
+use empires_ruleset::Loaded;
+use empires_host::gamedir::REPORTS_DIR;
 use empires_host::ruleset::HostedGame;
 use empires_host::store::SeatCode;
 use empires_host::store::sql::OutMail;
 use empires_host::store::sql::{ReportRecipient, SqlStore};
-use empires_host::store::{Loaded, Millis, Store};
-use empires_host::whole::whole_report;
+use empires_host::store::{Millis, Store};
+use empires_ruleset::whole::whole_report;
 use empires_host::{Error, Result};
 use empires_maps::draw::Layers;
 use empires_rules::{EmpireCode, GameState};
@@ -55,7 +57,7 @@ pub async fn queue_reports(
         return Ok(0);
     }
     let everyone = store.report_recipients(game, true).await?;
-    let loaded = Arc::new(empires_host::ruleset::empires::load(store, game).await?);
+    let loaded = Arc::new(empires_ruleset::ruleset::load(store, game).await?);
     let layers = drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
     let ctx = Turns {
         store,
@@ -75,7 +77,7 @@ pub async fn queue_reports(
     for (turn, empire) in released {
         let those: Vec<ReportRecipient> = everyone
             .iter()
-            .filter(|r| r.empire == empire)
+            .filter(|r| r.empire == empires_ruleset::seat(empire))
             .cloned()
             .collect();
         if !those.is_empty() {
@@ -221,7 +223,7 @@ async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, Empi
             continue;
         }
         if store
-            .report_held(game, empire.into(), turn)
+            .report_held(game, empires_ruleset::seat(empire), turn)
             .await?
             .is_none()
         {
@@ -382,7 +384,7 @@ fn report_mail(
     (deadline, credits): (Option<&str>, Option<&str>),
     now: Millis,
 ) -> Result<empires_host::store::sql::OutMail> {
-    let e = r.empire.empire().ok_or_else(|| {
+    let e = empires_ruleset::empire(r.empire).ok_or_else(|| {
         Error::corrupt(format!(
             "{}: {} is not an empire's seat",
             files.place, r.empire
@@ -406,7 +408,7 @@ fn report_mail(
     let opening = opening(
         cfg,
         (game, turn, deadline),
-        (&name, e.into()),
+        (&name, empires_ruleset::seat(e)),
         credits,
         files.gm_messages(),
     );

@@ -81,10 +81,10 @@ pub async fn tutorial_game(
     seed: u64,
     at: empires_host::store::Millis,
 ) {
-    use empires_host::ruleset::empires::EmpiresStore;
+    use empires_ruleset::ruleset::EmpiresStore;
     let standard = empires_maps::standard::find("tutorial").expect("the tutorial map");
     let map =
-        empires_host::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
+        empires_ruleset::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
     let mut setup = empires_rules::setup::NewGame::without_players(
         name,
         map.variant.unwrap_or(empires_rules::Variant::World),
@@ -94,9 +94,9 @@ pub async fn tutorial_game(
         let code = empires_rules::EmpireCode::parse(code).expect("an empire's code");
         setup.players.insert(code, player.to_string());
     }
-    let state = empires_host::create::start(&map, standard.file, &setup).expect("a tutorial game");
+    let state = empires_ruleset::create::start(&map, standard.file, &setup).expect("a tutorial game");
     store
-        .create(&empires_host::ruleset::empires::NewGame {
+        .create(&empires_ruleset::ruleset::NewGame {
             name,
             map_text: standard.text,
             map: &map,

@@ -68,6 +68,6 @@ pub async fn seat_of(host: &Host, account: &Account, game: &str) -> Result<SeatC
 /// The player's way into an Empires game: the empire `account` plays in `game`.
 pub async fn player_of(host: &Host, account: &Account, game: &str) -> Result<EmpireCode, Failure> {
     let seat = seat_of(host, account, game).await?;
-    seat.empire()
+    empires_ruleset::empire(seat)
         .ok_or_else(|| Failure::not_found(format!("{seat} is not an empire of an Empires game")))
 }

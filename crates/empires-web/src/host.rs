@@ -4,9 +4,10 @@
 use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
 use empires_host::ruleset::Game;
-use empires_host::ruleset::empires::EmpiresGame;
+use empires_ruleset::ruleset::EmpiresGame;
 use empires_host::store::sql::{HostLimits, SqlStore};
-use empires_host::store::{Loaded, Millis, Store, Submission};
+use empires_host::store::{Millis, Store, Submission};
+use empires_ruleset::Loaded;
 use empires_host::submit::Accepted;
 use empires_host::turn::{TurnOptions, TurnReport};
 use empires_host::{Error, Result};
@@ -197,7 +198,14 @@ impl Host {
 
     /// The game as it stands now.
     pub async fn loaded(&self, game: &str) -> Result<Arc<Loaded>> {
-        self.games.loaded(&self.store, game).await
+        let g = self.game(game).await?;
+        match g.as_any().downcast_ref::<EmpiresGame>() {
+            Some(e) => Ok(e.loaded().clone()),
+            None => Err(empires_host::Error::new(format!(
+                "\"{game}\" is a game of {}, not of Empires",
+                g.ruleset().title()
+            ))),
+        }
     }
 
     /// The game as it stands now, whichever its ruleset, read from memory.

@@ -5,7 +5,7 @@
 use crate::auth::{hash_password, new_secret};
 use crate::failure::Failure;
 use crate::host::{Clock, Host, WebConfig};
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::sql::{Role, SqlStore};
 use empires_host::store::{Millis, Store};
 use empires_host::{Error, Result};
@@ -192,7 +192,7 @@ async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
     if host.store.game_gm(DEMO_GAME).await.is_err() {
         let standard = empires_maps::standard::find("tutorial")
             .ok_or_else(|| Error::new("the tutorial map is not built in"))?;
-        let map = empires_host::gamedir::parse_map(standard.text, standard.file)?;
+        let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file)?;
         let england = EmpireCode::parse("EN").map_err(|e| Error::new(e.to_string()))?;
         let mut setup = Setup::without_players(
             "Demo",
@@ -200,7 +200,7 @@ async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
             1,
         );
         setup.players.insert(england, DEMO_PLAYER.to_string());
-        let state = empires_host::create::start(&map, standard.file, &setup)?;
+        let state = empires_ruleset::create::start(&map, standard.file, &setup)?;
         host.store
             .create(&NewGame {
                 name: DEMO_GAME,

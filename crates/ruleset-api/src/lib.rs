@@ -11,6 +11,7 @@
 
 pub mod error;
 pub mod game;
+pub mod text;
 
 pub use error::{Error, Kind, Result};
 pub use game::{Game, TextGame};

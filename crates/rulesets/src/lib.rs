@@ -9,7 +9,7 @@ use empires_host::ruleset::{self, Ruleset};
 
 /// Every ruleset, in the order the new-game form offers them.
 pub const ALL: &[&'static dyn Ruleset] = &[
-    &empires_host::ruleset::empires::Empires,
+    &empires_ruleset::Empires,
     &napoleonic_host::Napoleonic,
 ];
 

@@ -3,8 +3,8 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use crate::gamedir::{self, Game};
-pub use empires_host::check::{CheckReport, Format, Supply, SupplyArea, check_text};
+use empires_ruleset::gamedir::Game;
+pub use empires_ruleset::check::{CheckReport, Format, Supply, SupplyArea, check_text};
 use empires_orders::text::{self, MAX_SHEET_BYTES};
 use empires_report::Report;
 use empires_report::known::state_from_report;
@@ -71,7 +71,7 @@ pub fn run_from_report(
     let map = match map {
         Some(path) => {
             let (text, file) = crate::commands::new::map_text(path)?;
-            gamedir::parse_map(&text, &file)?
+            empires_ruleset::gamedir::parse_map(&text, &file)?
         }
         None => empires_maps::standard::names()
             .into_iter()

@@ -4,7 +4,8 @@
 use crate::commands::new::{self, MapStart, Source};
 use crate::commands::turn;
 use crate::error::Result;
-use crate::gamedir::{self, Game};
+use crate::gamedir;
+use empires_ruleset::gamedir::Game;
 use empires_maps::draw::{DrawOptions, draw, png};
 use empires_rules::words::count;
 use std::fmt;

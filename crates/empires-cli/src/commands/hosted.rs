@@ -138,7 +138,7 @@ pub fn report(at: &GameAt, seat: SeatCode, turn: Option<u32>, ext: &str) -> Resu
                     "no turn has been played yet: `empires sheet` prints a blank sheet",
                 ));
             }
-            let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
+            let path = format!("{}/{file}", empires_host::gamedir::REPORTS_DIR);
             let body = block_on(store.turn_file(name, turn.unwrap_or(g.turn), &path, None))?;
             Ok(String::from_utf8_lossy(&body).into_owned())
         }
@@ -195,7 +195,7 @@ pub fn check(at: &GameAt, seat: SeatCode, file: &Path) -> Result<(String, bool)>
 /// The game's map and current state, and what the reader should know about them.
 pub fn load(at: &GameAt) -> Result<(Map, GameState, Vec<String>)> {
     let (store, game) = open(at)?;
-    let l = block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
+    let l = block_on(empires_ruleset::ruleset::load(store.as_ref(), &game))?;
     Ok((l.map, l.state, l.warnings))
 }
 

@@ -2,7 +2,8 @@
 
 use crate::commands::new::map_text;
 use crate::error::{Error, Result};
-use crate::gamedir::{self, Game};
+use crate::gamedir;
+use empires_ruleset::gamedir::{EmpiresDir, Game};
 use empires_maps::check::{MapReport, check_map};
 use empires_maps::draw::{self, DrawOptions};
 use empires_rules::{EmpireCode, Variant};
@@ -27,7 +28,7 @@ fn state_of_turn(game: &Game, turn: Option<u32>) -> Result<empires_rules::GameSt
     }
 }
 
-pub use empires_host::gamedir::known_empire;
+pub use empires_ruleset::gamedir::known_empire;
 
 /// A printable map of what `empire` knew after `turn`, as PNG, for postal players (10.5):
 /// drawn only when asked for. Written to `out`, or `<CODE>-turn<N>.png` here.
@@ -54,7 +55,7 @@ pub fn empire_png_at(
         return empire_png(dir, empire, turn, out);
     }
     let (store, game) = hosted::open(at)?;
-    let loaded = hosted::block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
+    let loaded = hosted::block_on(empires_ruleset::ruleset::load(store.as_ref(), &game))?;
     let state = match turn {
         None => loaded.state,
         Some(t) => {
@@ -64,7 +65,7 @@ pub fn empire_png_at(
                 store.describe(&game),
                 gamedir::STATE_FILE
             );
-            gamedir::parse_state(&String::from_utf8_lossy(&bytes), &label, &loaded.map)?
+            empires_ruleset::gamedir::parse_state(&String::from_utf8_lossy(&bytes), &label, &loaded.map)?
         }
     };
     draw_png(&loaded.map, &state, empire, out)
@@ -97,7 +98,7 @@ pub struct MapListing(empires_rules::Map);
 
 pub fn show(map: &Path) -> Result<MapListing> {
     let (text, file) = map_text(map)?;
-    Ok(MapListing(gamedir::parse_map(&text, &file)?))
+    Ok(MapListing(empires_ruleset::gamedir::parse_map(&text, &file)?))
 }
 
 impl fmt::Display for MapListing {
@@ -216,7 +217,7 @@ pub fn draw(args: &DrawArgs) -> Result<DrawReport> {
                 ));
             }
             let (text, file) = map_text(path)?;
-            let map = gamedir::parse_map(&text, &file)?;
+            let map = empires_ruleset::gamedir::parse_map(&text, &file)?;
             let d = draw::draw(&map, None, &opts).map_err(Error::new)?;
             let stem = path
                 .file_stem()

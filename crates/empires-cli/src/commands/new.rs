@@ -3,7 +3,7 @@
 use crate::commands::hosted::{self, GameAt};
 use crate::error::{Error, Result};
 use crate::gamedir;
-use empires_host::ruleset::empires::EmpiresStore;
+use empires_ruleset::ruleset::EmpiresStore;
 use empires_host::store::Store;
 use empires_rules::scenario::Scenario;
 use empires_rules::setup::NewGame;
@@ -95,7 +95,7 @@ pub fn run(dir: &Path, source: &Source) -> Result<NewReport> {
         Source::Map(m) => from_map(m)?,
         Source::Scenario(path) => from_scenario(path)?,
     };
-    let hash = empires_host::create::create_dir(dir, &map_text, &map, &state)?;
+    let hash = empires_ruleset::create::create_dir(dir, &map_text, &map, &state)?;
     Ok(NewReport {
         dir: dir.to_path_buf(),
         next: format!(
@@ -119,7 +119,7 @@ pub fn run_at(at: &GameAt, source: &Source) -> Result<NewReport> {
         Source::Scenario(path) => from_scenario(path)?,
     };
     let store = hosted::open_db(url)?;
-    hosted::block_on(store.create(&empires_host::ruleset::empires::NewGame {
+    hosted::block_on(store.create(&empires_ruleset::ruleset::NewGame {
         name,
         map_text: &map_text,
         map: &map,
@@ -177,7 +177,7 @@ fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
     if let Some(n) = m.victory_from_turn {
         options.victory_from_turn = n;
     }
-    let map = gamedir::parse_map(&map_text, &file)?;
+    let map = empires_ruleset::gamedir::parse_map(&map_text, &file)?;
     let setup = NewGame {
         name: m.name.clone().unwrap_or_else(|| map.name.clone()),
         variant: m.variant.or(map.variant).unwrap_or(Variant::World),
@@ -185,7 +185,7 @@ fn from_map(m: &MapStart) -> Result<(String, Map, GameState)> {
         players,
         options,
     };
-    let state = empires_host::create::start(&map, &file, &setup)?;
+    let state = empires_ruleset::create::start(&map, &file, &setup)?;
     Ok((map_text, map, state))
 }
 
@@ -198,7 +198,7 @@ fn from_scenario(path: &Path) -> Result<(String, Map, GameState)> {
         .unwrap_or_else(|| Path::new(""))
         .join(&scenario.map);
     let map_text = gamedir::read_text(&map_path)?;
-    let map = gamedir::parse_map(&map_text, &map_path.display().to_string())?;
+    let map = empires_ruleset::gamedir::parse_map(&map_text, &map_path.display().to_string())?;
     let state = scenario
         .build(&map, &text, &label)
         .map_err(|e| Error::new(e.to_string()))?;

@@ -2,9 +2,9 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use crate::gamedir::Game;
-use empires_host::render::REPORTS_DIR;
-use empires_host::whole::whole_report;
+use empires_ruleset::gamedir::Game;
+use empires_host::gamedir::REPORTS_DIR;
+use empires_ruleset::whole::whole_report;
 use empires_rules::EmpireCode;
 use std::path::Path;
 
@@ -67,7 +67,7 @@ pub fn run_at(
         return run(dir, empire, turn, format);
     }
     let (store, game) = hosted::open(at)?;
-    let loaded = hosted::block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
+    let loaded = hosted::block_on(empires_ruleset::ruleset::load(store.as_ref(), &game))?;
     crate::commands::map::known_empire(&loaded.state, empire)?;
     let turn = turn.unwrap_or(loaded.turn);
     let read = |path: &str| -> empires_host::Result<String> {
@@ -81,7 +81,7 @@ pub fn run_at(
     };
     let place = format!("{}: turn {turn}", store.describe(&game));
     let layers = if format == Format::Html {
-        empires_host::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref())
+        empires_ruleset::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref())
     } else {
         None
     };

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Loads a map file or standard map, and the variant to play on it.
 fn load(map: &Path, variant: Option<Variant>) -> Result<(Map, Variant)> {
     let (text, file) = map_text(map)?;
-    let map = gamedir::parse_map(&text, &file)?;
+    let map = empires_ruleset::gamedir::parse_map(&text, &file)?;
     let variant = variant.or(map.variant).unwrap_or(Variant::World);
     Ok((map, variant))
 }

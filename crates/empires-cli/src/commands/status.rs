@@ -1,8 +1,8 @@
 //! `empires status`: where a game stands and whose orders are in.
 
-use crate::commands::turn::claim_text;
+use empires_ruleset::turn::claim_text;
 use crate::error::Result;
-use crate::gamedir::Game;
+use empires_ruleset::gamedir::Game;
 use empires_rules::GameState;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -251,7 +251,7 @@ fn run_empires_at(at: &crate::commands::hosted::GameAt) -> Result<StatusReport> 
         return run(dir);
     }
     let (store, game) = hosted::open(at)?;
-    let loaded = hosted::block_on(empires_host::ruleset::empires::load(store.as_ref(), &game))?;
+    let loaded = hosted::block_on(empires_ruleset::ruleset::load(store.as_ref(), &game))?;
     let pending = hosted::block_on(store.pending(&game))?;
     let waiting = pending
         .iter()

@@ -4,8 +4,9 @@ use crate::common;
 
 use common::*;
 use empires_cli::commands::{new, status, turn};
-use empires_cli::gamedir::{self, GameDir, TurnFiles};
-use empires_cli::staging::TurnRecord;
+use empires_cli::gamedir::GameDir;
+use empires_host::gamedir::{sha256_hex, to_pretty_json};
+use empires_ruleset::gamedir::{self, TurnFiles};
 use empires_rules::Map;
 use std::fs;
 
@@ -76,7 +77,7 @@ fn state_errors_name_file_line_and_field() {
 
     let mut other = state.clone();
     other.format = 99;
-    let text = gamedir::to_pretty_json(&other, "state").unwrap();
+    let text = to_pretty_json(&other, "state").unwrap();
     let e = gamedir::parse_state(&text, "s.json", &map)
         .unwrap_err()
         .to_string();
@@ -84,7 +85,7 @@ fn state_errors_name_file_line_and_field() {
 
     let mut other = state.clone();
     other.order_of_play.pop();
-    let text = gamedir::to_pretty_json(&other, "state").unwrap();
+    let text = to_pretty_json(&other, "state").unwrap();
     let e = gamedir::parse_state(&text, "s.json", &map)
         .unwrap_err()
         .to_string();
@@ -101,7 +102,7 @@ fn encoding_is_stable() {
     // Reading and writing back gives the same bytes.
     let files = TurnFiles::new(&state, None).unwrap();
     assert_eq!(files.state, text);
-    assert_eq!(files.hash, gamedir::sha256_hex(text.as_bytes()));
+    assert_eq!(files.hash, sha256_hex(text.as_bytes()));
     let hash = fs::read_to_string(dir.path().join("g/turns/0000/state.sha256")).unwrap();
     assert_eq!(hash, format!("{}\n", files.hash));
 }
@@ -113,32 +114,18 @@ fn a_failed_write_leaves_the_directory_as_it_was() {
     new::run(&root, &map_start(1)).unwrap();
     let game = GameDir::at(&root);
     fs::write(game.orders_dir().join("EN.txt"), "TAX\n").unwrap();
-    let map = tutorial();
-    let state = game.load_state(0, &map).unwrap();
-    let mut files = TurnFiles::new(&state, Some(&[])).unwrap();
-    files.computer_orders = vec![("SC.txt".into(), "# written by the computer\n".into())];
-    let record = TurnRecord {
-        sent: vec!["EN.txt".into()],
-        computer: vec!["SC.txt".into()],
-        ..TurnRecord::default()
-    };
-    let codes: Vec<String> = state.empires.iter().map(|e| e.code.to_string()).collect();
     // Turn 1 already exists (as a plain file in the way): the commit must fail and put the
-    // player's turnsheet back, and only it.
-    let taken = game.take_orders(1, &codes).unwrap();
-    assert!(names(&game.orders_dir()).is_empty());
+    // player's turnsheet back, and only it (not the computer's for the others).
     fs::write(game.turn_dir(1), "in the way").unwrap();
-    assert!(game.commit_turn(1, &taken, &files, &record).is_err());
+    assert!(turn::run(&root).is_err());
     assert_eq!(names(&game.orders_dir()), ["EN.txt"]);
     assert!(!game.tmp_dir(1).exists());
     fs::remove_file(game.turn_dir(1)).unwrap();
     // And the write itself works.
-    let taken = game.take_orders(1, &codes).unwrap();
-    game.commit_turn(1, &taken, &files, &record).unwrap();
-    assert_eq!(
-        names(&game.turn_dir(1).join("orders")),
-        ["EN.txt", "SC.txt"]
-    );
+    turn::run(&root).unwrap();
+    let kept = names(&game.turn_dir(1).join("orders"));
+    assert!(kept.contains(&"EN.txt".to_string()), "{kept:?}");
+    assert!(kept.contains(&"SC.txt".to_string()), "{kept:?}");
     assert!(names(&game.orders_dir()).is_empty());
     assert_eq!(game.current_turn().unwrap(), 1);
 }

@@ -23,3 +23,10 @@ mod sheet_bytes;
 mod turnsheet_round_trip;
 mod turnsheets_kept;
 mod tutorial_map;
+
+/// The host names no game: like `empires` when it starts, this test program hands it the
+/// rulesets it is built with before any test runs.
+#[ctor::ctor]
+fn install_rulesets() {
+    empires_testkit::rulesets();
+}

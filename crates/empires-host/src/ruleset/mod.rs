@@ -1,13 +1,11 @@
 //! The rulesets this host runs: the interface every game provides ([`Ruleset`], from
 //! `ruleset-api`) and the registry the program fills when it starts.
 //!
-//! The host names no game but Empires (still built in, [`empires`]): the program hands it
-//! the list of rulesets it was built with ([`install`]), and a game kept in a store is
+//! The host names no game: the program hands it the list of rulesets it was built with
+//! ([`install`]), and a game kept in a store is
 //! played by the ruleset its `ruleset` field names ([`by_id`]). Adding a game to the host
 //! is implementing [`Ruleset`] in the game's own crates and adding one line to the
 //! program's list.
-
-pub mod empires;
 
 pub use ruleset_api::*;
 
@@ -45,11 +43,9 @@ pub fn read_header(sheet: &str) -> SheetHeader {
         .unwrap_or_default()
 }
 
-/// Every ruleset the host runs, as installed; Empires alone until the program installs its
-/// list.
+/// Every ruleset the host runs, as installed; none until the program installs its list.
 pub fn all() -> &'static [&'static dyn Ruleset] {
-    const BUILT_IN: &[&'static dyn Ruleset] = &[&empires::Empires];
-    INSTALLED.get().map_or(BUILT_IN, Vec::as_slice)
+    INSTALLED.get().map_or(&[], Vec::as_slice)
 }
 
 /// The ruleset kept under `id`.

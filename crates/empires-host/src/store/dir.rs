@@ -5,7 +5,7 @@
 use super::{Files, Millis, Reader, Receipt, SeatCode, Store, Submission, Undone};
 use crate::error::{Error, Result};
 use crate::files::{self, Kind};
-use crate::gamedir::{Game, GameDir};
+use crate::gamedir::GameDir;
 use crate::gamefiles::GameFiles;
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
@@ -108,19 +108,11 @@ impl Store for DirStore {
     }
 
     async fn undo(&self, game: &str, _now: Millis) -> Result<Undone> {
-        if let Some(g) = other_ruleset(game)? {
-            let (turn, pending) = g.undo()?;
-            return Ok(Undone {
-                turn,
-                pending,
-                warnings: Vec::new(),
-            });
-        }
-        let r = crate::undo::run(&path(game))?;
+        let (turn, pending) = GameFiles::open(&path(game), None)?.undo()?;
         Ok(Undone {
-            turn: r.undone,
-            pending: r.pending,
-            warnings: r.warnings,
+            turn,
+            pending,
+            warnings: Vec::new(),
         })
     }
 
@@ -152,22 +144,13 @@ impl Store for DirStore {
         if file.split('/').any(|p| p == ".." || p.is_empty()) {
             return Err(missing());
         }
-        let (seats, current): (Vec<SeatCode>, u32) = match other_ruleset(game)? {
-            Some(g) => (
-                g.seats()?
-                    .iter()
-                    .filter_map(|s| SeatCode::parse(&s.code))
-                    .collect(),
-                g.current_turn()?,
-            ),
-            None => {
-                let g = Game::load(dir.root())?;
-                (
-                    g.state.empires.iter().map(|e| e.code.into()).collect(),
-                    g.turn,
-                )
-            }
-        };
+        let g = GameFiles::open(dir.root(), None)?;
+        let seats: Vec<SeatCode> = g
+            .seats()?
+            .iter()
+            .filter_map(|s| SeatCode::parse(&s.code))
+            .collect();
+        let current = g.current_turn()?;
         if !Reader::of_turn_file(file, &seats).allows(viewer) {
             return Err(missing());
         }

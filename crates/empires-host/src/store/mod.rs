@@ -14,12 +14,11 @@ pub mod sql;
 
 use crate::error::{Error, Result};
 use crate::gamedir::ORDERS_DIR;
-use crate::render::REPORTS_DIR;
+use crate::gamedir::REPORTS_DIR;
 pub use crate::ruleset::Readers;
 pub use crate::seat::SeatCode;
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
-use empires_rules::{EmpireCode, GameState, Map};
 
 /// The files of a turn (or what is pending): (path, bytes), sorted by path.
 pub type Files = Vec<(String, Vec<u8>)>;
@@ -178,33 +177,6 @@ impl std::fmt::Display for Stranded {
             "{who} received through {} for turn {} (SHA-256 {}) was never played",
             self.door, self.for_turn, self.sha256
         )
-    }
-}
-
-/// A game as a store holds it now, read to look at it.
-#[derive(Debug)]
-pub struct Loaded {
-    pub map_text: String,
-    /// The map's layer for the report pages (`map.js`), when the game keeps one.
-    pub map_script: Option<String>,
-    pub map: Map,
-    pub turn: u32,
-    pub state: GameState,
-    /// Things the reader should know: a hash that does not match, an interrupted turn.
-    pub warnings: Vec<String>,
-}
-
-impl Loaded {
-    /// The blank turnsheet of `empire` for the next turn, as its report ends with it: the
-    /// game's name as the host keeps it (`game`) on the `GAME` line, and the empire's own
-    /// number of actions (2.6). Every door hands out this one text.
-    pub fn blank_sheet(&self, game: &str, empire: EmpireCode) -> String {
-        let actions = self
-            .state
-            .empire(empire)
-            .and_then(|e| e.actions_per_turn)
-            .unwrap_or(self.state.options.actions_per_turn);
-        empires_report::text::blank_sheet(game, self.turn + 1, empire.as_str(), actions)
     }
 }
 

@@ -9,15 +9,15 @@ use empires_host::schedule::Schedule;
 use empires_host::store::sql::{CatchUp, SqlStore};
 use empires_host::store::{Millis, Store, Submission};
 use empires_host::turn::TurnOptions;
-use empires_rules::EmpireCode;
 
 const HOUR: Millis = 3_600_000;
 /// 2026-11-02 00:00 UTC, a Monday.
 const T0: Millis = 1_793_577_600_000;
 
-fn code(c: &str) -> EmpireCode {
-    EmpireCode::parse(c).unwrap()
+fn seat(c: &str) -> empires_host::store::SeatCode {
+    empires_host::store::SeatCode::parse(c).unwrap()
 }
+
 
 #[derive(Debug, Clone, Copy)]
 enum Backend {
@@ -96,7 +96,7 @@ async fn send(store: &SqlStore, empire: &str, at: Millis) {
         .submit(
             "g",
             &Submission {
-                empire: Some(code(empire).into()),
+                empire: Some(seat(empire)),
                 body: format!("GAME g\nEMPIRE {empire}\n1. TAX\n").into_bytes(),
                 door: "test".into(),
                 received_at: at,
@@ -331,8 +331,8 @@ async fn players_who_miss_deadlines_are_played_by_the_computer_and_drop_out(b: B
         send(&store, "EN", T0 + (24 * k - 12) * HOUR).await;
         assert_eq!(tick(&store, T0 + 24 * k * HOUR).await, vec![k as u32]);
         let seats = store.seats("g").await.unwrap();
-        let sc = seats.iter().find(|s| s.empire == code("SC")).unwrap();
-        let en = seats.iter().find(|s| s.empire == code("EN")).unwrap();
+        let sc = seats.iter().find(|s| s.empire == seat("SC")).unwrap();
+        let en = seats.iter().find(|s| s.empire == seat("EN")).unwrap();
         assert_eq!(sc.missed_turns, k as u32);
         assert_eq!(en.missed_turns, 0);
         // decision 21: dropped out after `dropout_after` (3) missed turns in a row.
@@ -391,7 +391,7 @@ async fn sheet_for(store: &SqlStore, empire: &str, text: &str, at: Millis) -> u3
         .submit(
             "g",
             &Submission {
-                empire: Some(code(empire).into()),
+                empire: Some(seat(empire)),
                 body: text.as_bytes().to_vec(),
                 door: "test".into(),
                 received_at: at,

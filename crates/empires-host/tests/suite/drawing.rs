@@ -2,9 +2,9 @@
 //! kept one and do not write it again; a missing or stale one is drawn again; every report
 //! page loads it, and a page made whole needs nothing else. The same on SQLite.
 
-use empires_host::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
-use empires_host::gamedir::{Access, Game, parse_map};
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
+use empires_ruleset::gamedir::{Access, EmpiresDir, Game, parse_map};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
 use empires_host::turn::{TurnOptions, run_with};
@@ -61,7 +61,7 @@ fn a_game_directory_keeps_its_map_drawing_and_every_page_loads_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
     let (text, map, state) = tutorial();
-    empires_host::create::create_dir(&dir, &text, &map, &state).unwrap();
+    empires_ruleset::create::create_dir(&dir, &text, &map, &state).unwrap();
     let script = dir.join(MAP_SCRIPT);
     let kept = std::fs::read_to_string(&script).unwrap();
     let layers = drawing::read(&kept, &text).expect("a layer drawn from this map");
@@ -114,14 +114,14 @@ fn the_standard_maps_drawings_are_built_in_and_a_changed_map_is_drawn_for_its_ga
     let tmp = tempfile::tempdir().unwrap();
     let (text, map, state) = tutorial();
     let standard = tmp.path().join("standard");
-    empires_host::create::create_dir(&standard, &text, &map, &state).unwrap();
+    empires_ruleset::create::create_dir(&standard, &text, &map, &state).unwrap();
     let built = drawing::standard_script(&text).expect("the tutorial map is standard");
     assert!(std::fs::read_to_string(standard.join(MAP_SCRIPT)).unwrap() == built);
 
     let changed = format!("{text}\n# the GM's own copy\n");
     assert!(drawing::standard_script(&changed).is_none());
     let own = tmp.path().join("own");
-    empires_host::create::create_dir(&own, &changed, &map, &state).unwrap();
+    empires_ruleset::create::create_dir(&own, &changed, &map, &state).unwrap();
     let kept = std::fs::read_to_string(own.join(MAP_SCRIPT)).unwrap();
     assert!(
         drawing::read(&kept, &changed).is_some(),
@@ -155,14 +155,14 @@ fn a_database_game_keeps_its_map_drawing_and_exports_it() {
             })
             .await
             .unwrap();
-        let loaded = empires_host::ruleset::empires::load(&store, "g")
+        let loaded = empires_ruleset::ruleset::load(&store, "g")
             .await
             .unwrap();
         let kept = loaded.map_script.expect("kept with the game");
         assert!(drawing::read(&kept, &text).is_some());
         store.play_turn("g", YES, 2).await.unwrap();
         assert_eq!(
-            empires_host::ruleset::empires::load(&store, "g")
+            empires_ruleset::ruleset::load(&store, "g")
                 .await
                 .unwrap()
                 .map_script,
@@ -179,11 +179,11 @@ fn a_database_game_keeps_its_map_drawing_and_exports_it() {
 #[test]
 fn a_game_directory_keeps_its_map_ready_to_load_and_never_trusts_a_stale_copy() {
     use empires_host::gamedir::GameDir;
-    use empires_host::mapcache::MAP_CACHE;
+    use empires_ruleset::mapcache::MAP_CACHE;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
     let (text, map, state) = tutorial();
-    empires_host::create::create_dir(&dir, &text, &map, &state).unwrap();
+    empires_ruleset::create::create_dir(&dir, &text, &map, &state).unwrap();
     let cache = dir.join(MAP_CACHE);
     let made = std::fs::read_to_string(&cache).expect("made by new");
     // The copy gives the map the TOML gives.
@@ -217,7 +217,7 @@ fn who_owns_what_is_drawn_once_a_turn_and_every_page_made_whole_has_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
     let (text, map, state) = tutorial();
-    empires_host::create::create_dir(&dir, &text, &map, &state).unwrap();
+    empires_ruleset::create::create_dir(&dir, &text, &map, &state).unwrap();
     run_with(&dir, YES).unwrap();
     let reports = dir.join("turns/0001/reports");
     let turn_script = std::fs::read_to_string(reports.join(drawing::TURN_SCRIPT)).unwrap();

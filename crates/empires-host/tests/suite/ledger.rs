@@ -11,6 +11,10 @@ use empires_rules::setup::{NewGame as Setup, new_game};
 use empires_rules::state::{VictoryClaim, VictoryCondition};
 use empires_rules::{EmpireCode, Variant};
 
+fn seat(c: &str) -> empires_host::store::SeatCode {
+    empires_host::store::SeatCode::parse(c).unwrap()
+}
+
 fn code(c: &str) -> EmpireCode {
     EmpireCode::parse(c).unwrap()
 }
@@ -60,7 +64,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         .submit(
             "g",
             &Submission {
-                empire: Some(code("EN").into()),
+                empire: Some(seat("EN")),
                 body: b"GAME g\n1. TAX\n".to_vec(),
                 door: "test".into(),
                 received_at: 1,
@@ -84,14 +88,14 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
     );
     // Dummies have no ledger; their reports are never held.
     assert_eq!(
-        store.report_held("g", code("IR").into(), 1).await.unwrap(),
+        store.report_held("g", seat("IR"), 1).await.unwrap(),
         None
     );
     assert_eq!(
-        store.report_held("g", code("EN").into(), 1).await.unwrap(),
+        store.report_held("g", seat("EN"), 1).await.unwrap(),
         None
     );
-    let held = store.report_held("g", code("SC").into(), 1).await.unwrap();
+    let held = store.report_held("g", seat("SC"), 1).await.unwrap();
     assert!(
         held.as_deref()
             .is_some_and(|w| w.contains("waits for payment")),
@@ -99,7 +103,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
     );
     // The starting position was never charged: never held.
     assert_eq!(
-        store.report_held("g", code("SC").into(), 0).await.unwrap(),
+        store.report_held("g", seat("SC"), 0).await.unwrap(),
         None
     );
     // Bob pays for ten: the oldest unpaid turn is paid first and its report is his again.
@@ -115,7 +119,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         .await
         .unwrap();
     assert_eq!(
-        store.report_held("g", code("SC").into(), 1).await.unwrap(),
+        store.report_held("g", seat("SC"), 1).await.unwrap(),
         None
     );
     assert_eq!(store.ledger(bob).await.unwrap().standing("g").credits, 9);
@@ -238,8 +242,8 @@ fn the_end_of_a_game_records_each_players_result_as_the_ruleset_names_it() {
     };
     let entries_of = |state: &mut empires_rules::GameState, claim: &VictoryClaim| {
         state.result = Some(claim.clone());
-        let seats = empires_host::ruleset::empires::seats_of(state);
-        let finished = empires_host::ruleset::empires::finished(state);
+        let seats = empires_ruleset::ruleset::seats_of(state);
+        let finished = empires_ruleset::ruleset::finished(state);
         ledger_entries_of_turn(("end", 20), false, &before, &seats, finished.as_ref())
     };
     let entries = entries_of(&mut state, &claim);

@@ -9,3 +9,10 @@ mod ruleset_games;
 mod rulesets;
 mod stores;
 mod verify_games;
+
+/// The host names no game: like `empires` when it starts, this test program hands it the
+/// rulesets it is built with before any test runs.
+#[ctor::ctor]
+fn install_rulesets() {
+    empires_testkit::rulesets();
+}

@@ -4,8 +4,8 @@
 //! `DATABASE_URL` names a server) PostgreSQL; then every receipt is checked against the
 //! turns the store kept, and the store's own count of stranded receipts must be nil.
 
-use empires_host::gamedir::parse_map;
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::gamedir::parse_map;
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Receipt, SeatCode, Store, Submission};
 use empires_host::turn::TurnOptions;

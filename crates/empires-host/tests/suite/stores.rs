@@ -4,8 +4,8 @@
 //! is not theirs.
 
 use empires_host::error::Kind;
-use empires_host::gamedir::parse_map;
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::gamedir::parse_map;
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::dir::{DirStore, files_under};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Files, Store, Submission};
@@ -19,6 +19,10 @@ use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn seat(c: &str) -> empires_host::store::SeatCode {
+    empires_host::store::SeatCode::parse(c).unwrap()
 }
 
 fn code(c: &str) -> EmpireCode {
@@ -38,7 +42,7 @@ const YES: TurnOptions = TurnOptions {
 
 fn submission(empire: Option<&str>, body: &[u8]) -> Submission {
     Submission {
-        empire: empire.map(|e| code(e).into()),
+        empire: empire.map(|e| seat(e)),
         body: body.to_vec(),
         door: "test".into(),
         received_at: 1_700_000_000_000,
@@ -358,7 +362,7 @@ async fn a_tampered_state_is_caught() {
     .execute(&pool)
     .await
     .unwrap();
-    let e = empires_host::ruleset::empires::load(&store, "g")
+    let e = empires_ruleset::ruleset::load(&store, "g")
         .await
         .unwrap_err();
     assert_eq!(e.kind(), Kind::Corrupt);
@@ -381,7 +385,7 @@ async fn a_player_reads_only_their_own() {
         .unwrap();
     story(&sqlite, "g").await;
     for (store, game) in [(&DirStore as &dyn Store, dir.as_str()), (&sqlite, "g")] {
-        let en = Some(code("EN").into());
+        let en = Some(seat("EN"));
         for own in [
             "reports/EN.html",
             "reports/EN.json",
@@ -390,7 +394,7 @@ async fn a_player_reads_only_their_own() {
         ] {
             assert!(store.turn_file(game, 1, own, en).await.is_ok(), "{own}");
             let e = store
-                .turn_file(game, 1, own, Some(code("SC").into()))
+                .turn_file(game, 1, own, Some(seat("SC")))
                 .await
                 .unwrap_err();
             assert_eq!(e.kind(), Kind::NotFound, "SC reads {own}");
@@ -417,7 +421,7 @@ async fn a_player_reads_only_their_own() {
             .unwrap_err();
         assert_eq!(e.kind(), Kind::NotFound);
     }
-    let e = empires_host::ruleset::empires::load(&sqlite, "nope")
+    let e = empires_ruleset::ruleset::load(&sqlite, "nope")
         .await
         .unwrap_err();
     assert_eq!(e.kind(), Kind::NotFound, "{e}");
@@ -534,7 +538,7 @@ async fn a_game_name_that_is_a_path_is_refused_by_every_database() {
                 "{name}: {err}"
             );
             assert_eq!(
-                empires_host::ruleset::empires::load(store.as_ref(), name)
+                empires_ruleset::ruleset::load(store.as_ref(), name)
                     .await
                     .unwrap_err()
                     .kind(),

@@ -2,7 +2,7 @@
 //! turn for turn: `empires verify` finds every stored state again.
 
 use empires_host::error::Kind;
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::dir::DirStore;
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Store, Submission};

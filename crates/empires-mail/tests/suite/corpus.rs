@@ -30,7 +30,7 @@ async fn sheets_of(store: &SqlStore) -> Vec<String> {
     let mut out = Vec::new();
     for e in ["EN", "SC"] {
         if let Some((body, _, _)) = store
-            .latest_sheet("alpha", code(e).into(), 1)
+            .latest_sheet("alpha", empires_host::store::SeatCode::parse(e).unwrap(), 1)
             .await
             .unwrap()
         {

@@ -7,3 +7,10 @@ mod corpus;
 mod door;
 mod napoleonic;
 mod smtp;
+
+/// The host names no game: like `empires` when it starts, this test program hands it the
+/// rulesets it is built with before any test runs.
+#[ctor::ctor]
+fn install_rulesets() {
+    empires_testkit::rulesets();
+}

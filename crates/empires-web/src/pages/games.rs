@@ -98,14 +98,13 @@ pub async fn show(
     if let Some(hosted) = host.hosted_game(&game).await? {
         return super::hosted::show(&host, &me, hosted.as_ref(), empire).await;
     }
-    let empire = empire
-        .empire()
+    let empire = empires_ruleset::empire(empire)
         .ok_or_else(|| Failure::not_found("no such empire"))?;
     let loaded = host.loaded(&game).await?;
     let turn = loaded.turn;
     let sent = host
         .store
-        .latest_sheet(&game, empire.into(), turn + 1)
+        .latest_sheet(&game, empires_ruleset::seat(empire), turn + 1)
         .await?
         .map(|(_, sha, at)| SentLine {
             at: time(at),
@@ -219,7 +218,7 @@ pub async fn report_bytes(
     {
         return Err(Failure::new(StatusCode::PAYMENT_REQUIRED, why));
     }
-    let path = format!("{}/{file}", empires_host::render::REPORTS_DIR);
+    let path = format!("{}/{file}", empires_host::gamedir::REPORTS_DIR);
     host.store
         .turn_file(game, turn, &path, who.empire())
         .await

@@ -66,7 +66,7 @@ pub async fn buy(
         .seats(&game)
         .await?
         .into_iter()
-        .find(|s| s.empire == empire)
+        .find(|s| s.empire == empires_ruleset::seat(empire))
         .and_then(|s| s.account)
         .ok_or_else(|| Failure::bad_request(format!("{empire} has no player to credit")))?;
     let entry = empires_host::ledger::Entry::Bought {

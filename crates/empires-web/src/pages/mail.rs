@@ -348,7 +348,7 @@ pub async fn reset_password(
         .seats(&game)
         .await?
         .into_iter()
-        .find(|s| s.empire == empire)
+        .find(|s| s.empire == empires_ruleset::seat(empire))
         .and_then(|s| s.account)
         .ok_or_else(|| Failure::not_found("no player holds that empire"))?;
     // Only an account this GM made for this game, whose owner has not taken it over: a

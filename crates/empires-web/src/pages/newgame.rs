@@ -12,7 +12,7 @@ use crate::host::Host;
 use askama::Template;
 use axum::extract::State;
 use axum::response::{IntoResponse, Redirect, Response};
-use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::ruleset::{GameText, Ruleset, Setup as OtherSetup};
 use empires_host::store::{SeatCode, Store};
 use empires_rules::setup::NewGame as Setup;
@@ -172,7 +172,7 @@ fn parse_players(text: &str) -> Result<BTreeMap<SeatCode, String>, String> {
 fn empires_of(players: BTreeMap<SeatCode, String>) -> Result<BTreeMap<EmpireCode, String>, String> {
     players
         .into_iter()
-        .map(|(seat, name)| match seat.empire() {
+        .map(|(seat, name)| match empires_ruleset::empire(seat) {
             Some(e) => Ok((e, name)),
             None => Err(format!("players: \"{seat}\" is not an empire's code")),
         })
@@ -237,7 +237,7 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         )?,
         ..defaults
     };
-    let map = empires_host::gamedir::parse_map(standard.text, standard.file)
+    let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file)
         .map_err(|e| e.to_string())?;
     let setup = Setup {
         name: name.to_string(),
@@ -247,7 +247,7 @@ async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
         options,
     };
     let state =
-        empires_host::create::start(&map, standard.file, &setup).map_err(|e| e.to_string())?;
+        empires_ruleset::create::start(&map, standard.file, &setup).map_err(|e| e.to_string())?;
     let now = host.now();
     host.store
         .create(&NewGame {

@@ -12,8 +12,9 @@ use askama::Template;
 use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
-use empires_host::check::{CheckReport, Format, check_text};
-use empires_host::store::{Loaded, SeatCode, Submission};
+use empires_ruleset::check::{CheckReport, Format, check_text};
+use empires_host::store::{SeatCode, Submission};
+use empires_ruleset::Loaded;
 use empires_rules::EmpireCode;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -218,7 +219,7 @@ pub async fn editor(
     let loaded = host.loaded(&game).await?;
     let sheet = match host
         .store
-        .latest_sheet(&game, empire.into(), loaded.turn + 1)
+        .latest_sheet(&game, empires_ruleset::seat(empire), loaded.turn + 1)
         .await?
     {
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
@@ -308,13 +309,13 @@ pub async fn submit(
     let next = loaded.turn + 1;
     let previous = host
         .store
-        .latest_sheet(&game, empire.into(), form.form.for_turn.unwrap_or(next))
+        .latest_sheet(&game, empires_ruleset::seat(empire), form.form.for_turn.unwrap_or(next))
         .await?
         .map(|(b, _, _)| String::from_utf8_lossy(&b).into_owned());
     let (accepted, at) = keep(
         &host,
         &game,
-        empire.into(),
+        empires_ruleset::seat(empire),
         sheet.clone(),
         form.form.for_turn,
         "web",

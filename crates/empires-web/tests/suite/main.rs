@@ -12,3 +12,10 @@ mod play;
 mod receipts;
 mod request_log;
 mod takeover;
+
+/// The host names no game: like `empires` when it starts, this test program hands it the
+/// rulesets it is built with before any test runs.
+#[ctor::ctor]
+fn install_rulesets() {
+    empires_testkit::rulesets();
+}

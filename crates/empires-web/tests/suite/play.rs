@@ -1142,17 +1142,17 @@ async fn a_report_not_paid_for_waits_on_every_door_and_the_gm_still_reads_it() {
 /// (not its title) on the GAME line, and the empire's own number of actions.
 #[tokio::test]
 async fn the_editors_blank_sheet_names_the_game_as_kept_with_the_seats_own_actions() {
-    use empires_host::ruleset::empires::{EmpiresStore, NewGame};
+    use empires_ruleset::ruleset::{EmpiresStore, NewGame};
     let w = common::world().await;
     let standard = empires_maps::standard::find("tutorial").unwrap();
-    let map = empires_host::gamedir::parse_map(standard.text, standard.file).unwrap();
+    let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file).unwrap();
     let mut setup =
         empires_rules::setup::NewGame::without_players("A Long Title", map.variant.unwrap(), 4);
     setup.players.insert(
         empires_rules::EmpireCode::parse("EN").unwrap(),
         "alice".to_string(),
     );
-    let mut state = empires_host::create::start(&map, standard.file, &setup).unwrap();
+    let mut state = empires_ruleset::create::start(&map, standard.file, &setup).unwrap();
     // England alone writes ten actions (a scenario may set this).
     let en = state
         .empires

@@ -5,7 +5,7 @@
 
 use crate::drawing::{TURN_SCRIPT, whole_page};
 use crate::error::{Error, Result};
-use crate::render::REPORTS_DIR;
+use empires_host::gamedir::REPORTS_DIR;
 use empires_maps::draw::Layers;
 use empires_report::public;
 use empires_rules::EmpireCode;

@@ -12,7 +12,7 @@ use empires_rules::map::MapFile;
 use serde::{Deserialize, Serialize};
 
 /// The ready-to-load copy beside `map.toml`.
-pub const MAP_CACHE: &str = ".map.json";
+pub use empires_host::gamedir::READY_MAP_FILE as MAP_CACHE;
 
 /// Bumped whenever the map file's fields change, so that older copies are made again.
 const FORMAT: u32 = 1;
@@ -39,10 +39,10 @@ pub fn encode(map_text: &str, file: &MapFile) -> Option<String> {
 
 /// Keeps the ready-to-load copy of `map_text` in the game directory `dir`.
 pub fn keep(dir: &std::path::Path, map_text: &str) -> crate::error::Result<()> {
-    let path = dir.join(crate::gamedir::MAP_FILE);
+    let path = dir.join(empires_host::gamedir::MAP_FILE);
     let file = crate::gamedir::parse_map_file(map_text, &path.display().to_string())?;
     match encode(map_text, &file) {
-        Some(cache) => crate::files::write_unsynced(&dir.join(MAP_CACHE), cache.as_bytes()),
+        Some(cache) => empires_host::files::write_unsynced(&dir.join(MAP_CACHE), cache.as_bytes()),
         None => Ok(()),
     }
 }

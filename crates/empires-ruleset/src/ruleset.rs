@@ -2,14 +2,15 @@
 //! players of the `empires-*` crates, through the same turn pipeline every door uses
 //! ([`crate::turn::play_sheets`]).
 
-use super::{
+use empires_host::ruleset::{
     Checked, Finished, Game, GameText, HostedGame, Orders, PageScripts, Player, Readers, Ruleset,
     Seat, Setup, SheetHeader, Standing, Started, Turn, Written,
 };
 use crate::check::{Format, check_text};
 use crate::error::{Error, Result};
-use crate::gamedir::{parse_map, parse_state, to_pretty_json};
-use crate::store::Loaded;
+use crate::gamedir::{parse_map, parse_state};
+use empires_host::gamedir::to_pretty_json;
+use crate::Loaded;
 use crate::turn::{Origin, Sent, play_sheets};
 use empires_rules::setup::NewGame as Setting;
 use empires_rules::{EmpireCode, GameState, Map, Variant};
@@ -28,7 +29,7 @@ fn game(g: GameText) -> Result<(Map, GameState)> {
 }
 
 fn empire(state: &GameState, seat: &str) -> Result<EmpireCode> {
-    match crate::seat::SeatCode::parse(seat) {
+    match empires_host::store::SeatCode::parse(seat) {
         Some(code) => crate::gamedir::seat_empire(state, code),
         None => Err(Error::new(format!("{seat:?} is not a seat's code"))),
     }
@@ -145,7 +146,7 @@ fn loaded(game: HostedGame, label: &str) -> Result<Loaded> {
         None => parse_map(&game.map, &format!("{label}, map")).map_err(corrupt)?,
     };
     let state_label = if label.is_empty() {
-        format!("turns/{}/state.json", crate::gamedir::turn_name(game.turn))
+        format!("turns/{}/state.json", empires_host::gamedir::turn_name(game.turn))
     } else {
         format!("{label}, turn {}, state.json", game.turn)
     };
@@ -256,7 +257,7 @@ impl Ruleset for Empires {
 
     // The computer's turnsheets are kept with the players' (2.5).
     fn computer_dir(&self) -> &'static str {
-        crate::gamedir::ORDERS_DIR
+        empires_host::gamedir::ORDERS_DIR
     }
 
     // The report pages load the map's layer by this name (drawing::FROM_REPORTS).
@@ -335,7 +336,7 @@ fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<
     if let Some(gm) = orders.gm {
         // 10.6: the GM's messages, printed in every report.
         sent.push(Sent {
-            name: crate::gamedir::GM_MESSAGES_FILE.to_string(),
+            name: empires_host::gamedir::GM_MESSAGES_FILE.to_string(),
             empire: None,
             text: gm.to_string(),
         });
@@ -409,9 +410,9 @@ impl ruleset_api::CheckDetail for Detail {
 /// empire's, `public.*` everyone's, anything else the GM's
 /// ([`crate::store::Reader::of_turn_file`]).
 fn declared(state: &GameState, reports: Vec<(String, String)>) -> Vec<Written> {
-    use crate::render::REPORTS_DIR;
+    use empires_host::gamedir::REPORTS_DIR;
     use crate::store::{Reader, SeatCode};
-    let seats: Vec<SeatCode> = state.empires.iter().map(|e| e.code.into()).collect();
+    let seats: Vec<SeatCode> = state.empires.iter().map(|e| crate::seat(e.code)).collect();
     reports
         .into_iter()
         .map(|(name, text)| {
