@@ -688,6 +688,10 @@ fn main() -> ExitCode {
             } else {
                 None
             };
+            let demo_game = match demo.then(commands::serve::demo).transpose() {
+                Ok(d) => d,
+                Err(e) => return fail(e),
+            };
             commands::serve::run(empires_web::serve::ServeOptions {
                 listen,
                 db: db.unwrap_or_else(|| {
@@ -698,7 +702,7 @@ fn main() -> ExitCode {
                     }
                     .to_string()
                 }),
-                demo,
+                demo: demo_game,
                 demo_autoplay: !no_autoplay,
                 config: empires_web::WebConfig {
                     secure_cookies,

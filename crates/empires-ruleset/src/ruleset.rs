@@ -35,9 +35,10 @@ fn empire(state: &GameState, seat: &str) -> Result<EmpireCode> {
     }
 }
 
-fn sheet_of(state: &GameState, e: &empires_rules::state::EmpireState) -> String {
+/// An empire's blank sheet for the next turn, the game named `name` on its `GAME` line.
+fn sheet_of(name: &str, state: &GameState, e: &empires_rules::state::EmpireState) -> String {
     let actions = e.actions_per_turn.unwrap_or(state.options.actions_per_turn);
-    empires_report::text::blank_sheet(&state.game, state.turn + 1, e.code.as_str(), actions)
+    empires_report::text::blank_sheet(name, state.turn + 1, e.code.as_str(), actions)
 }
 
 pub fn seats_of(state: &GameState) -> Vec<Seat> {
@@ -235,7 +236,7 @@ impl Ruleset for Empires {
         let e = state
             .empire(code)
             .ok_or_else(|| Error::new(format!("no empire {code} in this game")))?;
-        Ok(sheet_of(&state, e))
+        Ok(sheet_of(g.name, &state, e))
     }
 
     fn check(&self, g: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
@@ -404,6 +405,68 @@ impl ruleset_api::CheckDetail for Detail {
     fn json(&self) -> Option<serde_json::Value> {
         serde_json::to_value(&self.0).ok()
     }
+
+    fn diagnostics(&self) -> Vec<ruleset_api::Diagnostic> {
+        self.0.diagnostics.iter().map(diagnostic).collect()
+    }
+
+    // The forecast of 3.6-3.7: the BPs and the treasury after each action.
+    fn forecast(&self) -> Option<ruleset_api::Forecast> {
+        let f = &self.0.forecast;
+        Some(ruleset_api::Forecast {
+            title: "Forecast".to_string(),
+            note: "What your actions would do if no other empire acted: BPs and treasury after each."
+                .to_string(),
+            columns: ["Action", "Order", "Result", "BPs", "Treasury"]
+                .map(String::from)
+                .to_vec(),
+            rows: f
+                .steps
+                .iter()
+                .map(|s| {
+                    vec![
+                        s.slot.to_string(),
+                        s.order.clone(),
+                        s.result.clone(),
+                        s.bps.to_string(),
+                        s.treasury.to_string(),
+                    ]
+                })
+                .collect(),
+            text: String::new(),
+            end: format!(
+                "Start: {} BPs, treasury {}. End: {} BPs left over, {} returned to the treasury, treasury {}.",
+                f.start_bps, f.start_treasury, f.leftover_bps, f.cash_returned, f.end_treasury
+            ),
+        })
+    }
+}
+
+/// An order checker's diagnostic in the shape every door shows.
+fn diagnostic(d: &empires_orders::Diagnostic) -> ruleset_api::Diagnostic {
+    ruleset_api::Diagnostic {
+        severity: if d.is_error() {
+            ruleset_api::Severity::Error
+        } else {
+            ruleset_api::Severity::Warning
+        },
+        line: d.line,
+        column: d.column,
+        code: d.code.as_str().to_string(),
+        message: d.message.clone(),
+        expected: d.expected.clone(),
+        suggestions: d.suggestions.clone(),
+    }
+}
+
+/// How an Empires turnsheet is written (2.6, 2.9), for the editor.
+fn sheet_help(actions: u32) -> ruleset_api::SheetHelp {
+    ruleset_api::SheetHelp {
+        label: format!("Turnsheet: one action a line, in order ({actions} actions)"),
+        help: "One action a line: VERB WHERE WHERE-TO NUMBER, for example 2. ATTACK LON NFK 3; - leaves a box blank. Everything after # is a note."
+            .to_string(),
+        messages: Some("MESSAGES".to_string()),
+    }
 }
 
 /// Every report with who may read it, by Empires' naming of its reports: `EN.*` is the
@@ -475,6 +538,20 @@ impl Game for EmpiresGame {
     fn sheet(&self, seat: &str) -> Result<String> {
         let code = empire(&self.loaded.state, seat)?;
         Ok(self.loaded.blank_sheet(&self.name, code))
+    }
+
+    fn page_script(&self) -> Option<&str> {
+        self.loaded.map_script.as_deref()
+    }
+
+    fn sheet_help(&self, seat: &str) -> ruleset_api::SheetHelp {
+        let state = &self.loaded.state;
+        let actions = empire(state, seat)
+            .ok()
+            .and_then(|e| state.empire(e))
+            .and_then(|e| e.actions_per_turn)
+            .unwrap_or(state.options.actions_per_turn);
+        sheet_help(actions)
     }
 
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {

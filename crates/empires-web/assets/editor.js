@@ -1,6 +1,6 @@
 // Live checking for the order editor: the sheet is sent to the site's checker a moment
-// after each change, and the messages, the listing and the forecast are redrawn from its
-// answer. Without this script the page works the same, checked when the sheet is sent.
+// after each change, and the messages, the listing and the forecast (or dry run) are
+// redrawn from its answer, the same for every game. Without this script the page works the same, checked when the sheet is sent.
 (function () {
   "use strict";
   var form = document.getElementById("sheet-form");
@@ -19,17 +19,14 @@
     return e;
   }
 
-  function hint(d) {
-    var parts = [];
-    if (d.expected) { parts.push("Expected " + d.expected + "."); }
-    if (d.suggestions && d.suggestions.length) { parts.push("Did you mean " + d.suggestions.join(" or ") + "?"); }
-    return parts.join(" ");
-  }
+  function hint(d) { return d.hint || ""; }
 
+  // The sheet as it is sent: the messages, where the game has them, after their heading.
+  var heading = form.getAttribute("data-messages");
   function whole() {
     var text = sheet.value.replace(/\s+$/, "");
-    var m = messages ? messages.value.trim() : "";
-    return m ? text + "\n\nMESSAGES\n" + m + "\n" : text + "\n";
+    var m = messages && heading ? messages.value.trim() : "";
+    return m ? text + "\n\n" + heading + "\n" + m + "\n" : text + "\n";
   }
 
   function goTo(line) {
@@ -70,14 +67,22 @@
       });
       listing.appendChild(row);
     });
-    var body = document.querySelector("#forecast tbody");
+    var f = report.forecast || { title: "Check", note: "", columns: [], rows: [], text: report.text || "", end: "" };
+    document.getElementById("forecast-title").textContent = f.title;
+    document.getElementById("forecast-note").textContent = f.note;
+    var table = document.getElementById("forecast");
+    table.hidden = f.columns.length === 0;
+    var body = table.querySelector("tbody");
     body.textContent = "";
-    report.forecast.steps.forEach(function (s) {
+    f.rows.forEach(function (r) {
       var tr = el("tr");
-      [s.slot, s.order, s.result, s.bps, s.treasury].forEach(function (v) { tr.appendChild(el("td", null, String(v))); });
+      r.forEach(function (v) { tr.appendChild(el("td", null, String(v))); });
       body.appendChild(tr);
     });
-    document.getElementById("forecast-end").textContent = report.forecast_end;
+    var pre = document.getElementById("forecast-text");
+    pre.hidden = !f.text;
+    pre.textContent = f.text;
+    document.getElementById("forecast-end").textContent = f.end;
   }
 
   function check() {

@@ -7,7 +7,6 @@ use crate::failure::Failure;
 use crate::host::{Host, no_such_game};
 use empires_host::store::SeatCode;
 use empires_host::store::sql::{Account, Role};
-use empires_rules::EmpireCode;
 
 /// How an account sees a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,11 +62,4 @@ pub async fn seat_of(host: &Host, account: &Account, game: &str) -> Result<SeatC
             "the GM plays no empire: open an empire's turnsheet from the console",
         )),
     }
-}
-
-/// The player's way into an Empires game: the empire `account` plays in `game`.
-pub async fn player_of(host: &Host, account: &Account, game: &str) -> Result<EmpireCode, Failure> {
-    let seat = seat_of(host, account, game).await?;
-    empires_ruleset::empire(seat)
-        .ok_or_else(|| Failure::not_found(format!("{seat} is not an empire of an Empires game")))
 }

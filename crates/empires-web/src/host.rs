@@ -4,10 +4,8 @@
 use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
 use empires_host::ruleset::Game;
-use empires_ruleset::ruleset::EmpiresGame;
 use empires_host::store::sql::{HostLimits, SqlStore};
 use empires_host::store::{Millis, Store, Submission};
-use empires_ruleset::Loaded;
 use empires_host::submit::Accepted;
 use empires_host::turn::{TurnOptions, TurnReport};
 use empires_host::{Error, Result};
@@ -196,40 +194,15 @@ impl Host {
         })
     }
 
-    /// The game as it stands now.
-    pub async fn loaded(&self, game: &str) -> Result<Arc<Loaded>> {
-        let g = self.game(game).await?;
-        match g.as_any().downcast_ref::<EmpiresGame>() {
-            Some(e) => Ok(e.loaded().clone()),
-            None => Err(empires_host::Error::new(format!(
-                "\"{game}\" is a game of {}, not of Empires",
-                g.ruleset().title()
-            ))),
-        }
-    }
-
     /// The game as it stands now, whichever its ruleset, read from memory.
     pub async fn game(&self, game: &str) -> Result<Arc<dyn Game>> {
         self.games.game(&self.store, game).await
     }
 
-    /// The game when its ruleset has no pages of its own: every ruleset but Empires is
-    /// served by the pages that ask the [`Game`] interface alone (`pages::hosted`).
-    pub async fn hosted_game(&self, game: &str) -> Result<Option<Arc<dyn Game>>> {
-        let g = self.game(game).await?;
-        Ok((!g.as_any().is::<EmpiresGame>()).then_some(g))
-    }
-
-    /// The game's title and the turns played, whichever its ruleset.
+    /// The game's title, with its ruleset, and the turns played.
     pub async fn heading(&self, game: &str) -> Result<(String, u32)> {
-        // The game is read once: Empires names itself, another game says its ruleset.
         let g = self.game(game).await?;
-        let title = if g.as_any().is::<EmpiresGame>() {
-            g.title().to_string()
-        } else {
-            format!("{} ({})", g.name(), g.ruleset().title())
-        };
-        Ok((title, g.turn()))
+        Ok((format!("{} ({})", g.title(), g.ruleset().title()), g.turn()))
     }
 
     /// Forgets what is kept of a game in memory: the next request reads it again.

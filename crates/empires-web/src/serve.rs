@@ -5,12 +5,9 @@
 use crate::auth::{hash_password, new_secret};
 use crate::failure::Failure;
 use crate::host::{Clock, Host, WebConfig};
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::sql::{Role, SqlStore};
 use empires_host::store::{Millis, Store};
 use empires_host::{Error, Result};
-use empires_rules::EmpireCode;
-use empires_rules::setup::NewGame as Setup;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -29,13 +26,27 @@ pub const DEMO_PASSWORD: &str = "try-empires";
 pub struct ServeOptions {
     pub listen: SocketAddr,
     pub db: String,
-    pub demo: bool,
-    /// In the demo, play England's turn as soon as its orders are in (off to measure
+    /// The demo game to open with, made by the program (the web names no game).
+    pub demo: Option<Demo>,
+    /// In the demo, play the player's turn as soon as its orders are in (off to measure
     /// submissions alone).
     pub demo_autoplay: bool,
     pub config: WebConfig,
     /// The mail door, when the host plays by email too.
     pub mail: Option<MailDoor>,
+}
+
+/// A demo game, made by the program: every seat but one played by the computer, and a
+/// player account for that one to try.
+#[derive(Debug, Clone)]
+pub struct Demo {
+    pub ruleset: &'static dyn empires_host::ruleset::Ruleset,
+    /// The game at its start, its sheets naming it [`DEMO_GAME`]; the seat `seat` has the
+    /// player [`DEMO_PLAYER`].
+    pub started: empires_host::ruleset::Started,
+    pub seat: String,
+    /// The seat's name, for the line that invites a newcomer in.
+    pub seat_name: String,
 }
 
 /// The mail door of a serving host: mail is sent through `config` (or waits in the
@@ -162,8 +173,8 @@ pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
             adopted.join(", ")
         ));
     }
-    if options.demo {
-        lines.extend(demo(&host, gm).await?);
+    if let Some(d) = &options.demo {
+        lines.extend(demo(&host, gm, d).await?);
     }
     Ok(Started { host, lines })
 }
@@ -179,9 +190,8 @@ async fn first_gm(host: &Host) -> Result<i64> {
         .ok_or_else(|| Error::new("the host has no GM account"))
 }
 
-/// The demo: a game on the tutorial map where every empire but England is played by the
-/// computer, two turns played, and a player account for England to try.
-async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
+/// The demo: the program's game, two turns played, and a player account for its seat.
+async fn demo(host: &Host, gm: i64, d: &Demo) -> Result<Vec<String>> {
     let now = host.now();
     if host.store.account_by_name(DEMO_PLAYER).await?.is_none() {
         let hash = hash_password(DEMO_PASSWORD).await.map_err(failed)?;
@@ -190,25 +200,8 @@ async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
             .await?;
     }
     if host.store.game_gm(DEMO_GAME).await.is_err() {
-        let standard = empires_maps::standard::find("tutorial")
-            .ok_or_else(|| Error::new("the tutorial map is not built in"))?;
-        let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file)?;
-        let england = EmpireCode::parse("EN").map_err(|e| Error::new(e.to_string()))?;
-        let mut setup = Setup::without_players(
-            "Demo",
-            map.variant.unwrap_or(empires_rules::Variant::World),
-            1,
-        );
-        setup.players.insert(england, DEMO_PLAYER.to_string());
-        let state = empires_ruleset::create::start(&map, standard.file, &setup)?;
         host.store
-            .create(&NewGame {
-                name: DEMO_GAME,
-                map_text: standard.text,
-                map: &map,
-                state: &state,
-                created_at: now,
-            })
+            .create_game(DEMO_GAME, d.ruleset, &d.started, now)
             .await?;
         host.store.set_game_gm(DEMO_GAME, gm).await?;
         for _ in 0..2 {
@@ -216,22 +209,24 @@ async fn demo(host: &Host, gm: i64) -> Result<Vec<String>> {
         }
     }
     Ok(vec![format!(
-        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play England in the game \"{DEMO_GAME}\"; the turn is played a few seconds after England's orders arrive."
+        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play {} in the game \"{DEMO_GAME}\"; the turn is played a few seconds after {}'s orders arrive.",
+        d.seat_name, d.seat_name
     )])
 }
 
-/// How often the demo looks for England's orders.
+/// How often the demo looks for its player's orders.
 const DEMO_TICK: std::time::Duration = std::time::Duration::from_secs(3);
 
-/// The demo's GM: plays the turn as soon as England's orders are in, so that a newcomer
+/// The demo's GM: plays the turn as soon as the player's orders are in, so that a newcomer
 /// reads the result of their orders without waiting for anyone.
-async fn demo_autoplay(host: Arc<Host>) {
+async fn demo_autoplay(host: Arc<Host>, seat: String) {
+    let sheet = format!("{seat}.txt");
     loop {
         tokio::time::sleep(DEMO_TICK).await;
         let sent = match host.store.pending(DEMO_GAME).await {
             Ok(files) => files
                 .iter()
-                .any(|(name, _)| name.eq_ignore_ascii_case("EN.txt")),
+                .any(|(name, _)| name.eq_ignore_ascii_case(&sheet)),
             Err(_) => false,
         };
         if sent && let Err(e) = host.play_turn(DEMO_GAME, None).await {
@@ -267,8 +262,8 @@ pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Resul
     let addr = listener
         .local_addr()
         .map_err(|e| Error::new(format!("cannot listen on {}: {e}", options.listen)))?;
-    if options.demo && options.demo_autoplay {
-        tokio::spawn(demo_autoplay(started.host.clone()));
+    if let (Some(d), true) = (&options.demo, options.demo_autoplay) {
+        tokio::spawn(demo_autoplay(started.host.clone(), d.seat.clone()));
     }
     if let Some(door) = &options.mail {
         let smtp = door.config.smtp.as_ref().map_or_else(

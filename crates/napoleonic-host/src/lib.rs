@@ -110,8 +110,62 @@ fn check_of(map: &Map, state: &GameState, seat: &str, file: &str, sheet: &str) -
         text.push_str(&format!("{file}: no problems found\n"));
     }
     text.push('\n');
-    text.push_str(&dry_run.text(map));
-    Ok(Checked::of_text(errors, diagnostics.len() - errors, text))
+    let dry_run = dry_run.text(map);
+    text.push_str(&dry_run);
+    let shown = diagnostics.iter().map(diagnostic).collect();
+    Ok(Checked::new(
+        errors,
+        diagnostics.len() - errors,
+        Detail {
+            text,
+            diagnostics: shown,
+            dry_run,
+        },
+    ))
+}
+
+/// A kingdom's sheet checked, as every door shows it.
+#[derive(Debug)]
+struct Detail {
+    text: String,
+    diagnostics: Vec<ruleset_api::Diagnostic>,
+    dry_run: String,
+}
+
+impl ruleset_api::CheckDetail for Detail {
+    fn text(&self) -> String {
+        self.text.clone()
+    }
+
+    fn diagnostics(&self) -> Vec<ruleset_api::Diagnostic> {
+        self.diagnostics.clone()
+    }
+
+    fn forecast(&self) -> Option<ruleset_api::Forecast> {
+        Some(ruleset_api::Forecast {
+            title: "Dry run".to_string(),
+            note: "Where each unit would be in each phase if no other kingdom acted, and which orders would fail.".to_string(),
+            text: self.dry_run.clone(),
+            ..ruleset_api::Forecast::default()
+        })
+    }
+}
+
+/// An order checker's diagnostic in the shape every door shows.
+fn diagnostic(d: &napoleonic_orders::Diagnostic) -> ruleset_api::Diagnostic {
+    ruleset_api::Diagnostic {
+        severity: if d.is_error() {
+            ruleset_api::Severity::Error
+        } else {
+            ruleset_api::Severity::Warning
+        },
+        line: d.line,
+        column: d.column,
+        code: d.code.as_str().to_string(),
+        message: d.message.clone(),
+        expected: d.expected.clone(),
+        suggestions: d.hint.iter().cloned().collect(),
+    }
 }
 
 /// A game kept read between two turns: the map and the state parsed once.
@@ -145,6 +199,13 @@ impl Game for Opened {
 
     fn sheet(&self, seat: &str) -> Result<String> {
         sheet_of(&self.game.name, &self.map, &self.state, seat)
+    }
+
+    fn sheet_help(&self, _seat: &str) -> ruleset_api::SheetHelp {
+        ruleset_api::SheetHelp {
+            label: "Order sheet: orders under their headings, as the sheet explains".to_string(),
+            ..ruleset_api::SheetHelp::default()
+        }
     }
 
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {

@@ -2,7 +2,7 @@
 //! of a game between two turns — its seats, a blank sheet, a sheet checked — without
 //! reading and parsing it again for every request.
 
-use crate::{Checked, HostedGame, Orders, Result, Ruleset, Seat, Turn};
+use crate::{Checked, HostedGame, Orders, Result, Ruleset, Seat, SheetHelp, Turn};
 use std::any::Any;
 
 /// A game as its ruleset read it ([`Ruleset::open`]).
@@ -18,6 +18,14 @@ pub trait Game: Send + Sync + Any {
     /// The one blank sheet a seat fills in for the next turn: the report's, the mail's and
     /// the web editor's.
     fn sheet(&self, seat: &str) -> Result<String>;
+    /// How `seat`'s sheet is written, for an editor to say.
+    fn sheet_help(&self, seat: &str) -> SheetHelp {
+        let _ = seat;
+        SheetHelp {
+            label: "Sheet: orders as the sheet explains".to_string(),
+            ..SheetHelp::default()
+        }
+    }
     /// Reads and checks a seat's sheet, named `file` in messages.
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
     /// Plays the next turn with what was sent for it ([`Ruleset::play`] on the game as
@@ -30,6 +38,11 @@ pub trait Game: Send + Sync + Any {
     }
     /// What the reader should know: a state that does not match its hash.
     fn warnings(&self) -> &[String];
+    /// The script every report page of the game loads beside it (Empires: the map's
+    /// layer, `map.js`), when the ruleset keeps one.
+    fn page_script(&self) -> Option<&str> {
+        None
+    }
     /// The game as its own ruleset's type, for what only that ruleset's pages show.
     fn as_any(&self) -> &dyn Any;
 }

@@ -15,6 +15,7 @@ pub mod text;
 
 pub use error::{Error, Kind, Result};
 pub use game::{Game, TextGame};
+
 use std::sync::Arc;
 
 /// A game as the host keeps it: its name, map file and state, as text, and what the
@@ -172,11 +173,92 @@ pub struct Checked {
 pub trait CheckDetail: Send + Sync + std::fmt::Debug {
     /// The text a player reads.
     fn text(&self) -> String;
-    /// The ruleset's own account for the API and the web editor, as JSON (Empires: every
-    /// diagnostic and the forecast); `None` where the text is all.
+    /// The ruleset's own account for the API, as JSON (Empires: every diagnostic and the
+    /// forecast); `None` where the text is all.
     fn json(&self) -> Option<serde_json::Value> {
         None
     }
+    /// Every mistake found, each at its line and column, in the one shape the doors show.
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        Vec::new()
+    }
+    /// What the sheet would do if no other seat acted, when the ruleset can tell.
+    fn forecast(&self) -> Option<Forecast> {
+        None
+    }
+}
+
+/// One mistake a check found in a sheet, where it is: every ruleset's checker reports in
+/// this shape, so that every door shows a mistake the same way.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// 1-based line and column of the sheet.
+    pub line: u32,
+    pub column: u32,
+    /// The ruleset's short code for the kind of mistake (`E-UNKNOWN-AREA`).
+    pub code: String,
+    pub message: String,
+    /// What was expected there, when the checker can say.
+    pub expected: Option<String>,
+    /// What the player may have meant.
+    pub suggestions: Vec<String>,
+}
+
+/// Whether a mistake stops its order (an error) or only deserves a look (a warning).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Diagnostic {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// "Expected a number. Did you mean LON or LOM?": what helps beside the message.
+    pub fn hint(&self) -> String {
+        let mut hint = String::new();
+        if let Some(e) = &self.expected {
+            hint.push_str(&format!("Expected {e}."));
+        }
+        if !self.suggestions.is_empty() {
+            if !hint.is_empty() {
+                hint.push(' ');
+            }
+            hint.push_str(&format!("Did you mean {}?", self.suggestions.join(" or ")));
+        }
+        hint
+    }
+}
+
+/// What a sheet would do if no other seat acted: a table of its steps (Empires: the BPs
+/// and treasury after each action), a text (Napoleonic Empires: where each unit would be
+/// in each phase), or both, with a last line summing up.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Forecast {
+    /// The heading the doors give it ("Forecast", "Dry run").
+    pub title: String,
+    /// One sentence saying what it shows.
+    pub note: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub text: String,
+    pub end: String,
+}
+
+/// How a ruleset's sheet is written, as a door's editor explains it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SheetHelp {
+    /// The editor's label ("Turnsheet: one action a line, in order (16 actions)").
+    pub label: String,
+    /// A sentence or two on how a line is written; empty when the sheet explains itself.
+    pub help: String,
+    /// The heading after which a sheet's messages to the other players start, when the
+    /// game has them (Empires: `MESSAGES`, 2.9): the editor gives them a box of their own.
+    pub messages: Option<String>,
 }
 
 /// A check whose account is its text alone.
@@ -207,6 +289,58 @@ impl Checked {
     /// The diagnostics and the forecast or dry run as a player reads them.
     pub fn text(&self) -> String {
         self.detail.text()
+    }
+
+    /// Every mistake found, each at its line and column.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.detail.diagnostics()
+    }
+
+    /// What the sheet would do, when the ruleset can tell.
+    pub fn forecast(&self) -> Option<Forecast> {
+        self.detail.forecast()
+    }
+
+    /// One line summing the check up.
+    pub fn summary(&self) -> String {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        match (self.errors, self.warnings) {
+            (0, 0) => "No mistakes found.".to_string(),
+            (e, w) => format!(
+                "{e} error{} and {w} warning{}: orders with errors fail when the turn is played.",
+                plural(e),
+                plural(w)
+            ),
+        }
+    }
+
+    /// The check as an editor redraws it as the player types: the counts, the summary,
+    /// every diagnostic and the forecast, the same shape for every game.
+    pub fn view(&self) -> serde_json::Value {
+        let diagnostics: Vec<serde_json::Value> = self
+            .diagnostics()
+            .iter()
+            .map(|d| {
+                let mut v = serde_json::to_value(d).unwrap_or_default();
+                v["hint"] = d.hint().into();
+                v
+            })
+            .collect();
+        let forecast = self.forecast();
+        // A ruleset that gives neither diagnostics nor a forecast has its text alone.
+        let text = if forecast.is_none() && diagnostics.is_empty() {
+            self.text()
+        } else {
+            String::new()
+        };
+        serde_json::json!({
+            "errors": self.errors,
+            "warnings": self.warnings,
+            "summary": self.summary(),
+            "diagnostics": diagnostics,
+            "forecast": forecast,
+            "text": text,
+        })
     }
 
     /// The check as the API answers it: the ruleset's JSON, else the counts and the text.

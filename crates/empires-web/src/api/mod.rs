@@ -3,12 +3,12 @@
 //! bearer token ([`crate::auth::ApiUser`]); the same access rules as the pages apply
 //! ([`crate::access`]). `GET /api/openapi.json` describes it, generated from the handlers.
 
-use crate::access::{Viewer, player_of, seat_of, viewer};
+use crate::access::{Viewer, seat_of, viewer};
 use crate::auth::{ApiUser, new_secret, secret_hash};
 use crate::failure::{ApiFailure, Failure};
 use crate::host::Host;
 use crate::pages::login::authenticate;
-use crate::pages::orders::{check, keep};
+use crate::pages::orders::keep;
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
@@ -231,15 +231,9 @@ async fn check_sheet(
 ) -> Result<Response, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
     let seat = seat_of(&host, &me, &game).await?;
-    // A game of another ruleset: its ruleset's check, as the text a player reads.
-    if let Some(g) = host.hosted_game(&game).await? {
-        let checked = g.check(seat.as_str(), "sheet", &req.text)?;
-        return Ok(Json(checked.to_json()).into_response());
-    }
-    let empire = player_of(&host, &me, &game).await?;
-    let loaded = host.loaded(&game).await?;
-    let report = check(&loaded, empire, &req.text)?;
-    Ok(Json(report).into_response())
+    // The ruleset's own account of the check (Empires: every diagnostic and the forecast).
+    let checked = host.game(&game).await?.check(seat.as_str(), "sheet", &req.text)?;
+    Ok(Json(checked.to_json()).into_response())
 }
 
 #[derive(Serialize, ToSchema)]

@@ -405,19 +405,8 @@ pub async fn announce_player(
     empire: SeatCode,
     name: &str,
 ) -> Result<(), Failure> {
-    let (empire_name, turn) = match host.hosted_game(game).await? {
-        Some(g) => (super::hosted::seat_name(g.as_ref(), empire), g.turn()),
-        None => {
-            let loaded = host.loaded(game).await?;
-            let name = loaded
-                .map
-                .empires
-                .iter()
-                .find(|e| *e.code.as_str() == *empire.as_str())
-                .map_or_else(|| empire.to_string(), |e| e.name.clone());
-            (name, loaded.turn)
-        }
-    };
+    let g = host.game(game).await?;
+    let (empire_name, turn) = (super::games::seat_name(g.as_ref(), empire), g.turn());
     let words = format!(
         "{empire_name} ({empire}) is played by {name} from turn {}.",
         turn + 1

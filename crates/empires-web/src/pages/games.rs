@@ -11,7 +11,8 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
-use empires_host::store::Store;
+use empires_host::ruleset::Game;
+use empires_host::store::{SeatCode, Store};
 use std::sync::Arc;
 
 /// A game in a list.
@@ -66,59 +67,77 @@ struct GamePage {
     nav: Option<Nav>,
     game: String,
     title: String,
-    empire: String,
-    empire_name: String,
+    ruleset: String,
+    seat: String,
+    seat_name: String,
     turn: u32,
     next: u32,
     deadline: String,
+    /// What the ruleset does for a seat that sends nothing.
+    missed_turn: String,
     /// Turn credits and discounts, in a game whose turns are paid for (2.10).
     credits: Option<String>,
     /// The reminder the GM's schedule gives now, when I have sent nothing and the deadline
     /// is within the earliest reminder time (2.4).
     reminder: Option<String>,
     sent: Option<SentLine>,
+    /// The turn's report has been written (a game may write none for its starting
+    /// position).
+    reported: bool,
     report_url: String,
     report_url_txt: String,
     report_url_json: String,
     history: Vec<u32>,
 }
 
-/// `/games/{game}`: a player's page of the game; the GM goes to the console.
+/// The seat's name in the game, or its code if the ruleset has none.
+pub fn seat_name(game: &dyn Game, seat: SeatCode) -> String {
+    game.seats()
+        .ok()
+        .and_then(|s| s.into_iter().find(|s| s.code == seat.as_str()))
+        .map_or_else(|| seat.to_string(), |s| s.name)
+}
+
+/// `/games/{game}`: a player's page of the game, whichever its ruleset; the GM goes to the
+/// console.
 pub async fn show(
     State(host): State<Arc<Host>>,
     me: Me,
     Path(game): Path<String>,
 ) -> Result<Response, Failure> {
-    let empire = match viewer(&host, &me.account, &game).await? {
+    let seat = match viewer(&host, &me.account, &game).await? {
         Viewer::Gm => {
             return Ok(Redirect::to(&format!("/games/{}/console", url_part(&game))).into_response());
         }
         Viewer::Player(e) => e,
     };
-    if let Some(hosted) = host.hosted_game(&game).await? {
-        return super::hosted::show(&host, &me, hosted.as_ref(), empire).await;
-    }
-    let empire = empires_ruleset::empire(empire)
-        .ok_or_else(|| Failure::not_found("no such empire"))?;
-    let loaded = host.loaded(&game).await?;
-    let turn = loaded.turn;
+    let g = host.game(&game).await?;
+    let turn = g.turn();
     let sent = host
         .store
-        .latest_sheet(&game, empires_ruleset::seat(empire), turn + 1)
+        .latest_sheet(&game, seat, turn + 1)
         .await?
         .map(|(_, sha, at)| SentLine {
             at: time(at),
             short: sha.chars().take(12).collect(),
         });
-    let base = format!("/games/{}/turns/{turn}/reports/{empire}", url_part(&game));
+    // A ruleset may write no report for the starting position.
+    let path = format!("{}/{seat}.html", empires_host::gamedir::REPORTS_DIR);
+    let first = match host.store.turn_file(&game, 0, &path, Some(seat)).await {
+        Ok(_) => 0,
+        Err(_) => 1,
+    };
+    let base = format!("/games/{}/turns/{turn}/reports/{seat}", url_part(&game));
     Ok(page(&GamePage {
         nav: Nav::of(&me),
-        title: loaded.state.game.clone(),
-        empire: empire.to_string(),
-        empire_name: empire_name(&loaded.map, empire),
+        title: g.title().to_string(),
+        ruleset: g.ruleset().title().to_string(),
+        seat: seat.to_string(),
+        seat_name: seat_name(g.as_ref(), seat),
         turn,
         next: turn + 1,
         deadline: deadline_text(&host, &game).await?,
+        missed_turn: g.ruleset().missed_turn().to_string(),
         credits: if host.store.paid_turns(&game).await? {
             Some(host.store.ledger(me.account.id).await?.summary_line(&game))
         } else {
@@ -129,10 +148,11 @@ pub async fn show(
             None => reminder(&host, &game).await?,
         },
         sent,
+        reported: turn >= first,
         report_url: format!("{base}.html"),
         report_url_txt: format!("{base}.txt"),
         report_url_json: format!("{base}.json"),
-        history: (0..=turn).rev().collect(),
+        history: (first..=turn).rev().collect(),
         game,
     })?
     .into_response())
@@ -163,14 +183,6 @@ async fn reminder(host: &Host, game: &str) -> Result<Option<String>, Failure> {
     Ok(Some(format!(
         "Orders are due in {when} and yours have not arrived: if nothing comes, the computer plays your turn (2.5)."
     )))
-}
-
-/// An empire's name on the game's map.
-pub fn empire_name(map: &empires_rules::Map, empire: empires_rules::EmpireCode) -> String {
-    map.empires
-        .iter()
-        .find(|e| e.code == empire)
-        .map_or_else(|| empire.to_string(), |e| e.name.clone())
 }
 
 /// A game's name as it goes in a link.
@@ -228,17 +240,19 @@ pub async fn report_bytes(
         })
 }
 
-/// `/games/{game}/map.js`: the map's layer every report page of the game draws on.
+/// `/games/{game}/map.js`: the map's layer every report page of the game draws on, when
+/// its ruleset keeps one ([`Game::page_script`]).
 pub async fn map_script(
     State(host): State<Arc<Host>>,
     me: Me,
     Path(game): Path<String>,
 ) -> Result<Response, Failure> {
     viewer(&host, &me.account, &game).await?;
-    let loaded = host.loaded(&game).await?;
-    let script = loaded
-        .map_script
-        .clone()
+    let script = host
+        .game(&game)
+        .await?
+        .page_script()
+        .map(str::to_string)
         .ok_or_else(|| Failure::not_found("this game's map has no drawing"))?;
     Ok(file_response("map.js", script.into_bytes()))
 }

@@ -51,8 +51,8 @@ pub async fn buy(
     form: CsrfForm<PaymentForm>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    let empire = empires_rules::EmpireCode::parse(form.form.empire.trim())
-        .map_err(|_| Failure::bad_request("say which empire's player paid"))?;
+    let empire = empires_host::store::SeatCode::parse(form.form.empire.trim())
+        .ok_or_else(|| Failure::bad_request("say which seat's player paid"))?;
     let turns: u32 = form
         .form
         .turns
@@ -66,7 +66,7 @@ pub async fn buy(
         .seats(&game)
         .await?
         .into_iter()
-        .find(|s| s.empire == empires_ruleset::seat(empire))
+        .find(|s| s.empire == empire)
         .and_then(|s| s.account)
         .ok_or_else(|| Failure::bad_request(format!("{empire} has no player to credit")))?;
     let entry = empires_host::ledger::Entry::Bought {

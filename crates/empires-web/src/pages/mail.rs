@@ -12,7 +12,6 @@ use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use empires_mail::password;
-use empires_rules::EmpireCode;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -342,13 +341,13 @@ pub async fn reset_password(
     form: CsrfForm<Empty>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    let empire = EmpireCode::parse(&empire).map_err(|_| Failure::not_found("no such empire"))?;
+    let empire = empires_host::store::SeatCode::parse(&empire).ok_or_else(|| Failure::not_found("no such seat"))?;
     let seat = host
         .store
         .seats(&game)
         .await?
         .into_iter()
-        .find(|s| s.empire == empires_ruleset::seat(empire))
+        .find(|s| s.empire == empire)
         .and_then(|s| s.account)
         .ok_or_else(|| Failure::not_found("no player holds that empire"))?;
     // Only an account this GM made for this game, whose owner has not taken it over: a

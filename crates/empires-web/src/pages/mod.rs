@@ -6,7 +6,6 @@ pub mod admin;
 pub mod console;
 pub mod forgot;
 pub mod games;
-pub mod hosted;
 pub mod layout;
 pub mod ledger;
 pub mod login;
@@ -99,7 +98,6 @@ pub fn router() -> Router<Arc<Host>> {
         )
         .route("/assets/style.css", get(style))
         .route("/assets/editor.js", get(editor_script))
-        .route("/assets/sheet-check.js", get(sheet_check_script))
         .fallback(not_found)
 }
 
@@ -118,13 +116,6 @@ async fn editor_script() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_str!("../../assets/editor.js"),
-    )
-}
-
-async fn sheet_check_script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_str!("../../assets/sheet-check.js"),
     )
 }
 

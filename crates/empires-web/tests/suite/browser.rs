@@ -387,18 +387,21 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
     let sheet = c.find(Locator::Id("sheet")).await.unwrap();
     sheet.send_keys("\nMARCH NOWHERE\n").await.unwrap();
     // Checked as it is written: the mistake is named at its line before the sheet is sent.
-    let live = wait_text(&c, "#check-text", "MARCH NOWHERE").await;
-    assert!(live.contains("error"), "{live}");
-    wait_text(&c, "#check-title", "1 error").await;
+    let live = wait_text(&c, "#listing .marked", "MARCH NOWHERE").await;
+    assert!(live.contains("E"), "{live}");
+    wait_text(&c, "#check-summary", "1 error").await;
     c.find(Locator::Css("#sheet-form button[type=submit]"))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
-    wait_text(&c, ".notice", "Kept for turn 1").await;
-    let check = wait_text(&c, "#check-title", "error").await;
-    assert!(check.contains("1 error"), "{check}");
+    let receipt = wait_text(&c, "#receipt", "was kept").await;
+    assert!(receipt.contains("1 error"), "{receipt}");
+    c.goto(&format!("{base}/games/europe/orders"))
+        .await
+        .unwrap();
+    wait_text(&c, "#check-summary", "1 error").await;
     shoot(&c, "napoleonic-orders", Some("check")).await;
     log_out(&c).await;
 

@@ -54,8 +54,8 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     let sheet = format!("{blank}\nMARCH NOWHERE\n");
     let sent = w.send_sheet("europe", &alice, &sheet, 1).await;
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
-    assert!(sent.body.contains("Kept for turn 1"), "{}", sent.body);
-    assert!(sent.body.contains("error"), "{}", sent.body);
+    assert!(sent.body.contains("was kept"), "{}", sent.body);
+    assert!(sent.body.contains("1 error"), "{}", sent.body);
     let pending = w.host.store.pending("europe").await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].0, "FRA.txt");
@@ -65,7 +65,11 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     assert_eq!(live.status, StatusCode::OK, "{}", live.body);
     let v: serde_json::Value = serde_json::from_str(&live.body).unwrap();
     assert_eq!(v["errors"], 1, "{v}");
-    assert!(v["text"].as_str().unwrap().contains("MARCH NOWHERE"), "{v}");
+    // The same shape as every game's: each mistake at its line, and the dry run.
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["severity"], "error", "{v}");
+    assert!(d["line"].as_u64().unwrap() > 1, "{v}");
+    assert!(v["forecast"]["text"].as_str().unwrap().contains("No order fails") || v["forecast"]["title"] == "Dry run", "{v}");
     assert_eq!(w.host.store.pending("europe").await.unwrap().len(), 1);
 
     // A sheet written for a turn already played is refused.

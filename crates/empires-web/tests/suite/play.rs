@@ -71,7 +71,8 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     assert_eq!(d["line"], 6, "{d}");
     assert!(json["errors"].as_u64().unwrap() >= 1);
     assert!(d["suggestions"].to_string().contains("LON"), "{d}");
-    assert!(json["forecast"]["steps"].as_array().is_some());
+    assert!(json["forecast"]["rows"].as_array().is_some());
+    assert_eq!(json["forecast"]["columns"][3], "BPs", "{json}");
 
     // Sent as it is, the sheet is kept and the receipt says so, with its hash.
     let r = w.send_sheet("alpha", &alice, TYPO, 1).await;
@@ -665,7 +666,7 @@ async fn a_turn_played_by_another_process_is_seen_at_once() {
         w.get("/games/alpha", Some(&alice))
             .await
             .body
-            .contains("Turn 0 has been played")
+            .contains("No turn has been played yet")
     );
     // `empires turn --db` from the command line, beside the server.
     let other = empires_host::store::sql::SqlStore::open(&w.url)
@@ -733,7 +734,12 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
         )
         .await;
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
-    let loaded = w.host.loaded("gamma").await.unwrap();
+    let game = w.host.game("gamma").await.unwrap();
+    let loaded = game
+        .as_any()
+        .downcast_ref::<empires_ruleset::EmpiresGame>()
+        .expect("an Empires game")
+        .loaded();
     assert_eq!(loaded.state.options.actions_per_turn, 12);
     assert_eq!(loaded.state.options.dropout_after, 2);
     assert_eq!(made.location(), "/games/gamma/console?notice=created");

@@ -295,7 +295,7 @@ async fn the_first_gm_becomes_the_administrator() {
     let options = empires_web::serve::ServeOptions {
         listen: "127.0.0.1:0".parse().unwrap(),
         db: w.url.clone(),
-        demo: false,
+        demo: None,
         demo_autoplay: false,
         config: Default::default(),
         mail: None,
