@@ -888,7 +888,11 @@ fn main() -> ExitCode {
             let printed = |r: String| {
                 let _ = write!(std::io::stdout().lock(), "{r}");
             };
-            match (hosted::ruleset_of(&at), empires_ruleset::empire(empire), format) {
+            match (
+                hosted::ruleset_of(&at),
+                empires_ruleset::empire(empire),
+                format,
+            ) {
                 (Err(e), _, _) => Err(e),
                 // A game of another ruleset: its report as its turn wrote it.
                 (Ok(r), _, commands::report::Format::Png) if r != "empires" => {

@@ -4,14 +4,14 @@
 //! `synchronous=NORMAL`.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Store, Submission};
 use empires_host::submit::accept_on;
 use empires_host::turn::TurnOptions;
-use empires_ruleset::turn::{Origin, Sent, play_sheets};
 use empires_rules::setup::{NewGame as Setup, new_game};
 use empires_rules::{EmpireCode, GameState, Map};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
+use empires_ruleset::turn::{Origin, Sent, play_sheets};
 use std::collections::BTreeMap;
 
 const YES: TurnOptions = TurnOptions {

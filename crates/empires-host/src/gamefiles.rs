@@ -21,9 +21,9 @@
 
 use crate::error::{Error, Result};
 use crate::files;
+use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{GameDir, HASH_FILE, MAP_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
 use crate::pipeline::{self, Taken};
-use crate::gamedir::REPORTS_DIR;
 use crate::ruleset::{self, Checked, GameText, HostedGame, Ruleset, Seat, Setup};
 use crate::staging::{RECORD_FILE, SUPERSEDED_DIR, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Files, Receipt};

@@ -9,8 +9,8 @@
 
 use crate::error::{Kind, Result};
 use crate::ruleset::Game;
-use crate::store::sql::SqlStore;
 use crate::store::Submission;
+use crate::store::sql::SqlStore;
 use crate::submit::{Accepted, accept_on};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};

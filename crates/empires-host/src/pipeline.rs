@@ -6,10 +6,10 @@
 //! turn the same way and keep the same bytes.
 
 use crate::error::{Error, Result};
+use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{
     EVENTS_FILE, GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex,
 };
-use crate::gamedir::REPORTS_DIR;
 use crate::ruleset::{Finished, Game, Orders, Seat, Standing, to_pretty_json};
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Declared, Files, sorted_unique};

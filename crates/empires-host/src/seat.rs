@@ -36,7 +36,6 @@ impl SeatCode {
         // Only ASCII letters are ever stored.
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("??")
     }
-
 }
 
 impl std::str::FromStr for SeatCode {
@@ -72,5 +71,4 @@ mod tests {
             assert_eq!(SeatCode::parse(bad), None, "{bad:?}");
         }
     }
-
 }

@@ -5,12 +5,12 @@
 //!
 //!     mail_figures smtp://127.0.0.1:2525 [messages]
 
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
 use empires_host::turn::TurnOptions;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, password, reports, send};
 use empires_rules::setup::NewGame as Setup;
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use std::time::Instant;
 
 #[tokio::main(flavor = "current_thread")]

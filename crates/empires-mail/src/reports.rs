@@ -11,20 +11,20 @@
 
 use crate::compose::{self, Envelope, ReportParts};
 use crate::config::MailConfig;
-use empires_ruleset::drawing;
-use empires_host::gamedir::{GM_MESSAGES_FILE, ORDERS_DIR, STATE_FILE};
-use empires_ruleset::gamedir::parse_state;
-use empires_ruleset::Loaded;
 use empires_host::gamedir::REPORTS_DIR;
+use empires_host::gamedir::{GM_MESSAGES_FILE, ORDERS_DIR, STATE_FILE};
 use empires_host::ruleset::HostedGame;
 use empires_host::store::SeatCode;
 use empires_host::store::sql::OutMail;
 use empires_host::store::sql::{ReportRecipient, SqlStore};
 use empires_host::store::{Millis, Store};
-use empires_ruleset::whole::whole_report;
 use empires_host::{Error, Result};
 use empires_maps::draw::Layers;
 use empires_rules::{EmpireCode, GameState};
+use empires_ruleset::Loaded;
+use empires_ruleset::drawing;
+use empires_ruleset::gamedir::parse_state;
+use empires_ruleset::whole::whole_report;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;

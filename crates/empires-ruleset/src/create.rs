@@ -21,6 +21,11 @@ pub fn start(map: &Map, file: &str, setup: &NewGame) -> Result<GameState> {
 /// hash. Refuses a directory that exists and is not empty.
 pub fn create_dir(dir: &Path, map_text: &str, map: &Map, state: &GameState) -> Result<String> {
     let started = crate::ruleset::started(&state.game, map_text, map, state)?;
-    empires_host::gamefiles::GameFiles::create_started(dir, &crate::Empires, &state.game, &started)?;
+    empires_host::gamefiles::GameFiles::create_started(
+        dir,
+        &crate::Empires,
+        &state.game,
+        &started,
+    )?;
     Ok(gamedir::sha256_hex(started.state.as_bytes()))
 }

@@ -3,13 +3,13 @@
 //! the map's drawing kept beside them. The directory itself (its layout, lock and
 //! recovery) is the host's ([`empires_host::gamedir`]).
 
+use crate::{drawing, mapcache};
 use empires_host::error::{Error, Result};
 use empires_host::files;
 use empires_host::gamedir::{
     EVENTS_FILE, GameDir, STATE_FILE, one_line_toml, sha256_hex, to_pretty_json,
 };
 use empires_host::store::SeatCode;
-use crate::{drawing, mapcache};
 use empires_maps::draw::{Layers, Layout};
 use empires_rules::event::Event;
 use empires_rules::map::MapFile;
@@ -133,7 +133,10 @@ impl Game {
             kept.as_ref().map(|(h, n)| (h.as_str(), *n)),
         );
         if let (true, Some(script)) = (keep, fresh) {
-            files::write_atomic(&self.dir.root().join(drawing::MAP_SCRIPT), script.as_bytes())?;
+            files::write_atomic(
+                &self.dir.root().join(drawing::MAP_SCRIPT),
+                script.as_bytes(),
+            )?;
         }
         Ok(layout)
     }
@@ -239,8 +242,6 @@ fn kept_head(dir: &GameDir) -> Option<(String, u64)> {
     Some((String::from_utf8(line).ok()?, length))
 }
 
-
-
 /// The files of one turn directory, already encoded.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnFiles {
@@ -287,7 +288,10 @@ pub fn known_empire(state: &GameState, e: EmpireCode) -> Result<()> {
 
 /// The empire a seat is in an Empires game, if the game has it.
 pub fn seat_empire(state: &GameState, seat: SeatCode) -> Result<EmpireCode> {
-    if let Some(e) = EmpireCode::parse(seat.as_str()).ok().filter(|e| state.empire(*e).is_some()) {
+    if let Some(e) = EmpireCode::parse(seat.as_str())
+        .ok()
+        .filter(|e| state.empire(*e).is_some())
+    {
         return Ok(e);
     }
     let codes: Vec<String> = state.empires.iter().map(|x| x.code.to_string()).collect();
@@ -355,4 +359,3 @@ fn json_message(file: &str, path: &str, e: &serde_json::Error) -> String {
     };
     format!("{file}: line {line}, column {column}:{field} {message}")
 }
-

@@ -2,16 +2,16 @@
 //! players of the `empires-*` crates, through the same turn pipeline every door uses
 //! ([`crate::turn::play_sheets`]).
 
+use crate::Loaded;
+use crate::check::{Format, check_text};
+use crate::error::{Error, Result};
+use crate::gamedir::{parse_map, parse_state};
+use crate::turn::{Origin, Sent, play_sheets};
+use empires_host::gamedir::to_pretty_json;
 use empires_host::ruleset::{
     Checked, Finished, Game, GameText, HostedGame, Orders, PageScripts, Player, Readers, Ruleset,
     Seat, Setup, SheetHeader, Standing, Started, Turn, Written,
 };
-use crate::check::{Format, check_text};
-use crate::error::{Error, Result};
-use crate::gamedir::{parse_map, parse_state};
-use empires_host::gamedir::to_pretty_json;
-use crate::Loaded;
-use crate::turn::{Origin, Sent, play_sheets};
 use empires_rules::setup::NewGame as Setting;
 use empires_rules::{EmpireCode, GameState, Map, Variant};
 use std::collections::BTreeMap;
@@ -147,7 +147,10 @@ fn loaded(game: HostedGame, label: &str) -> Result<Loaded> {
         None => parse_map(&game.map, &format!("{label}, map")).map_err(corrupt)?,
     };
     let state_label = if label.is_empty() {
-        format!("turns/{}/state.json", empires_host::gamedir::turn_name(game.turn))
+        format!(
+            "turns/{}/state.json",
+            empires_host::gamedir::turn_name(game.turn)
+        )
     } else {
         format!("{label}, turn {}, state.json", game.turn)
     };
@@ -415,8 +418,9 @@ impl ruleset_api::CheckDetail for Detail {
         let f = &self.0.forecast;
         Some(ruleset_api::Forecast {
             title: "Forecast".to_string(),
-            note: "What your actions would do if no other empire acted: BPs and treasury after each."
-                .to_string(),
+            note:
+                "What your actions would do if no other empire acted: BPs and treasury after each."
+                    .to_string(),
             columns: ["Action", "Order", "Result", "BPs", "Treasury"]
                 .map(String::from)
                 .to_vec(),
@@ -456,6 +460,7 @@ fn diagnostic(d: &empires_orders::Diagnostic) -> ruleset_api::Diagnostic {
         message: d.message.clone(),
         expected: d.expected.clone(),
         suggestions: d.suggestions.clone(),
+        note: None,
     }
 }
 
@@ -473,8 +478,8 @@ fn sheet_help(actions: u32) -> ruleset_api::SheetHelp {
 /// empire's, `public.*` everyone's, anything else the GM's
 /// ([`crate::store::Reader::of_turn_file`]).
 fn declared(state: &GameState, reports: Vec<(String, String)>) -> Vec<Written> {
-    use empires_host::gamedir::REPORTS_DIR;
     use crate::store::{Reader, SeatCode};
+    use empires_host::gamedir::REPORTS_DIR;
     let seats: Vec<SeatCode> = state.empires.iter().map(|e| crate::seat(e.code)).collect();
     reports
         .into_iter()

@@ -1,10 +1,10 @@
 //! An Empires turn: the computer's orders for the empires that sent none, the adjudication
 //! and every report, played on the parsed game and handed to the host's pipeline.
 
-use empires_host::error::{Error, Result};
-use empires_host::turn::TurnReport;
 use crate::gamedir::TurnFiles;
 use crate::render::render_into;
+use empires_host::error::{Error, Result};
+use empires_host::turn::TurnReport;
 use empires_maps::draw::Layout;
 use empires_orders::parse_turnsheet;
 use empires_rules::engine::TurnOutcome;

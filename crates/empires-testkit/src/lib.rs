@@ -83,8 +83,8 @@ pub async fn tutorial_game(
 ) {
     use empires_ruleset::ruleset::EmpiresStore;
     let standard = empires_maps::standard::find("tutorial").expect("the tutorial map");
-    let map =
-        empires_ruleset::gamedir::parse_map(standard.text, standard.file).expect("the tutorial map");
+    let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file)
+        .expect("the tutorial map");
     let mut setup = empires_rules::setup::NewGame::without_players(
         name,
         map.variant.unwrap_or(empires_rules::Variant::World),
@@ -94,7 +94,8 @@ pub async fn tutorial_game(
         let code = empires_rules::EmpireCode::parse(code).expect("an empire's code");
         setup.players.insert(code, player.to_string());
     }
-    let state = empires_ruleset::create::start(&map, standard.file, &setup).expect("a tutorial game");
+    let state =
+        empires_ruleset::create::start(&map, standard.file, &setup).expect("a tutorial game");
     store
         .create(&empires_ruleset::ruleset::NewGame {
             name,

@@ -164,7 +164,14 @@ fn diagnostic(d: &napoleonic_orders::Diagnostic) -> ruleset_api::Diagnostic {
         code: d.code.as_str().to_string(),
         message: d.message.clone(),
         expected: d.expected.clone(),
-        suggestions: d.hint.iter().cloned().collect(),
+        suggestions: Vec::new(),
+        note: d.hint.as_ref().map(|h| {
+            // A sentence of its own, capitalised, after the message.
+            let mut c = h.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        }),
     }
 }
 

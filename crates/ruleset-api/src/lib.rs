@@ -203,6 +203,8 @@ pub struct Diagnostic {
     pub expected: Option<String>,
     /// What the player may have meant.
     pub suggestions: Vec<String>,
+    /// How to put it right, in a sentence, when the checker has one.
+    pub note: Option<String>,
 }
 
 /// Whether a mistake stops its order (an error) or only deserves a look (a warning).
@@ -229,6 +231,12 @@ impl Diagnostic {
                 hint.push(' ');
             }
             hint.push_str(&format!("Did you mean {}?", self.suggestions.join(" or ")));
+        }
+        if let Some(n) = &self.note {
+            if !hint.is_empty() {
+                hint.push(' ');
+            }
+            hint.push_str(n);
         }
         hint
     }

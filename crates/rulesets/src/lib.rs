@@ -8,10 +8,7 @@
 use empires_host::ruleset::{self, Ruleset};
 
 /// Every ruleset, in the order the new-game form offers them.
-pub const ALL: &[&'static dyn Ruleset] = &[
-    &empires_ruleset::Empires,
-    &napoleonic_host::Napoleonic,
-];
+pub const ALL: &[&'static dyn Ruleset] = &[&empires_ruleset::Empires, &napoleonic_host::Napoleonic];
 
 /// Hands [`ALL`] to the host; call once when the program starts (again is harmless).
 pub fn install() {

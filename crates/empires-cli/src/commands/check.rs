@@ -3,12 +3,12 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use empires_ruleset::gamedir::Game;
-pub use empires_ruleset::check::{CheckReport, Format, Supply, SupplyArea, check_text};
 use empires_orders::text::{self, MAX_SHEET_BYTES};
 use empires_report::Report;
 use empires_report::known::state_from_report;
 use empires_rules::{EmpireCode, GameState, Map};
+pub use empires_ruleset::check::{CheckReport, Format, Supply, SupplyArea, check_text};
+use empires_ruleset::gamedir::Game;
 use std::path::Path;
 
 /// Checks `orders` for `empire` against the game in `dir`.

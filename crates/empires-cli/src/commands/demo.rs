@@ -5,9 +5,9 @@ use crate::commands::new::{self, MapStart, Source};
 use crate::commands::turn;
 use crate::error::Result;
 use crate::gamedir;
-use empires_ruleset::gamedir::Game;
 use empires_maps::draw::{DrawOptions, draw, png};
 use empires_rules::words::count;
+use empires_ruleset::gamedir::Game;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

@@ -3,10 +3,10 @@
 use crate::commands::new::map_text;
 use crate::error::{Error, Result};
 use crate::gamedir;
-use empires_ruleset::gamedir::{EmpiresDir, Game};
 use empires_maps::check::{MapReport, check_map};
 use empires_maps::draw::{self, DrawOptions};
 use empires_rules::{EmpireCode, Variant};
+use empires_ruleset::gamedir::{EmpiresDir, Game};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -65,7 +65,11 @@ pub fn empire_png_at(
                 store.describe(&game),
                 gamedir::STATE_FILE
             );
-            empires_ruleset::gamedir::parse_state(&String::from_utf8_lossy(&bytes), &label, &loaded.map)?
+            empires_ruleset::gamedir::parse_state(
+                &String::from_utf8_lossy(&bytes),
+                &label,
+                &loaded.map,
+            )?
         }
     };
     draw_png(&loaded.map, &state, empire, out)
@@ -98,7 +102,9 @@ pub struct MapListing(empires_rules::Map);
 
 pub fn show(map: &Path) -> Result<MapListing> {
     let (text, file) = map_text(map)?;
-    Ok(MapListing(empires_ruleset::gamedir::parse_map(&text, &file)?))
+    Ok(MapListing(empires_ruleset::gamedir::parse_map(
+        &text, &file,
+    )?))
 }
 
 impl fmt::Display for MapListing {

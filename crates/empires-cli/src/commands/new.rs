@@ -3,11 +3,11 @@
 use crate::commands::hosted::{self, GameAt};
 use crate::error::{Error, Result};
 use crate::gamedir;
-use empires_ruleset::ruleset::EmpiresStore;
 use empires_host::store::Store;
 use empires_rules::scenario::Scenario;
 use empires_rules::setup::NewGame;
 use empires_rules::{EmpireCode, GameState, Map, Options, Variant};
+use empires_ruleset::ruleset::EmpiresStore;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};

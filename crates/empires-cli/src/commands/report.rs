@@ -2,10 +2,10 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use empires_ruleset::gamedir::Game;
 use empires_host::gamedir::REPORTS_DIR;
-use empires_ruleset::whole::whole_report;
 use empires_rules::EmpireCode;
+use empires_ruleset::gamedir::Game;
+use empires_ruleset::whole::whole_report;
 use std::path::Path;
 
 /// The forms of a report.
@@ -81,7 +81,11 @@ pub fn run_at(
     };
     let place = format!("{}: turn {turn}", store.describe(&game));
     let layers = if format == Format::Html {
-        empires_ruleset::drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref())
+        empires_ruleset::drawing::layers(
+            &loaded.map,
+            &loaded.map_text,
+            loaded.map_script.as_deref(),
+        )
     } else {
         None
     };

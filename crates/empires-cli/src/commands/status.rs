@@ -1,9 +1,9 @@
 //! `empires status`: where a game stands and whose orders are in.
 
-use empires_ruleset::turn::claim_text;
 use crate::error::Result;
-use empires_ruleset::gamedir::Game;
 use empires_rules::GameState;
+use empires_ruleset::gamedir::Game;
+use empires_ruleset::turn::claim_text;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::Path;

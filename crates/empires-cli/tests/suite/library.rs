@@ -6,8 +6,8 @@ use common::*;
 use empires_cli::commands::{new, status, turn};
 use empires_cli::gamedir::GameDir;
 use empires_host::gamedir::{sha256_hex, to_pretty_json};
-use empires_ruleset::gamedir::{self, TurnFiles};
 use empires_rules::Map;
+use empires_ruleset::gamedir::{self, TurnFiles};
 use std::fs;
 
 fn tutorial() -> Map {

@@ -18,7 +18,6 @@ fn seat(c: &str) -> empires_host::store::SeatCode {
     empires_host::store::SeatCode::parse(c).unwrap()
 }
 
-
 #[derive(Debug, Clone, Copy)]
 enum Backend {
     Sqlite,

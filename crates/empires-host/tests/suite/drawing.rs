@@ -2,13 +2,13 @@
 //! kept one and do not write it again; a missing or stale one is drawn again; every report
 //! page loads it, and a page made whole needs nothing else. The same on SQLite.
 
-use empires_ruleset::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
-use empires_ruleset::gamedir::{Access, EmpiresDir, Game, parse_map};
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::Store;
 use empires_host::store::sql::SqlStore;
 use empires_host::turn::{TurnOptions, run_with};
 use empires_rules::setup::{NewGame as Setup, new_game};
+use empires_ruleset::drawing::{self, FROM_REPORTS, MAP_SCRIPT};
+use empires_ruleset::gamedir::{Access, EmpiresDir, Game, parse_map};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use std::path::{Path, PathBuf};
 
 fn repo() -> PathBuf {
@@ -155,9 +155,7 @@ fn a_database_game_keeps_its_map_drawing_and_exports_it() {
             })
             .await
             .unwrap();
-        let loaded = empires_ruleset::ruleset::load(&store, "g")
-            .await
-            .unwrap();
+        let loaded = empires_ruleset::ruleset::load(&store, "g").await.unwrap();
         let kept = loaded.map_script.expect("kept with the game");
         assert!(drawing::read(&kept, &text).is_some());
         store.play_turn("g", YES, 2).await.unwrap();

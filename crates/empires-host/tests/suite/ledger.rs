@@ -87,14 +87,8 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         (-1, vec![1])
     );
     // Dummies have no ledger; their reports are never held.
-    assert_eq!(
-        store.report_held("g", seat("IR"), 1).await.unwrap(),
-        None
-    );
-    assert_eq!(
-        store.report_held("g", seat("EN"), 1).await.unwrap(),
-        None
-    );
+    assert_eq!(store.report_held("g", seat("IR"), 1).await.unwrap(), None);
+    assert_eq!(store.report_held("g", seat("EN"), 1).await.unwrap(), None);
     let held = store.report_held("g", seat("SC"), 1).await.unwrap();
     assert!(
         held.as_deref()
@@ -102,10 +96,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         "{held:?}"
     );
     // The starting position was never charged: never held.
-    assert_eq!(
-        store.report_held("g", seat("SC"), 0).await.unwrap(),
-        None
-    );
+    assert_eq!(store.report_held("g", seat("SC"), 0).await.unwrap(), None);
     // Bob pays for ten: the oldest unpaid turn is paid first and its report is his again.
     store
         .enter(
@@ -118,10 +109,7 @@ async fn a_paid_game_charges_every_player_and_holds_an_unpaid_report_until_paid(
         )
         .await
         .unwrap();
-    assert_eq!(
-        store.report_held("g", seat("SC"), 1).await.unwrap(),
-        None
-    );
+    assert_eq!(store.report_held("g", seat("SC"), 1).await.unwrap(), None);
     assert_eq!(store.ledger(bob).await.unwrap().standing("g").credits, 9);
     // A free game charges nothing.
     game(&store, "free").await;

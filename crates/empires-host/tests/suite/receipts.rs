@@ -4,13 +4,13 @@
 //! `DATABASE_URL` names a server) PostgreSQL; then every receipt is checked against the
 //! turns the store kept, and the store's own count of stranded receipts must be nil.
 
-use empires_ruleset::gamedir::parse_map;
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Receipt, SeatCode, Store, Submission};
 use empires_host::turn::TurnOptions;
 use empires_rules::EmpireCode;
 use empires_rules::setup::{NewGame as Setup, new_game};
+use empires_ruleset::gamedir::parse_map;
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_testkit::{drop_postgres, fresh_postgres};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -4,8 +4,6 @@
 //! is not theirs.
 
 use empires_host::error::Kind;
-use empires_ruleset::gamedir::parse_map;
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::dir::{DirStore, files_under};
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Files, Store, Submission};
@@ -13,6 +11,8 @@ use empires_host::turn::TurnOptions;
 use empires_host::{transfer, verify};
 use empires_rules::EmpireCode;
 use empires_rules::setup::{NewGame as Setup, new_game};
+use empires_ruleset::gamedir::parse_map;
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_testkit::{drop_postgres, fresh_postgres};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -42,7 +42,7 @@ const YES: TurnOptions = TurnOptions {
 
 fn submission(empire: Option<&str>, body: &[u8]) -> Submission {
     Submission {
-        empire: empire.map(|e| seat(e)),
+        empire: empire.map(seat),
         body: body.to_vec(),
         door: "test".into(),
         received_at: 1_700_000_000_000,

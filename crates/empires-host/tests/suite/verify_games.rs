@@ -2,7 +2,6 @@
 //! turn for turn: `empires verify` finds every stored state again.
 
 use empires_host::error::Kind;
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use empires_host::store::dir::DirStore;
 use empires_host::store::sql::SqlStore;
 use empires_host::store::{Store, Submission};
@@ -10,6 +9,7 @@ use empires_host::turn::TurnOptions;
 use empires_host::verify::{Check, verify};
 use empires_rules::Variant;
 use empires_rules::setup::{NewGame as Setup, new_game};
+use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 
 /// Plays `map` from the start until someone wins (or 150 turns), every empire a dummy the
 /// computer plays, then replays every turn.

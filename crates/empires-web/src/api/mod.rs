@@ -232,7 +232,10 @@ async fn check_sheet(
     let req: SheetRequest = body(&bytes)?;
     let seat = seat_of(&host, &me, &game).await?;
     // The ruleset's own account of the check (Empires: every diagnostic and the forecast).
-    let checked = host.game(&game).await?.check(seat.as_str(), "sheet", &req.text)?;
+    let checked = host
+        .game(&game)
+        .await?
+        .check(seat.as_str(), "sheet", &req.text)?;
     Ok(Json(checked.to_json()).into_response())
 }
 

@@ -341,7 +341,8 @@ pub async fn reset_password(
     form: CsrfForm<Empty>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    let empire = empires_host::store::SeatCode::parse(&empire).ok_or_else(|| Failure::not_found("no such seat"))?;
+    let empire = empires_host::store::SeatCode::parse(&empire)
+        .ok_or_else(|| Failure::not_found("no such seat"))?;
     let seat = host
         .store
         .seats(&game)

@@ -160,11 +160,7 @@ pub async fn editor(
 ) -> Result<Response, Failure> {
     let seat = seat_of(&host, &me.account, &game).await?;
     let g = host.game(&game).await?;
-    let sheet = match host
-        .store
-        .latest_sheet(&game, seat, g.turn() + 1)
-        .await?
-    {
+    let sheet = match host.store.latest_sheet(&game, seat, g.turn() + 1).await? {
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
         None => g.sheet(seat.as_str())?,
     };
@@ -297,7 +293,10 @@ pub async fn live_check(
     let bytes = read_body(req, &host).await?;
     let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| Failure::bad_request("the turnsheet is not UTF-8 text"))?;
-    let checked = host.game(&game).await?.check(seat.as_str(), "sheet", &text)?;
+    let checked = host
+        .game(&game)
+        .await?
+        .check(seat.as_str(), "sheet", &text)?;
     Ok(Json(checked.view()).into_response())
 }
 
@@ -308,7 +307,11 @@ mod tests {
     #[test]
     fn messages_join_the_sheet_after_a_messages_line_and_split_back() {
         // W3 (2.9): the message box becomes the sheet's MESSAGES section, as on paper.
-        let sheet = join_messages("GAME g\r\n1. TAX\n\n", "Peace to all.\r\nPHONE 555", "MESSAGES");
+        let sheet = join_messages(
+            "GAME g\r\n1. TAX\n\n",
+            "Peace to all.\r\nPHONE 555",
+            "MESSAGES",
+        );
         assert_eq!(
             sheet,
             "GAME g\n1. TAX\n\nMESSAGES\nPeace to all.\nPHONE 555\n"

@@ -69,7 +69,14 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     let d = &v["diagnostics"][0];
     assert_eq!(d["severity"], "error", "{v}");
     assert!(d["line"].as_u64().unwrap() > 1, "{v}");
-    assert!(v["forecast"]["text"].as_str().unwrap().contains("No order fails") || v["forecast"]["title"] == "Dry run", "{v}");
+    assert!(
+        v["forecast"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("No order fails")
+            || v["forecast"]["title"] == "Dry run",
+        "{v}"
+    );
     assert_eq!(w.host.store.pending("europe").await.unwrap().len(), 1);
 
     // A sheet written for a turn already played is refused.

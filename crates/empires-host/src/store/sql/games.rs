@@ -12,9 +12,9 @@
 
 use super::{Declared, Pool, SqlStore, db_error, not_found};
 use crate::error::{Error, Result};
+use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
 use crate::pipeline::{self, PlayedTurn, Taken};
-use crate::gamedir::REPORTS_DIR;
 use crate::ruleset::{self, GameText, HostedGame, Ruleset, Seat, Started};
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::store::{Files, Millis};
