@@ -101,7 +101,7 @@ pub struct ReportParts {
 }
 
 /// The Content-ID the HTML report's map is shown by.
-pub const MAP_CID: &str = "map@empires";
+pub use empires_host::ruleset::mail::PICTURE_CID as MAP_CID;
 
 /// A report message: `multipart/mixed` of the report (`multipart/alternative` of the text
 /// and of the HTML with its map, `multipart/related`) and the turnsheet. The map is the PNG,

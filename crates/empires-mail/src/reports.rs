@@ -12,19 +12,13 @@
 use crate::compose::{self, Envelope, ReportParts};
 use crate::config::MailConfig;
 use empires_host::gamedir::REPORTS_DIR;
-use empires_host::gamedir::{GM_MESSAGES_FILE, ORDERS_DIR, STATE_FILE};
-use empires_host::ruleset::HostedGame;
+use empires_host::ruleset::Game;
+use empires_host::ruleset::mail::TurnFiles;
 use empires_host::store::SeatCode;
 use empires_host::store::sql::OutMail;
 use empires_host::store::sql::{ReportRecipient, SqlStore};
 use empires_host::store::{Millis, Store};
 use empires_host::{Error, Result};
-use empires_maps::draw::Layers;
-use empires_rules::{EmpireCode, GameState};
-use empires_ruleset::Loaded;
-use empires_ruleset::drawing;
-use empires_ruleset::gamedir::parse_state;
-use empires_ruleset::whole::whole_report;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -42,29 +36,32 @@ pub async fn deadline_after(store: &SqlStore, game: &str, turn: u32) -> Result<O
 
 /// Queues the reports of every turn of `game` not yet mailed, and the reports held back
 /// for payment that have been paid for since (2.10); returns how many messages were queued.
+/// Every game alike: each seat's report as its ruleset makes it for a letter
+/// ([`Game::mail_report`]).
 pub async fn queue_reports(
     store: &SqlStore,
     cfg: &MailConfig,
     game: &str,
     now: Millis,
 ) -> Result<usize> {
-    if let Some(hosted) = store.hosted_game(game).await? {
-        return queue_hosted(store, cfg, &hosted, now).await;
-    }
     let turns = store.unmailed_turns(game).await?;
     let released = released_reports(store, game).await?;
     if turns.is_empty() && released.is_empty() {
         return Ok(0);
     }
     let everyone = store.report_recipients(game, true).await?;
-    let loaded = Arc::new(empires_ruleset::ruleset::load(store, game).await?);
-    let layers = drawing::layers(&loaded.map, &loaded.map_text, loaded.map_script.as_deref());
+    let opened = empires_host::submit::open(store, game).await?;
+    let names: HashMap<String, String> = opened
+        .seats()?
+        .into_iter()
+        .map(|s| (s.code, s.name))
+        .collect();
     let ctx = Turns {
         store,
         cfg,
         game,
-        loaded: &loaded,
-        layers: &layers,
+        opened: &opened,
+        names: &Arc::new(names),
         now,
     };
     let mut queued = 0;
@@ -74,10 +71,10 @@ pub async fn queue_reports(
         }
         store.turn_mailed(game, turn, now).await?;
     }
-    for (turn, empire) in released {
+    for (turn, seat) in released {
         let those: Vec<ReportRecipient> = everyone
             .iter()
-            .filter(|r| r.empire == empires_ruleset::seat(empire))
+            .filter(|r| r.empire == seat)
             .cloned()
             .collect();
         if !those.is_empty() {
@@ -87,147 +84,28 @@ pub async fn queue_reports(
     Ok(queued)
 }
 
-/// [`queue_reports`] for a game of another ruleset: each seat's text report as the body, its
-/// HTML report as the alternative, and the sheet for the next turn to fill in, all as the
-/// ruleset wrote them (no turn of such a game is charged for).
-async fn queue_hosted(
-    store: &SqlStore,
-    cfg: &MailConfig,
-    game: &HostedGame,
-    now: Millis,
-) -> Result<usize> {
-    let name = &game.name;
-    let names: HashMap<String, String> = game
-        .ruleset
-        .seats(game.text())?
-        .into_iter()
-        .map(|s| (s.code, s.name))
-        .collect();
-    let mut queued = 0;
-    for turn in store.unmailed_turns(name).await? {
-        let everyone = store.report_recipients(name, true).await?;
-        let files = TurnFiles::read(store, name, turn).await?;
-        let deadline = deadline_after(store, name, turn).await?;
-        for r in &everyone {
-            let seat = r.empire;
-            let read = |ext: &str| files.text(&format!("{REPORTS_DIR}/{seat}.{ext}"));
-            let (Ok(report), Ok(html)) = (read("txt"), read("html")) else {
-                // A seat with no report this turn (a kingdom out of the game) gets none.
-                continue;
-            };
-            let seat_name = names
-                .get(seat.as_str())
-                .cloned()
-                .unwrap_or_else(|| seat.to_string());
-            let mut text = opening(
-                cfg,
-                (name, turn, deadline.as_deref()),
-                (&seat_name, seat),
-                None,
-                // The report itself opens its messages with the GM's.
-                None,
-            );
-            text.push('\n');
-            text.push_str(&report);
-            // The sheet to fill in is the one for the turn now waiting.
-            let sheet = match game.ruleset.sheet(game.text(), seat.as_str()) {
-                Ok(s) => (format!("{name}-{seat}-turn{}.txt", game.turn + 1), s),
-                Err(_) => continue,
-            };
-            let key = format!("report:{name}:{turn}:{seat}");
-            let env = Envelope {
-                to: &r.email,
-                subject: format!("{seat_name}: report of turn {turn}, {name}"),
-                in_reply_to: None,
-                key: key.clone(),
-                now,
-            };
-            // The map as a picture where the ruleset draws one: mail readers do not show
-            // the page's own drawing. A picture that cannot be made leaves the page as it is.
-            let png = read("json").ok().and_then(|json| {
-                match game.ruleset.picture(game.text(), seat.as_str(), &json) {
-                    Ok(png) => png,
-                    Err(e) => {
-                        tracing::warn!("{name}, turn {turn}, {seat}: no map picture: {e}");
-                        None
-                    }
-                }
-            });
-            let html = match &png {
-                Some(_) => picture_in_page(&html),
-                None => html,
-            };
-            let png = png.map(|p| (format!("{name}-{seat}-turn{turn}.png"), p));
-            let message = compose::report(
-                cfg,
-                &env,
-                ReportParts {
-                    text,
-                    html,
-                    png,
-                    sheet,
-                },
-            )?;
-            let mail = compose::queued(
-                Some(name),
-                Some(r.account),
-                "report",
-                Some(key),
-                &env,
-                message,
-            );
-            if store.queue_mail(&mail, now).await?.is_some() {
-                queued += 1;
-            }
-        }
-        store.turn_mailed(name, turn, now).await?;
-    }
-    Ok(queued)
-}
-
-/// A report page with its first inline drawing (`<svg>...</svg>`) swapped for the
-/// picture mailed with it: mail readers show an image, not a drawing.
-fn picture_in_page(page: &str) -> String {
-    let Some(a) = page.find("<svg") else {
-        return page.to_string();
-    };
-    let Some(end) = page[a..].find("</svg>").map(|i| a + i + "</svg>".len()) else {
-        return page.to_string();
-    };
-    format!(
-        "{}<img src=\"cid:{}\" alt=\"The map of what your realm knows\" style=\"max-width:100%;height:auto\">{}",
-        &page[..a],
-        crate::compose::MAP_CID,
-        &page[end..]
-    )
-}
-
 /// The reports held back for payment (a notice mailed in their place) that are paid for
-/// now and not yet mailed: (turn, empire).
-async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, EmpireCode)>> {
+/// now and not yet mailed: (turn, seat).
+async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, SeatCode)>> {
     let mut out = Vec::new();
     for key in store.held_notices(game).await? {
         let Some(rest) = key.strip_prefix(&format!("held:{game}:")) else {
             continue;
         };
-        let Some((turn, empire)) = rest.split_once(':') else {
+        let Some((turn, seat)) = rest.split_once(':') else {
             continue;
         };
-        let (Ok(turn), Ok(empire)) = (turn.parse::<u32>(), EmpireCode::parse(empire)) else {
+        let (Ok(turn), Some(seat)) = (turn.parse::<u32>(), SeatCode::parse(seat)) else {
             continue;
         };
         if store
-            .mail_queued(&format!("report:{game}:{turn}:{empire}"))
+            .mail_queued(&format!("report:{game}:{turn}:{seat}"))
             .await?
         {
             continue;
         }
-        if store
-            .report_held(game, empires_ruleset::seat(empire), turn)
-            .await?
-            .is_none()
-        {
-            out.push((turn, empire));
+        if store.report_held(game, seat, turn).await?.is_none() {
+            out.push((turn, seat));
         }
     }
     Ok(out)
@@ -238,8 +116,9 @@ struct Turns<'a> {
     store: &'a SqlStore,
     cfg: &'a MailConfig,
     game: &'a str,
-    loaded: &'a Arc<Loaded>,
-    layers: &'a Option<Arc<Layers>>,
+    opened: &'a Arc<dyn Game>,
+    /// Each seat's name, by its code.
+    names: &'a Arc<HashMap<String, String>>,
     now: Millis,
 }
 
@@ -251,18 +130,23 @@ impl Turns<'_> {
             store,
             cfg,
             game,
-            loaded,
-            layers,
+            opened,
+            names,
             now,
         } = *self;
         let mut queued = 0;
-        let files = TurnFiles::read(store, game, turn).await?;
-        let state = files.state(loaded, turn)?;
+        let place = format!("{}: turn {turn}", store.describe(game));
+        let files: HashMap<String, Vec<u8>> =
+            store.turn_files(game, turn).await?.into_iter().collect();
         let deadline = deadline_after(store, game, turn).await?;
         // 2.10: a report not paid for is not mailed; its player is told why instead.
         let mut recipients = Vec::new();
         let paid = store.paid_turns(game).await?;
         for r in everyone {
+            // A seat with no report this turn (a kingdom out of the game) gets none.
+            if !files.contains_key(&format!("{REPORTS_DIR}/{}.txt", r.empire)) {
+                continue;
+            }
             match store.report_held(game, r.empire, turn).await? {
                 Some(why) => {
                     if store
@@ -281,32 +165,31 @@ impl Turns<'_> {
                 None => recipients.push((r.clone(), None)),
             }
         }
-        let recipients = Arc::new(recipients);
         // Drawing the maps is most of the work, and all of it is the processor's: it is
         // done on every core, off the threads that answer requests.
-        let (cfg2, game2, loaded2, layers2, recipients2) = (
-            cfg.clone(),
-            game.to_string(),
-            loaded.clone(),
-            layers.clone(),
-            recipients.clone(),
-        );
+        let (cfg, game, opened, names) =
+            (cfg.clone(), game.to_string(), opened.clone(), names.clone());
         let mails: Vec<Result<OutMail>> = tokio::task::spawn_blocking(move || {
-            recipients2
+            let files = TurnFiles {
+                place: &place,
+                files: &files,
+            };
+            recipients
                 .par_iter()
                 .map(|(r, credits)| {
-                    report_mail(
-                        &cfg2,
-                        &game2,
-                        &loaded2,
+                    let letter = Letter {
+                        cfg: &cfg,
+                        game: &game,
+                        opened: opened.as_ref(),
                         turn,
-                        &files,
-                        &state,
-                        layers2.as_deref(),
-                        r,
-                        (deadline.as_deref(), credits.as_deref()),
+                        deadline: deadline.as_deref(),
                         now,
-                    )
+                    };
+                    let name = names
+                        .get(r.empire.as_str())
+                        .cloned()
+                        .unwrap_or_else(|| r.empire.to_string());
+                    letter.report_mail(&files, r, &name, credits.as_deref())
                 })
                 .collect()
         })
@@ -330,121 +213,82 @@ pub async fn queue_all(store: &SqlStore, cfg: &MailConfig, now: Millis) -> Resul
     Ok(n)
 }
 
-/// A turn's files, read once for all its reports.
-struct TurnFiles {
-    place: String,
-    files: HashMap<String, Vec<u8>>,
-}
-
-impl TurnFiles {
-    async fn read(store: &SqlStore, game: &str, turn: u32) -> Result<TurnFiles> {
-        Ok(TurnFiles {
-            place: format!("{}: turn {turn}", store.describe(game)),
-            files: store.turn_files(game, turn).await?.into_iter().collect(),
-        })
-    }
-
-    fn text(&self, path: &str) -> Result<String> {
-        let bytes = self
-            .files
-            .get(path)
-            .ok_or_else(|| Error::corrupt(format!("{}: {path} is missing", self.place)))?;
-        String::from_utf8(bytes.clone())
-            .map_err(|_| Error::corrupt(format!("{}: {path} is not valid UTF-8", self.place)))
-    }
-
-    /// The game as it stood after the turn, for drawing each empire's map.
-    fn state(&self, loaded: &Loaded, turn: u32) -> Result<GameState> {
-        if turn == loaded.turn {
-            return Ok(loaded.state.clone());
-        }
-        parse_state(&self.text(STATE_FILE)?, &self.place, &loaded.map)
-    }
-
-    /// The GM's messages played in the turn, if any.
-    fn gm_messages(&self) -> Option<String> {
-        let path = format!("{ORDERS_DIR}/{GM_MESSAGES_FILE}");
-        self.files
-            .get(&path)
-            .map(|b| String::from_utf8_lossy(b).trim().to_string())
-            .filter(|s| !s.is_empty())
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn report_mail(
-    cfg: &MailConfig,
-    game: &str,
-    loaded: &Loaded,
+/// One turn's report mails of a game.
+struct Letter<'a> {
+    cfg: &'a MailConfig,
+    game: &'a str,
+    opened: &'a dyn Game,
     turn: u32,
-    files: &TurnFiles,
-    state: &GameState,
-    layers: Option<&Layers>,
-    r: &ReportRecipient,
-    (deadline, credits): (Option<&str>, Option<&str>),
+    deadline: Option<&'a str>,
     now: Millis,
-) -> Result<empires_host::store::sql::OutMail> {
-    let e = empires_ruleset::empire(r.empire).ok_or_else(|| {
-        Error::corrupt(format!(
-            "{}: {} is not an empire's seat",
-            files.place, r.empire
+}
+
+impl Letter<'_> {
+    /// The report mail of `r`'s seat, named `name`: the opening, the report as the ruleset
+    /// makes it for a letter, its map's picture, and the sheet for the turn now waiting.
+    fn report_mail(
+        &self,
+        files: &TurnFiles,
+        r: &ReportRecipient,
+        name: &str,
+        credits: Option<&str>,
+    ) -> Result<OutMail> {
+        let Letter {
+            cfg,
+            game,
+            opened,
+            turn,
+            deadline,
+            now,
+        } = *self;
+        let seat = r.empire;
+        let report = opened.mail_report(turn, files, seat.as_str())?;
+        let opening = opening(
+            cfg,
+            (game, turn, deadline),
+            (name, seat),
+            credits,
+            report.gm_messages,
+        );
+        let html = with_opening(&report.html, &opening);
+        let mut text = opening;
+        text.push('\n');
+        text.push_str(&report.text);
+        let next = opened.turn() + 1;
+        let sheet = (
+            format!("{game}-{seat}-turn{next}.txt"),
+            opened.sheet(seat.as_str())?,
+        );
+        let key = format!("report:{game}:{turn}:{seat}");
+        let env = Envelope {
+            to: &r.email,
+            subject: format!("{name}: report of turn {turn}, {game}"),
+            in_reply_to: None,
+            key: key.clone(),
+            now,
+        };
+        let png = report
+            .picture
+            .map(|p| (format!("{game}-{seat}-turn{turn}.png"), p));
+        let message = compose::report(
+            cfg,
+            &env,
+            ReportParts {
+                text,
+                html,
+                png,
+                sheet,
+            },
+        )?;
+        Ok(compose::queued(
+            Some(game),
+            Some(r.account),
+            "report",
+            Some(key),
+            &env,
+            message,
         ))
-    })?;
-    let read = |path: &str| files.text(path);
-    let report_text = whole_report(&read, e, "txt", None, &files.place)?;
-    let png = match layers {
-        Some(l) => Some((
-            format!("{game}-{e}-turn{turn}.png"),
-            map_png(loaded, state, l, e)?,
-        )),
-        None => None,
-    };
-    // With a picture of the map, the page shows it rather than carrying the drawing.
-    let html = match png {
-        Some(_) => with_map_picture(&whole_report(&read, e, "html", None, &files.place)?),
-        None => whole_report(&read, e, "html", layers, &files.place)?,
-    };
-    let name = empire_name(loaded, e);
-    let opening = opening(
-        cfg,
-        (game, turn, deadline),
-        (&name, empires_ruleset::seat(e)),
-        credits,
-        files.gm_messages(),
-    );
-    let html = with_opening(&html, &opening);
-    let mut text = opening;
-    text.push('\n');
-    text.push_str(&report_text);
-    let sheet = (
-        format!("{game}-{e}-turn{}.txt", turn + 1),
-        loaded.blank_sheet(game, e),
-    );
-    let env = Envelope {
-        to: &r.email,
-        subject: format!("{name}: report of turn {turn}, {game}"),
-        in_reply_to: None,
-        key: format!("report:{game}:{turn}:{e}"),
-        now,
-    };
-    let message = compose::report(
-        cfg,
-        &env,
-        ReportParts {
-            text,
-            html,
-            png,
-            sheet,
-        },
-    )?;
-    Ok(compose::queued(
-        Some(game),
-        Some(r.account),
-        "report",
-        Some(format!("report:{game}:{turn}:{e}")),
-        &env,
-        message,
-    ))
+    }
 }
 
 /// The message a player gets in place of a report held back until its turn is paid for.
@@ -534,53 +378,6 @@ fn with_opening(page: &str, opening: &str) -> String {
         &page[..at],
         &page[at..]
     )
-}
-
-/// A report page whose map section shows the PNG sent with it (by its Content-ID) in place
-/// of the drawing and the scripts that draw it.
-fn with_map_picture(page: &str) -> String {
-    const START: &str = "<section class=\"map\" id=\"map\">";
-    let Some(a) = page.find(START) else {
-        return page.to_string();
-    };
-    let rest = &page[a + START.len()..];
-    let end = ["<section", "</main>"]
-        .iter()
-        .filter_map(|m| rest.find(m))
-        .min()
-        .map_or(page.len(), |i| a + START.len() + i);
-    format!(
-        "{}{START}<h2>Map</h2><img src=\"cid:{}\" alt=\"The map of what your empire knows\" style=\"max-width:100%;height:auto\"></section>{}",
-        &page[..a],
-        crate::compose::MAP_CID,
-        &page[end..]
-    )
-}
-
-/// The map of what `empire` knows, drawn on the game's kept layer and made a PNG.
-fn map_png(
-    loaded: &Loaded,
-    state: &GameState,
-    layers: &Layers,
-    empire: EmpireCode,
-) -> Result<Vec<u8>> {
-    let overlay = empires_maps::draw::overlay(
-        &layers.layout,
-        &loaded.map,
-        Some((state, Some(empire))),
-        None,
-    )
-    .map_err(Error::new)?;
-    empires_maps::draw::png_small(&layers.assemble(&overlay)).map_err(Error::new)
-}
-
-fn empire_name(loaded: &Loaded, e: EmpireCode) -> String {
-    loaded
-        .map
-        .empires
-        .iter()
-        .find(|x| x.code == e)
-        .map_or_else(|| e.to_string(), |x| x.name.clone())
 }
 
 /// Reminds every player of `game` with an address on record who has sent no turnsheet for

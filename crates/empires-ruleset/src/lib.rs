@@ -9,6 +9,7 @@ pub mod check;
 pub mod create;
 pub mod drawing;
 pub mod gamedir;
+pub mod mail;
 pub mod mapcache;
 pub mod render;
 pub mod ruleset;

@@ -503,6 +503,9 @@ fn declared(state: &GameState, reports: Vec<(String, String)>) -> Vec<Written> {
 pub struct EmpiresGame {
     name: String,
     loaded: Arc<Loaded>,
+    /// The map's whole layer, read from the kept `map.js` the first time a report is
+    /// mailed.
+    layers: std::sync::OnceLock<Option<Arc<empires_maps::draw::Layers>>>,
 }
 
 impl EmpiresGame {
@@ -511,11 +514,19 @@ impl EmpiresGame {
         EmpiresGame {
             name: name.to_string(),
             loaded,
+            layers: std::sync::OnceLock::new(),
         }
     }
 
     pub fn loaded(&self) -> &Arc<Loaded> {
         &self.loaded
+    }
+
+    fn layers(&self) -> Option<&empires_maps::draw::Layers> {
+        let l = &self.loaded;
+        self.layers
+            .get_or_init(|| crate::drawing::layers(&l.map, &l.map_text, l.map_script.as_deref()))
+            .as_deref()
     }
 }
 
@@ -543,6 +554,16 @@ impl Game for EmpiresGame {
     fn sheet(&self, seat: &str) -> Result<String> {
         let code = empire(&self.loaded.state, seat)?;
         Ok(self.loaded.blank_sheet(&self.name, code))
+    }
+
+    fn mail_report(
+        &self,
+        turn: u32,
+        files: &ruleset_api::mail::TurnFiles,
+        seat: &str,
+    ) -> Result<ruleset_api::mail::MailReport> {
+        let e = empire(&self.loaded.state, seat)?;
+        crate::mail::mail_report(&self.loaded, self.layers(), turn, files, e)
     }
 
     fn page_script(&self) -> Option<&str> {

@@ -208,6 +208,27 @@ impl Game for Opened {
         sheet_of(&self.game.name, &self.map, &self.state, seat)
     }
 
+    // The report as written, its map drawn from the seat's report of the turn; a picture
+    // that cannot be made leaves the page's own drawing.
+    fn mail_report(
+        &self,
+        turn: u32,
+        files: &ruleset_api::mail::TurnFiles,
+        seat: &str,
+    ) -> Result<ruleset_api::mail::MailReport> {
+        let mut report = ruleset_api::mail::as_written(files, seat)?;
+        let json = files.text(&format!("reports/{seat}.json"))?;
+        match Napoleonic.picture(self.game.text(), seat, &json) {
+            Ok(Some(png)) => {
+                report.html = ruleset_api::mail::picture_in_page(&report.html);
+                report.picture = Some(png);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!("turn {turn}, {seat}: no map picture: {e}"),
+        }
+        Ok(report)
+    }
+
     fn sheet_help(&self, _seat: &str) -> ruleset_api::SheetHelp {
         ruleset_api::SheetHelp {
             label: "Order sheet: orders under their headings, as the sheet explains".to_string(),

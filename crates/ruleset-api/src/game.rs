@@ -2,6 +2,7 @@
 //! of a game between two turns — its seats, a blank sheet, a sheet checked — without
 //! reading and parsing it again for every request.
 
+use crate::mail::{MailReport, TurnFiles};
 use crate::{Checked, HostedGame, Orders, Result, Ruleset, Seat, SheetHelp, Turn};
 use std::any::Any;
 
@@ -38,6 +39,12 @@ pub trait Game: Send + Sync + Any {
     }
     /// What the reader should know: a state that does not match its hash.
     fn warnings(&self) -> &[String];
+    /// `seat`'s report of turn `turn` (played, its files `files`) as a letter carries it:
+    /// whole, its map a picture where the game draws one.
+    fn mail_report(&self, turn: u32, files: &TurnFiles, seat: &str) -> Result<MailReport> {
+        let _ = turn;
+        crate::mail::as_written(files, seat)
+    }
     /// The script every report page of the game loads beside it (Empires: the map's
     /// layer, `map.js`), when the ruleset keeps one.
     fn page_script(&self) -> Option<&str> {

@@ -11,6 +11,7 @@
 
 pub mod error;
 pub mod game;
+pub mod mail;
 pub mod text;
 
 pub use error::{Error, Kind, Result};
