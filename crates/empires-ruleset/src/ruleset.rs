@@ -88,6 +88,48 @@ pub fn finished(state: &GameState) -> Option<Finished> {
     })
 }
 
+/// A new game's options as the GM wrote them: 2.6, actions a turn; 2.5, missed turns
+/// before a player counts as dropped out. One left blank takes its default.
+fn options_of(written: &BTreeMap<String, String>) -> Result<empires_rules::variant::Options> {
+    let defaults = empires_rules::variant::Options::default();
+    let number =
+        |id: &str, what: &str, range: std::ops::RangeInclusive<u32>, default: u32| match written
+            .get(id)
+            .map(|t| t.trim())
+            .unwrap_or("")
+        {
+            "" => Ok(default),
+            t => t.parse().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+                Error::new(format!(
+                    "{what} is a whole number from {} to {}",
+                    range.start(),
+                    range.end()
+                ))
+            }),
+        };
+    if let Some(unknown) = written
+        .keys()
+        .find(|k| !["actions", "dropout"].contains(&k.as_str()))
+    {
+        return Err(Error::new(format!("Empires has no option \"{unknown}\"")));
+    }
+    Ok(empires_rules::variant::Options {
+        actions_per_turn: number(
+            "actions",
+            "actions a turn",
+            1..=empires_rules::state::MAX_ACTIONS_PER_TURN,
+            defaults.actions_per_turn,
+        )?,
+        dropout_after: number(
+            "dropout",
+            "missed turns before dropping out",
+            1..=100,
+            defaults.dropout_after,
+        )?,
+        ..defaults
+    })
+}
+
 /// A new Empires game to keep: its key in the store, its map, its starting position.
 pub struct NewGame<'a> {
     pub name: &'a str,
@@ -202,27 +244,74 @@ impl Ruleset for Empires {
     }
 
     fn create(&self, setup: &Setup) -> Result<Started> {
-        let text = match &setup.map {
-            Some(t) => t.clone(),
-            None => empires_maps::standard::find(DEFAULT_MAP)
-                .map(|s| s.text.to_string())
-                .ok_or_else(|| Error::new("the World Empires map is missing from this build"))?,
+        let (text, file) = match (&setup.map, &setup.standard_map) {
+            (Some(t), _) => (t.clone(), "map.toml".to_string()),
+            (None, name) => {
+                let name = name.as_deref().unwrap_or(DEFAULT_MAP);
+                let standard = empires_maps::standard::find(name)
+                    .ok_or_else(|| Error::new(format!("\"{name}\" is not a standard map")))?;
+                (standard.text.to_string(), standard.file.to_string())
+            }
         };
-        let map = parse_map(&text, "map.toml")?;
+        let map = parse_map(&text, &file)?;
+        let variant = match setup.variant.as_deref().map(str::trim) {
+            None | Some("") => map.variant.unwrap_or(Variant::World),
+            Some(v) => {
+                Variant::parse(v).ok_or_else(|| Error::new(format!("\"{v}\" is not a variant")))?
+            }
+        };
         let mut players = BTreeMap::new();
         for seat in &setup.seats {
             let code = EmpireCode::parse(seat).map_err(|e| Error::new(e.to_string()))?;
             players.insert(code, seat.clone());
         }
+        for (seat, player) in &setup.players {
+            let code = EmpireCode::parse(seat)
+                .map_err(|_| Error::new(format!("players: \"{seat}\" is not an empire's code")))?;
+            players.insert(code, player.clone());
+        }
         let new = Setting {
             name: setup.name.clone(),
-            variant: map.variant.unwrap_or(Variant::World),
+            variant,
             seed: setup.seed,
             players,
-            options: Default::default(),
+            options: options_of(&setup.options)?,
         };
-        let state = crate::create::start(&map, "map.toml", &new)?;
+        let state = crate::create::start(&map, &file, &new)?;
         started(&setup.name, &text, &map, &state)
+    }
+
+    fn new_game_form(&self) -> ruleset_api::NewGameForm {
+        let defaults = empires_rules::variant::Options::default();
+        let mut maps: Vec<String> = empires_maps::standard::names()
+            .into_iter()
+            .map(String::from)
+            .collect();
+        // The default map first.
+        maps.sort_by_key(|m| m != DEFAULT_MAP);
+        ruleset_api::NewGameForm {
+            maps,
+            variants: ["world", "medieval", "european", "australian"]
+                .map(String::from)
+                .to_vec(),
+            options: vec![
+                ruleset_api::GameOption {
+                    id: "actions",
+                    label: format!(
+                        "Actions each empire may take a turn (2.6; blank: {})",
+                        defaults.actions_per_turn
+                    ),
+                },
+                ruleset_api::GameOption {
+                    id: "dropout",
+                    label: format!(
+                        "Missed turns in a row before a player counts as dropped out and the computer plays to win (2.5; blank: {})",
+                        defaults.dropout_after
+                    ),
+                },
+            ],
+            seats_hint: "an empire's code, EN".to_string(),
+        }
     }
 
     fn seats(&self, g: GameText) -> Result<Vec<Seat>> {

@@ -132,6 +132,7 @@ pub async fn napoleonic_game(
         seed,
         map: None,
         seats: Vec::new(),
+        ..Default::default()
     };
     let started = napoleonic.create(&setup).expect("a Napoleonic game");
     store

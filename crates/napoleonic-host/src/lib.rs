@@ -266,6 +266,13 @@ impl Ruleset for Napoleonic {
         "A kingdom whose player sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the computer keeps a kingdom with no player as a caretaker (it defends, recruits and annexes, and starts no war); the independents follow their own routine."
     }
 
+    fn new_game_form(&self) -> ruleset_api::NewGameForm {
+        ruleset_api::NewGameForm {
+            seats_hint: "a kingdom's code, FRA".to_string(),
+            ..ruleset_api::NewGameForm::default()
+        }
+    }
+
     fn create(&self, setup: &Setup) -> Result<Started> {
         let text = setup
             .map
@@ -495,6 +502,7 @@ mod tests {
                 seed: 5,
                 map: None,
                 seats: vec!["FRA".into(), "PRU".into()],
+                ..Default::default()
             })
             .unwrap();
         let hosted = HostedGame {

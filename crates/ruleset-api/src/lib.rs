@@ -142,6 +142,37 @@ pub struct Setup {
     pub map: Option<String>,
     /// The seats in play (codes); all the map's when empty.
     pub seats: Vec<String>,
+    /// One of the ruleset's standard maps, by name ([`NewGameForm::maps`]), when `map`
+    /// gives no map of its own.
+    pub standard_map: Option<String>,
+    /// The rules, by the ruleset's name for them ([`NewGameForm::variants`]); the map's own
+    /// when `None`.
+    pub variant: Option<String>,
+    /// The game's options, by the ids [`NewGameForm::options`] gives, as the GM wrote
+    /// them; one left out takes its default.
+    pub options: std::collections::BTreeMap<String, String>,
+    /// Who plays which seat, as (seat code, player's name); the others are the computer's.
+    pub players: std::collections::BTreeMap<String, String>,
+}
+
+/// What a GM chooses when starting a game of a ruleset, beside its name and seed.
+#[derive(Debug, Clone, Default)]
+pub struct NewGameForm {
+    /// The standard maps, by name, the first the default; empty when the game has one map.
+    pub maps: Vec<String>,
+    /// The rules the maps may be played under, by name; empty when there is no choice.
+    pub variants: Vec<String>,
+    pub options: Vec<GameOption>,
+    /// A sentence on the seats' codes, for the players' box ("an empire's code, EN").
+    pub seats_hint: String,
+}
+
+/// An option of a new game, entered as text.
+#[derive(Debug, Clone)]
+pub struct GameOption {
+    pub id: &'static str,
+    /// What it is, with its rule and its default ("Actions a turn (2.6; blank: 16)").
+    pub label: String,
 }
 
 /// A new game: the map it is played on and its starting state, as the host keeps them.
@@ -475,6 +506,10 @@ pub trait Ruleset: Send + Sync {
     /// policy, not the host's).
     fn missed_turn(&self) -> &'static str;
     fn create(&self, setup: &Setup) -> Result<Started>;
+    /// What a GM chooses when starting a game ([`Setup`]'s maps, rules and options).
+    fn new_game_form(&self) -> NewGameForm {
+        NewGameForm::default()
+    }
     fn seats(&self, game: GameText) -> Result<Vec<Seat>>;
     /// The turn to be played next.
     fn next_turn(&self, game: GameText) -> Result<u32>;

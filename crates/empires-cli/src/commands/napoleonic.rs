@@ -149,6 +149,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 seed,
                 map: map.as_deref().map(read_map).transpose()?,
                 seats: kingdoms.iter().map(|k| k.to_string()).collect(),
+                ..Default::default()
             };
             let at = hosted::GameAt::new(&dir, db.as_deref());
             Ok((

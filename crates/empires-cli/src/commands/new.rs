@@ -238,6 +238,7 @@ pub fn other_ruleset(
             .iter()
             .map(|s| s.trim().to_ascii_uppercase())
             .collect(),
+        ..Default::default()
     };
     hosted::create(ruleset, at, &setup)
 }

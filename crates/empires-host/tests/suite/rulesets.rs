@@ -30,12 +30,14 @@ fn setup(r: &dyn Ruleset) -> Setup {
             seed: 7,
             map: Some(fs::read_to_string(repo().join("maps/tutorial.toml")).unwrap()),
             seats: vec!["EN".into(), "SC".into()],
+            ..Default::default()
         },
         _ => Setup {
             name: "Europe".into(),
             seed: 7,
             map: None,
             seats: vec!["FRA".into(), "PRU".into()],
+            ..Default::default()
         },
     }
 }

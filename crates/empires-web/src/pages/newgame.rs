@@ -1,7 +1,7 @@
-//! Starting a game from the GM's console: the game (Empires or Napoleonic Empires), a
-//! standard map, the rules, a seed and the players; in Empires every other empire is a
-//! dummy the computer plays (2.1), in Napoleonic Empires every other kingdom is kept by the
-//! computer's caretaker (N4).
+//! Starting a game from the GM's console, of any ruleset the host runs: the game, its
+//! map, rules and options as its ruleset offers them ([`Ruleset::new_game_form`]), a seed
+//! and the players; the computer plays every other seat (Empires: a dummy, 2.1;
+//! Napoleonic Empires: the caretaker, N4).
 
 use super::console::check_account_name;
 use super::games::url_part;
@@ -10,16 +10,12 @@ use crate::auth::{CsrfForm, Me};
 use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
-use axum::extract::State;
+use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
-use empires_host::ruleset::{GameText, Ruleset, Setup as OtherSetup};
+use empires_host::ruleset::{GameText, Ruleset, Setup};
 use empires_host::store::{SeatCode, Store};
-use empires_rules::setup::NewGame as Setup;
-use empires_rules::variant::Options;
-use empires_rules::{EmpireCode, Variant};
-use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 #[derive(Template)]
@@ -30,17 +26,17 @@ struct NewGamePage {
     message: Option<String>,
     rulesets: Vec<(&'static str, &'static str)>,
     ruleset: String,
+    title: String,
     maps: Vec<String>,
-    variants: Vec<&'static str>,
+    variants: Vec<String>,
+    seats_hint: String,
+    /// The ruleset's options: (id, label, value written).
+    options: Vec<(&'static str, String, String)>,
     name: String,
     map: String,
     seed: String,
     players: String,
-    actions: String,
-    dropout: String,
 }
-
-const VARIANTS: [&str; 4] = ["world", "medieval", "european", "australian"];
 
 fn gm_only(me: &Me) -> Result<(), Failure> {
     if me.is_gm() {
@@ -50,12 +46,30 @@ fn gm_only(me: &Me) -> Result<(), Failure> {
     }
 }
 
-fn form_page(me: &Me, f: &NewGameForm, message: Option<String>) -> Result<Response, Failure> {
+/// The ruleset a form names, or the host's first.
+fn ruleset_of(id: Option<&str>) -> Result<&'static dyn Ruleset, Failure> {
+    match id.map(str::trim).filter(|i| !i.is_empty()) {
+        Some(id) => Ok(empires_host::ruleset::by_id(id)?),
+        None => empires_host::ruleset::all()
+            .first()
+            .copied()
+            .ok_or_else(|| Failure::not_found("this host runs no game")),
+    }
+}
+
+fn form_page(
+    me: &Me,
+    ruleset: &'static dyn Ruleset,
+    f: &HashMap<String, String>,
+    message: Option<String>,
+) -> Result<Response, Failure> {
     let status = if message.is_some() {
         axum::http::StatusCode::UNPROCESSABLE_ENTITY
     } else {
         axum::http::StatusCode::OK
     };
+    let offered = ruleset.new_game_form();
+    let field = |k: &str| f.get(k).cloned().unwrap_or_default();
     let body = page(&NewGamePage {
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
@@ -64,81 +78,39 @@ fn form_page(me: &Me, f: &NewGameForm, message: Option<String>) -> Result<Respon
             .iter()
             .map(|r| (r.id(), r.title()))
             .collect(),
-        ruleset: f.ruleset.clone(),
-        maps: empires_maps::standard::names()
+        ruleset: ruleset.id().to_string(),
+        title: ruleset.title().to_string(),
+        map: f
+            .get("map")
+            .cloned()
+            .or_else(|| offered.maps.first().cloned())
+            .unwrap_or_default(),
+        maps: offered.maps,
+        variants: offered.variants,
+        seats_hint: offered.seats_hint,
+        options: offered
+            .options
             .into_iter()
-            .map(String::from)
+            .map(|o| (o.id, o.label, field(o.id)))
             .collect(),
-        variants: VARIANTS.to_vec(),
-        name: f.name.clone(),
-        map: f.map.clone(),
-        seed: f.seed.clone(),
-        players: f.players.clone(),
-        actions: f.actions.clone(),
-        dropout: f.dropout.clone(),
+        name: field("name"),
+        seed: f.get("seed").cloned().unwrap_or_else(|| "1".to_string()),
+        players: field("players"),
     })?;
     Ok((status, body).into_response())
 }
 
-/// `/games/new`.
-pub async fn form(me: Me) -> Result<Response, Failure> {
-    gm_only(&me)?;
-    let blank = NewGameForm {
-        ruleset: EMPIRES.into(),
-        name: String::new(),
-        map: "world".into(),
-        variant: String::new(),
-        seed: "1".into(),
-        players: String::new(),
-        actions: String::new(),
-        dropout: String::new(),
-    };
-    form_page(&me, &blank, None)
-}
-
 #[derive(Deserialize)]
-pub struct NewGameForm {
-    #[serde(default = "empires_id")]
-    ruleset: String,
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    map: String,
-    #[serde(default)]
-    variant: String,
-    #[serde(default)]
-    seed: String,
-    #[serde(default)]
-    players: String,
-    #[serde(default)]
-    actions: String,
-    #[serde(default)]
-    dropout: String,
+pub struct Chosen {
+    ruleset: Option<String>,
 }
 
-const EMPIRES: &str = empires_host::store::sql::EMPIRES;
-
-fn empires_id() -> String {
-    EMPIRES.into()
-}
-
-/// A whole number from the form within `range`, or the default when left blank.
-fn number(
-    text: &str,
-    what: &str,
-    range: std::ops::RangeInclusive<u32>,
-    default: u32,
-) -> Result<u32, String> {
-    match text.trim() {
-        "" => Ok(default),
-        t => t.parse().ok().filter(|n| range.contains(n)).ok_or_else(|| {
-            format!(
-                "{what} is a whole number from {} to {}",
-                range.start(),
-                range.end()
-            )
-        }),
-    }
+/// `/games/new[?ruleset=ID]`: the form for a game of that ruleset (the host's first
+/// without one).
+pub async fn form(me: Me, Query(chosen): Query<Chosen>) -> Result<Response, Failure> {
+    gm_only(&me)?;
+    let ruleset = ruleset_of(chosen.ruleset.as_deref())?;
+    form_page(&me, ruleset, &HashMap::new(), None)
 }
 
 /// Players as the form lists them, one `CODE=account` a line.
@@ -168,136 +140,66 @@ fn parse_players(text: &str) -> Result<BTreeMap<SeatCode, String>, String> {
     Ok(players)
 }
 
-/// The empires of an Empires game's players.
-fn empires_of(players: BTreeMap<SeatCode, String>) -> Result<BTreeMap<EmpireCode, String>, String> {
-    players
-        .into_iter()
-        .map(|(seat, name)| match empires_ruleset::empire(seat) {
-            Some(e) => Ok((e, name)),
-            None => Err(format!("players: \"{seat}\" is not an empire's code")),
-        })
-        .collect()
-}
-
 /// Starts the game and opens its console; the form again, with what is wrong, otherwise.
 pub async fn create(
     State(host): State<Arc<Host>>,
-    form: CsrfForm<NewGameForm>,
+    form: CsrfForm<HashMap<String, String>>,
 ) -> Result<Response, Failure> {
     let me = &form.me;
     gm_only(me)?;
     let f = &form.form;
-    match start(&host, me, f).await {
-        Ok(()) => Ok(Redirect::to(&format!(
+    let ruleset = ruleset_of(f.get("ruleset").map(String::as_str))?;
+    match start(&host, me, ruleset, f).await {
+        Ok(name) => Ok(Redirect::to(&format!(
             "/games/{}/console?notice=created",
-            url_part(f.name.trim())
+            url_part(&name)
         ))
         .into_response()),
-        Err(message) => form_page(me, f, Some(message)),
+        Err(message) => form_page(me, ruleset, f, Some(message)),
     }
 }
 
-async fn start(host: &Host, me: &Me, f: &NewGameForm) -> Result<(), String> {
-    let name = f.name.trim();
-    empires_host::create::check_game_name(name).map_err(|e| e.to_string())?;
-    let seed: u64 = f
-        .seed
-        .trim()
-        .parse()
-        .map_err(|_| "the seed is a whole number, 0 or more".to_string())?;
-    if f.ruleset != EMPIRES {
-        let ruleset = empires_host::ruleset::by_id(&f.ruleset).map_err(|e| e.to_string())?;
-        return start_other(host, me, ruleset, (name, seed), parse_players(&f.players)?).await;
-    }
-    let standard = empires_maps::standard::find(&f.map)
-        .ok_or_else(|| format!("\"{}\" is not a standard map", f.map))?;
-    let variant = match f.variant.trim() {
-        "" => None,
-        v => Some(Variant::parse(v).ok_or_else(|| format!("\"{v}\" is not a variant"))?),
-    };
-    let seats = parse_players(&f.players)?;
-    let existing = existing_accounts(host, &seats)
-        .await
-        .map_err(|e| e.to_string())?;
-    let players = empires_of(seats.clone())?;
-    let defaults = Options::default();
-    let options = Options {
-        // 2.6: actions a turn; 2.5: missed turns before a player counts as dropped out.
-        actions_per_turn: number(
-            &f.actions,
-            "actions a turn",
-            1..=empires_rules::state::MAX_ACTIONS_PER_TURN,
-            defaults.actions_per_turn,
-        )?,
-        dropout_after: number(
-            &f.dropout,
-            "missed turns before dropping out",
-            1..=100,
-            defaults.dropout_after,
-        )?,
-        ..defaults
-    };
-    let map = empires_ruleset::gamedir::parse_map(standard.text, standard.file)
-        .map_err(|e| e.to_string())?;
-    let setup = Setup {
-        name: name.to_string(),
-        variant: variant.or(map.variant).unwrap_or(Variant::World),
-        seed,
-        players,
-        options,
-    };
-    let state =
-        empires_ruleset::create::start(&map, standard.file, &setup).map_err(|e| e.to_string())?;
-    let now = host.now();
-    host.store
-        .create(&NewGame {
-            name,
-            map_text: standard.text,
-            map: &map,
-            state: &state,
-            created_at: now,
-        })
-        .await
-        .map_err(|e| e.to_string())?;
-    host.store
-        .set_game_gm(name, me.account.id)
-        .await
-        .map_err(|e| e.to_string())?;
-    seat_players(host, me, name, &seats, &existing)
-        .await
-        .map_err(|e| e.to_string())?;
-    host.store
-        .audit_by(
-            Some(name),
-            me.account.id,
-            now,
-            "started the game",
-            &format!(
-                "on the {} map, {} rules, seed {seed}",
-                standard.name,
-                setup.variant.name()
-            ),
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(())
-}
-
-/// Starts a game of another ruleset on its standard map, makes `me` its GM and seats its
-/// players as [`seat_players`] does.
-async fn start_other(
+/// Starts a game of `ruleset` as the form `f` sets it up, makes `me` its GM and seats its
+/// players ([`seat_players`]); the game's name.
+async fn start(
     host: &Host,
     me: &Me,
     ruleset: &'static dyn Ruleset,
-    (name, seed): (&str, u64),
-    players: BTreeMap<SeatCode, String>,
-) -> Result<(), String> {
-    let setup = OtherSetup {
+    f: &HashMap<String, String>,
+) -> Result<String, String> {
+    let field = |k: &str| f.get(k).map(|v| v.trim()).unwrap_or("");
+    let name = field("name");
+    empires_host::create::check_game_name(name).map_err(|e| e.to_string())?;
+    let seed: u64 = field("seed")
+        .parse()
+        .map_err(|_| "the seed is a whole number, 0 or more".to_string())?;
+    let players = parse_players(f.get("players").map_or("", String::as_str))?;
+    let offered = ruleset.new_game_form();
+    let setup = Setup {
         name: name.to_string(),
         seed,
-        map: None,
-        seats: Vec::new(),
+        standard_map: Some(field("map"))
+            .filter(|m| !m.is_empty() && !offered.maps.is_empty())
+            .map(String::from),
+        variant: Some(field("variant"))
+            .filter(|v| !v.is_empty())
+            .map(String::from),
+        options: offered
+            .options
+            .iter()
+            .filter(|o| !field(o.id).is_empty())
+            .map(|o| (o.id.to_string(), field(o.id).to_string()))
+            .collect(),
+        players: players
+            .iter()
+            .map(|(s, p)| (s.to_string(), p.clone()))
+            .collect(),
+        ..Setup::default()
     };
+    // Accounts that exist before the game are invited to their seats, not given them.
+    let existing = existing_accounts(host, &players)
+        .await
+        .map_err(|e| e.to_string())?;
     let started = ruleset.create(&setup).map_err(|e| e.to_string())?;
     let text = GameText {
         name,
@@ -327,20 +229,25 @@ async fn start_other(
         .set_game_gm(name, me.account.id)
         .await
         .map_err(fail)?;
-    let existing = existing_accounts(host, &players).await.map_err(fail)?;
     seat_players(host, me, name, &players, &existing)
         .await
         .map_err(fail)?;
+    let on = match (&started.title, &started.variant) {
+        (_, Some(v)) if !offered.maps.is_empty() => format!(
+            "{}, {v}, on the {} map, seed {seed}",
+            ruleset.title(),
+            setup
+                .standard_map
+                .as_deref()
+                .unwrap_or(offered.maps[0].as_str())
+        ),
+        _ => format!("{}, seed {seed}", ruleset.title()),
+    };
     host.store
-        .audit_by(
-            Some(name),
-            me.account.id,
-            now,
-            "started the game",
-            &format!("{}, seed {seed}", ruleset.title()),
-        )
+        .audit_by(Some(name), me.account.id, now, "started the game", &on)
         .await
-        .map_err(fail)
+        .map_err(fail)?;
+    Ok(name.to_string())
 }
 
 /// The accounts that exist already among the players named for a new game's seats.
@@ -398,8 +305,8 @@ async fn seat_players(
                 .await?;
             continue;
         }
-        // An Empires game made the account with the game; another ruleset's seats are
-        // given here.
+        // A game whose state names its players made the account with the game; every
+        // seat is given here.
         let account = match host.store.account_by_name(player).await? {
             Some(a) => {
                 host.store.mark_managed(a.id, gm, game).await?;
