@@ -178,14 +178,16 @@ impl fmt::Display for OtherStatus {
     }
 }
 
-/// The status of a game of another ruleset, if `game` is one: kept in a database (whose
+/// The status of a game of a ruleset other than Empires, if `game` is one: kept in a database (whose
 /// seats say who plays them) or in a directory (which keeps no players).
 fn other_status(at: &crate::commands::hosted::GameAt) -> Result<Option<OtherStatus>> {
     use crate::commands::hosted::{self, GameAt};
     let (store, game) = hosted::open(at)?;
-    let Some(hosted_game) = hosted::block_on(store.hosted_game(&game))? else {
+    let hosted_game = hosted::block_on(store.hosted(&game))?;
+    // An Empires game has its own, fuller status (the empires' BPs, treasuries, VPs).
+    if hosted_game.ruleset.id() == empires_host::ruleset::Ruleset::id(&empires_ruleset::Empires) {
         return Ok(None);
-    };
+    }
     let held = match at {
         GameAt::Db { url, name } => hosted::block_on(hosted::open_db(url)?.seats(name))?,
         GameAt::Dir(_) => Vec::new(),

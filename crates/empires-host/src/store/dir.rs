@@ -19,17 +19,6 @@ fn path(game: &str) -> PathBuf {
     PathBuf::from(game)
 }
 
-/// The directory `game` when it holds a game of a ruleset other than Empires, kept through
-/// [`crate::gamefiles`].
-fn other_ruleset(game: &str) -> Result<Option<crate::gamefiles::GameFiles>> {
-    match crate::gamefiles::ruleset_of(&path(game)) {
-        Some(id) if id != "empires" => {
-            crate::gamefiles::GameFiles::open(&path(game), None).map(Some)
-        }
-        _ => Ok(None),
-    }
-}
-
 /// Every file under `dir`, by path relative to it with `/` between names, sorted.
 pub fn files_under(dir: &Path) -> Result<Files> {
     let mut out = Vec::new();
@@ -74,10 +63,6 @@ impl Store for DirStore {
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {
         crate::gamefiles::GameFiles::open(&path(game), None)?.hosted()
-    }
-
-    async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
-        other_ruleset(game)?.map(|g| g.hosted()).transpose()
     }
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {

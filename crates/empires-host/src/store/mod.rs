@@ -213,14 +213,6 @@ pub trait Store: Send + Sync {
         now: Millis,
     ) -> Result<()>;
 
-    /// The game as texts when it is played under a ruleset other than Empires (served
-    /// through [`crate::ruleset::Ruleset`]); `None` for an Empires game, which [`Store::load`]
-    /// reads.
-    async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
-        let _ = game;
-        Ok(None)
-    }
-
     /// The game as texts, whichever its ruleset, at the turn it stands.
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame>;
 

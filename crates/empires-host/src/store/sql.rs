@@ -410,9 +410,6 @@ pub use deadlines::{CatchUp, Due, GameSchedule, ReminderDue, next_deadline, remi
 mod games;
 pub use games::GameRow;
 
-/// The ruleset of games that the Empires pages of the doors still read typed.
-pub const EMPIRES: &str = "empires";
-
 mod login_limits;
 
 mod mail;
@@ -846,13 +843,6 @@ impl Store for SqlStore {
 
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame> {
         self.read_hosted(game).await
-    }
-
-    async fn hosted_game(&self, game: &str) -> Result<Option<crate::ruleset::HostedGame>> {
-        if self.is_other_ruleset(game).await? {
-            return self.read_hosted(game).await.map(Some);
-        }
-        Ok(None)
     }
 
     async fn deadline_passed(&self, game: &str, at: Millis) -> Result<Option<Millis>> {

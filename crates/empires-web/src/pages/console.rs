@@ -75,9 +75,8 @@ struct ConsolePage {
     paid: bool,
     /// What becomes of a seat that sent nothing, in the game's ruleset.
     missing_note: String,
-    /// A game of another ruleset: no report before the first turn, no export as an Empires
-    /// game directory.
-    other_ruleset: bool,
+    /// The starting position has reports (a ruleset may write none before the first turn).
+    start_reported: bool,
 }
 
 #[derive(Deserialize)]
@@ -114,7 +113,6 @@ async fn console_page(
     link: Option<LinkShown>,
 ) -> Result<Response, Failure> {
     let (title, turn) = host.heading(game).await?;
-    let other_ruleset = host.store.is_other_ruleset(game).await?;
     // What a missing sheet means is the ruleset's to say.
     let missing_note = host.store.ruleset(game).await?.missed_turn();
     let sent: BTreeSet<String> = host
@@ -134,17 +132,11 @@ async fn console_page(
         };
         seats.push(SeatLine {
             empire: s.empire.to_string(),
-            holder: s.account.as_ref().map_or_else(
-                || {
-                    if other_ruleset {
-                        "(no player)"
-                    } else {
-                        "(computer)"
-                    }
-                    .to_string()
-                },
-                |(_, n)| n.clone(),
-            ),
+            // A seat no account holds is played by the computer (2.5; N4).
+            holder: s
+                .account
+                .as_ref()
+                .map_or_else(|| "(computer)".to_string(), |(_, n)| n.clone()),
             holder_name: s
                 .account
                 .as_ref()
@@ -161,6 +153,14 @@ async fn console_page(
             credits,
         });
     }
+    let start_reported = match seats.first() {
+        Some(s) => host
+            .store
+            .turn_file(game, 0, &format!("reports/{}.html", s.empire), None)
+            .await
+            .is_ok(),
+        None => false,
+    };
     let audit = host
         .store
         .audit_entries(game)
@@ -198,7 +198,7 @@ async fn console_page(
         schedule: super::schedule::ScheduleForm::of(host.store.schedule_of(game).await?.as_ref()),
         paid,
         missing_note: missing_note.to_string(),
-        other_ruleset,
+        start_reported,
     })?
     .into_response())
 }

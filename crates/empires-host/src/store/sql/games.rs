@@ -414,12 +414,6 @@ impl SqlStore {
         ruleset::by_id(&id)
     }
 
-    /// Whether `game` is played under a ruleset other than Empires, so that a door serves it
-    /// through [`Ruleset`] and [`SqlStore::read_hosted`].
-    pub async fn is_other_ruleset(&self, game: &str) -> Result<bool> {
-        Ok(self.ruleset(game).await?.id() != super::EMPIRES)
-    }
-
     /// A whole game brought in from elsewhere (`empires import`): its row and seats,
     /// every turn's files and what is pending, in one transaction.
     pub async fn import_game(
