@@ -538,11 +538,7 @@ impl ruleset_api::CheckDetail for Detail {
 /// An order checker's diagnostic in the shape every door shows.
 fn diagnostic(d: &empires_orders::Diagnostic) -> ruleset_api::Diagnostic {
     ruleset_api::Diagnostic {
-        severity: if d.is_error() {
-            ruleset_api::Severity::Error
-        } else {
-            ruleset_api::Severity::Warning
-        },
+        severity: ruleset_api::Severity::of(d.is_error()),
         line: d.line,
         column: d.column,
         code: d.code.as_str().to_string(),

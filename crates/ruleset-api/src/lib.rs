@@ -247,6 +247,17 @@ pub enum Severity {
     Warning,
 }
 
+impl Severity {
+    /// An error where `is_error`, else a warning.
+    pub fn of(is_error: bool) -> Severity {
+        if is_error {
+            Severity::Error
+        } else {
+            Severity::Warning
+        }
+    }
+}
+
 impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
