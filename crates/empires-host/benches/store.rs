@@ -68,6 +68,8 @@ fn stores(rt: &tokio::runtime::Runtime, dir: &std::path::Path) -> Vec<(String, S
 }
 
 fn host(c: &mut Criterion) {
+    // The host names no game: the program's rulesets, as `empires` installs them.
+    empires_testkit::rulesets();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
