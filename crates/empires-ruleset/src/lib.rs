@@ -42,13 +42,23 @@ impl Loaded {
     /// game's name as the host keeps it (`game`) on the `GAME` line, and the empire's own
     /// number of actions (2.6). Every door hands out this one text.
     pub fn blank_sheet(&self, game: &str, empire: EmpireCode) -> String {
-        let actions = self
-            .state
-            .empire(empire)
-            .and_then(|e| e.actions_per_turn)
-            .unwrap_or(self.state.options.actions_per_turn);
-        empires_report::text::blank_sheet(game, self.turn + 1, empire.as_str(), actions)
+        blank_sheet(game, &self.state, empire)
     }
+}
+
+/// The actions `empire` may take a turn: its own limit, else the game's (2.6).
+pub fn actions_of(state: &GameState, empire: EmpireCode) -> u32 {
+    state
+        .empire(empire)
+        .and_then(|e| e.actions_per_turn)
+        .unwrap_or(state.options.actions_per_turn)
+}
+
+/// `empire`'s blank turnsheet for the turn after `state`, the game named `game` on its
+/// `GAME` line (the name the host keeps it by) with the empire's own number of actions.
+pub fn blank_sheet(game: &str, state: &GameState, empire: EmpireCode) -> String {
+    let actions = actions_of(state, empire);
+    empires_report::text::blank_sheet(game, state.turn + 1, empire.as_str(), actions)
 }
 
 /// The seat an empire is.

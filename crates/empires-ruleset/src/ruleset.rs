@@ -35,12 +35,6 @@ fn empire(state: &GameState, seat: &str) -> Result<EmpireCode> {
     }
 }
 
-/// An empire's blank sheet for the next turn, the game named `name` on its `GAME` line.
-fn sheet_of(name: &str, state: &GameState, e: &empires_rules::state::EmpireState) -> String {
-    let actions = e.actions_per_turn.unwrap_or(state.options.actions_per_turn);
-    empires_report::text::blank_sheet(name, state.turn + 1, e.code.as_str(), actions)
-}
-
 pub fn seats_of(state: &GameState) -> Vec<Seat> {
     state
         .empires
@@ -324,11 +318,9 @@ impl Ruleset for Empires {
 
     fn sheet(&self, g: GameText, seat: &str) -> Result<String> {
         let (_, state) = game(g)?;
+        // The empire is the game's: `empire` refuses a seat it does not have.
         let code = empire(&state, seat)?;
-        let e = state
-            .empire(code)
-            .ok_or_else(|| Error::new(format!("no empire {code} in this game")))?;
-        Ok(sheet_of(g.name, &state, e))
+        Ok(crate::blank_sheet(g.name, &state, code))
     }
 
     fn check(&self, g: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
@@ -657,11 +649,9 @@ impl Game for EmpiresGame {
 
     fn sheet_help(&self, seat: &str) -> ruleset_api::SheetHelp {
         let state = &self.loaded.state;
-        let actions = empire(state, seat)
-            .ok()
-            .and_then(|e| state.empire(e))
-            .and_then(|e| e.actions_per_turn)
-            .unwrap_or(state.options.actions_per_turn);
+        let actions = empire(state, seat).map_or(state.options.actions_per_turn, |e| {
+            crate::actions_of(state, e)
+        });
         sheet_help(actions)
     }
 
