@@ -337,16 +337,16 @@ impl SqlStore {
     /// `SHARE_GAME`.
     fn share_game(&self) -> &'static str {
         match self.pool {
-            Pool::Sqlite(_) => lite::SHARE_GAME,
-            Pool::Postgres(_) => pg::SHARE_GAME,
+            Pool::Sqlite(_) => <sqlx::Sqlite as Dialect>::SHARE_GAME,
+            Pool::Postgres(_) => <sqlx::Postgres as Dialect>::SHARE_GAME,
         }
     }
 
     /// How a transaction that reads what it then writes begins: see `BEGIN_WRITE`.
     fn begin_write(&self) -> &'static str {
         match self.pool {
-            Pool::Sqlite(_) => lite::BEGIN_WRITE,
-            Pool::Postgres(_) => pg::BEGIN_WRITE,
+            Pool::Sqlite(_) => <sqlx::Sqlite as Dialect>::BEGIN_WRITE,
+            Pool::Postgres(_) => <sqlx::Postgres as Dialect>::BEGIN_WRITE,
         }
     }
 
@@ -365,6 +365,9 @@ impl SqlStore {
 
 /// Runs the same code on whichever pool the store has, with `ops` naming that backend's
 /// module of queries: the SQL text is shared, the types are each backend's own.
+mod backend;
+use backend::{Dialect, Sql, insert_values};
+
 macro_rules! on_pool {
     ($pool:expr, |$p:ident| $body:expr) => {
         match $pool {
@@ -375,11 +378,11 @@ macro_rules! on_pool {
     ($pool:expr, |$p:ident, $ops:ident| $body:expr) => {
         match $pool {
             Pool::Sqlite($p) => {
-                use lite as $ops;
+                type $ops = $crate::store::sql::backend::Lite;
                 $body
             }
             Pool::Postgres($p) => {
-                use pg as $ops;
+                type $ops = $crate::store::sql::backend::Pg;
                 $body
             }
         }
@@ -452,373 +455,365 @@ fn not_found(shown: &str, game: &str) -> Error {
 /// limits on a statement's parameters.
 const FILES_PER_INSERT: usize = 200;
 
-/// The queries, written once and compiled for each backend.
-macro_rules! backend {
-    ($m:ident, $pool:ty, $conn:ty, $db:ty, $share:literal, $begin:literal) => {
-        mod $m {
-            use super::*;
+impl<D> Sql<D>
+where
+    D: Dialect,
+    for<'c> &'c mut D::Connection: sqlx::Executor<'c, Database = D>,
+    for<'q> D::Arguments<'q>: sqlx::IntoArguments<'q, D>,
+    for<'q> i64: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
+    for<'q> Option<i64>: sqlx::Encode<'q, D>,
+    for<'q> &'q str: sqlx::Encode<'q, D> + sqlx::Type<D>,
+    for<'q> Option<&'q str>: sqlx::Encode<'q, D>,
+    for<'q> String: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
+    for<'q> &'q [u8]: sqlx::Encode<'q, D> + sqlx::Type<D>,
+    for<'q> Option<&'q [u8]>: sqlx::Encode<'q, D>,
+    for<'q> Vec<u8>: sqlx::Decode<'q, D> + sqlx::Type<D>,
+    usize: sqlx::ColumnIndex<D::Row>,
+{
+    /// An empire's turnsheet, kept by one statement ([`Dialect::KEEP_SHEET`]).
+    pub const KEEP_SHEET: &'static str = D::KEEP_SHEET;
+    /// The game, the seat and the sheet a new one replaces ([`Dialect::READ_FOR_SHEET`]).
+    pub const READ_FOR_SHEET: &'static str = D::READ_FOR_SHEET;
+    /// How a transaction that reads what it then writes begins ([`Dialect::BEGIN_WRITE`]).
+    pub const BEGIN_WRITE: &'static str = D::BEGIN_WRITE;
 
-            /// What a statement that keeps a sheet appends to its read of the game's row:
-            /// on PostgreSQL, a shared lock on the row until the commit. A turn's claim
-            /// writes that row first, so the two wait for each other: a sheet is either
-            /// kept before the claim, and the turn reads it, or after the commit, and it
-            /// reads the turn the commit left. Without it a sheet inserted between the
-            /// turn's read of what is pending and its commit was receipted for the turn
-            /// just played and never played. SQLite needs none: its one writer at a time
-            /// already orders the two, and a write on a stale read fails rather than
-            /// keeps.
-            pub const SHARE_GAME: &str = $share;
+    pub async fn insert_turn(
+        c: &mut D::Connection,
+        id: i64,
+        turn: u32,
+        hash: &str,
+        rules_version: Option<&str>,
+        at: Millis,
+        (files, declared): (&[(String, Vec<u8>)], &Declared),
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO turns (game_id, turn, state_sha256, rules_version, engine_version, played_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(i64::from(turn))
+        .bind(hash)
+        .bind(rules_version)
+        .bind(ENGINE_VERSION)
+        .bind(at)
+        .execute(&mut *c)
+        .await?;
+        // Who may read each file is decided now, by the game's own seats.
+        let seats: Vec<(String,)> = sqlx::query_as("SELECT empire FROM seats WHERE game_id = $1")
+            .bind(id)
+            .fetch_all(&mut *c)
+            .await?;
+        let seats: Vec<SeatCode> = seats.iter().filter_map(|(s,)| SeatCode::parse(s)).collect();
+        // Many files to a statement: a turn has a hundred or more, and each statement
+        // costs a round trip.
+        let readers: Vec<_> = files
+            .iter()
+            .map(|(path, _)| reader_of(path, &seats, declared).as_text())
+            .collect();
+        let turn = i64::from(turn);
+        for (chunk, readers) in files
+            .chunks(FILES_PER_INSERT)
+            .zip(readers.chunks(FILES_PER_INSERT))
+        {
+            let head = "INSERT INTO turn_files (game_id, turn, path, reader, body)";
+            let sql = insert_values(head, chunk.len(), 5);
+            let mut q = sqlx::query(&sql);
+            for ((path, body), reader) in chunk.iter().zip(readers) {
+                q = q
+                    .bind(id)
+                    .bind(turn)
+                    .bind(path.as_str())
+                    .bind(reader.as_str())
+                    .bind(&body[..]);
+            }
+            q.execute(&mut *c).await?;
+        }
+        Ok(())
+    }
 
-            /// How a transaction that reads what it then writes begins: on SQLite it takes the
-            /// one writer's lock at once, waiting its turn, so that what it read is still so
-            /// when it writes (a deferred one would be refused, "database is locked", if a
-            /// turn was stored between its read and its write). PostgreSQL's row lock
-            /// ([`SHARE_GAME`]) does that work there.
-            pub const BEGIN_WRITE: &str = $begin;
-
-            /// An empire's turnsheet, kept by one statement that checks the game, the turn
-            /// and the seat as it inserts, marks it late when the turn's deadline has
-            /// passed (2.4, decision 22), and tells which sheet it replaces.
-            pub const KEEP_SHEET: &str = concat!(
-                "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
-                 SELECT g.id, $2, g.turn + 1 + CASE WHEN EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
-                 AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 1 ELSE 0 END, $3, $4, $5, $6, \
-                 CASE WHEN $8 = 'late' OR EXISTS (SELECT 1 FROM schedules d WHERE d.game_id = g.id AND d.for_turn = g.turn + 1 \
-                 AND d.paused_at IS NULL AND d.deadline IS NOT NULL AND d.deadline + d.grace < $5) THEN 'late' ELSE $8 END FROM games g \
-                 WHERE g.name = $1 AND ($7 IS NULL OR g.turn + 1 = $7) AND g.finished_at IS NULL \
-                 AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2)",
-                $share,
-                " RETURNING for_turn, (SELECT p.sha256 FROM submissions p WHERE p.game_id = submissions.game_id \
-                 AND p.empire = submissions.empire AND p.for_turn = submissions.for_turn \
-                 AND p.consumed_turn IS NULL AND p.id < submissions.id ORDER BY p.id DESC LIMIT 1), status"
-            );
-
-            /// The game, the empire's seat and the sheet a new one replaces, read (and on
-            /// PostgreSQL locked, as [`SHARE_GAME`] says) by the transaction that keeps a
-            /// sheet or a GM's message.
-            pub const READ_FOR_SHEET: &str = concat!(
-                "SELECT g.id, g.turn, \
-                 (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.empire = $2), \
-                 (SELECT sha256 FROM submissions u WHERE u.game_id = g.id AND u.empire = $2 \
-                  AND u.for_turn = g.turn + 1 AND u.consumed_turn IS NULL ORDER BY u.id DESC LIMIT 1), \
-                 g.finished_at FROM games g WHERE g.name = $1",
-                $share
-            );
-
-            pub async fn insert_turn(
-                c: &mut $conn,
-                id: i64,
-                turn: u32,
-                hash: &str,
-                rules_version: Option<&str>,
-                at: Millis,
-                (files, declared): (&[(String, Vec<u8>)], &Declared),
-            ) -> sqlx::Result<()> {
+    pub async fn insert_submission(
+        c: &mut D::Connection,
+        id: i64,
+        empire: Option<&str>,
+        for_turn: u32,
+        body: &[u8],
+        (door, at, late): (&str, Millis, bool),
+    ) -> sqlx::Result<()> {
+        match empire {
+            Some(code) => {
                 sqlx::query(
-                    "INSERT INTO turns (game_id, turn, state_sha256, rules_version, engine_version, played_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(id)
-                .bind(i64::from(turn))
-                .bind(hash)
-                .bind(rules_version)
-                .bind(ENGINE_VERSION)
+                .bind(code)
+                .bind(i64::from(for_turn))
+                .bind(body)
+                .bind(sha256_hex(body))
+                .bind(at)
+                .bind(door)
+                .bind(if late { "late" } else { "accepted" })
+                .execute(&mut *c)
+                .await?;
+            }
+            None => {
+                sqlx::query(
+                    "INSERT INTO gm_messages (game_id, for_turn, body, written_at) VALUES ($1, $2, $3, $4)",
+                )
+                .bind(id)
+                .bind(i64::from(for_turn))
+                .bind(body)
                 .bind(at)
                 .execute(&mut *c)
                 .await?;
-                // Who may read each file is decided now, by the game's own seats.
-                let seats: Vec<(String,)> = sqlx::query_as("SELECT empire FROM seats WHERE game_id = $1")
-                    .bind(id)
-                    .fetch_all(&mut *c)
-                    .await?;
-                let seats: Vec<SeatCode> = seats.iter().filter_map(|(s,)| SeatCode::parse(s)).collect();
-                // Many files to a statement: a turn has a hundred or more, and each statement
-                // costs a round trip.
-                for chunk in files.chunks(FILES_PER_INSERT) {
-                    let mut q = sqlx::QueryBuilder::<$db>::new(
-                        "INSERT INTO turn_files (game_id, turn, path, reader, body) ",
-                    );
-                    q.push_values(chunk, |mut row, (path, body)| {
-                        row.push_bind(id)
-                            .push_bind(i64::from(turn))
-                            .push_bind(path)
-                            .push_bind(reader_of(path, &seats, declared).as_text())
-                            .push_bind(&body[..]);
-                    });
-                    q.build().execute(&mut *c).await?;
-                }
-                Ok(())
-            }
-
-            pub async fn insert_submission(
-                c: &mut $conn,
-                id: i64,
-                empire: Option<&str>,
-                for_turn: u32,
-                body: &[u8],
-                (door, at, late): (&str, Millis, bool),
-            ) -> sqlx::Result<()> {
-                match empire {
-                    Some(code) => {
-                        sqlx::query(
-                            "INSERT INTO submissions (game_id, empire, for_turn, body, sha256, received_at, door, status) \
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                        )
-                        .bind(id)
-                        .bind(code)
-                        .bind(i64::from(for_turn))
-                        .bind(body)
-                        .bind(sha256_hex(body))
-                        .bind(at)
-                        .bind(door)
-                        .bind(if late { "late" } else { "accepted" })
-                        .execute(&mut *c)
-                        .await?;
-                    }
-                    None => {
-                        sqlx::query(
-                            "INSERT INTO gm_messages (game_id, for_turn, body, written_at) VALUES ($1, $2, $3, $4)",
-                        )
-                        .bind(id)
-                        .bind(i64::from(for_turn))
-                        .bind(body)
-                        .bind(at)
-                        .execute(&mut *c)
-                        .await?;
-                    }
-                }
-                Ok(())
-            }
-
-            pub async fn audit(c: &mut $conn, id: i64, at: Millis, action: &str, detail: &str) -> sqlx::Result<()> {
-                sqlx::query("INSERT INTO audit_log (game_id, at, action, detail) VALUES ($1, $2, $3, $4)")
-                    .bind(id)
-                    .bind(at)
-                    .bind(action)
-                    .bind(detail)
-                    .execute(&mut *c)
-                    .await?;
-                Ok(())
-            }
-
-            /// Keeps the map's layer for the report pages with the game.
-            pub async fn keep_script(c: &mut $conn, id: i64, script: &str) -> sqlx::Result<()> {
-                sqlx::query("UPDATE games SET map_script = $1 WHERE id = $2")
-                    .bind(script.as_bytes())
-                    .bind(id)
-                    .execute(&mut *c)
-                    .await
-                    .map(|_| ())
-            }
-
-            /// Claims the game for a turn run, as the first statement of its transaction:
-            /// the write holds the game until the commit. Returns the game's id and turn.
-            pub async fn claim(c: &mut $conn, shown: &str, game: &str) -> Result<(i64, i64)> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                sqlx::query("UPDATE games SET claims = claims + 1 WHERE name = $1")
-                    .bind(game)
-                    .execute(&mut *c)
-                    .await
-                    .map_err(fail("cannot claim the turn"))?;
-                game_row(c, game)
-                    .await
-                    .map_err(fail("cannot read the game"))?
-                    .ok_or_else(|| not_found(shown, game))
-            }
-
-            /// The game's id and current turn.
-            pub async fn game_row(c: &mut $conn, game: &str) -> sqlx::Result<Option<(i64, i64)>> {
-                sqlx::query_as("SELECT id, turn FROM games WHERE name = $1")
-                    .bind(game)
-                    .fetch_optional(&mut *c)
-                    .await
-            }
-
-            /// The map's text, the state's bytes and the hash kept with its turn.
-            pub async fn game_at(c: &mut $conn, id: i64, turn: i64) -> sqlx::Result<(Vec<u8>, Option<Vec<u8>>, String)> {
-                let (map,): (Vec<u8>,) = sqlx::query_as("SELECT map_toml FROM games WHERE id = $1")
-                    .bind(id)
-                    .fetch_one(&mut *c)
-                    .await?;
-                let state: Option<(Vec<u8>,)> = sqlx::query_as(
-                    "SELECT body FROM turn_files WHERE game_id = $1 AND turn = $2 AND path = $3",
-                )
-                .bind(id)
-                .bind(turn)
-                .bind(STATE_FILE)
-                .fetch_optional(&mut *c)
-                .await?;
-                let hash: Option<(String,)> = sqlx::query_as("SELECT state_sha256 FROM turns WHERE game_id = $1 AND turn = $2")
-                    .bind(id)
-                    .bind(turn)
-                    .fetch_optional(&mut *c)
-                    .await?;
-                Ok((map, state.map(|s| s.0), hash.map(|h| h.0).unwrap_or_default()))
-            }
-
-            /// The latest submission of each empire for a turn, not yet played, and the GM's
-            /// messages: (empire or `None` for the GM, ids, bytes). Late orders are played
-            /// only when the empire sent nothing on time for the turn (2.4, decision 22):
-            /// the on-time sheets are read after the late ones, so the latest of them wins.
-            pub async fn pending(c: &mut $conn, id: i64, for_turn: u32) -> sqlx::Result<Vec<(Option<String>, Vec<i64>, Vec<u8>)>> {
-                let rows: Vec<(i64, String, Vec<u8>)> = sqlx::query_as(
-                    "SELECT id, empire, body FROM submissions \
-                     WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL \
-                     ORDER BY CASE WHEN status = 'late' THEN 0 ELSE 1 END, id",
-                )
-                .bind(id)
-                .bind(i64::from(for_turn))
-                .fetch_all(&mut *c)
-                .await?;
-                let mut latest: BTreeMap<String, (i64, Vec<u8>)> = BTreeMap::new();
-                for (sid, empire, body) in rows {
-                    latest.insert(empire, (sid, body));
-                }
-                let mut out: Vec<(Option<String>, Vec<i64>, Vec<u8>)> = latest
-                    .into_iter()
-                    .map(|(e, (sid, body))| (Some(e), vec![sid], body))
-                    .collect();
-                let gm: Vec<(i64, Vec<u8>)> = sqlx::query_as(
-                    "SELECT id, body FROM gm_messages \
-                     WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL ORDER BY id",
-                )
-                .bind(id)
-                .bind(i64::from(for_turn))
-                .fetch_all(&mut *c)
-                .await?;
-                if !gm.is_empty() {
-                    let ids = gm.iter().map(|(i, _)| *i).collect();
-                    let mut body = Vec::new();
-                    for (i, (_, b)) in gm.iter().enumerate() {
-                        if i > 0 {
-                            body.extend_from_slice(b"\n\n");
-                        }
-                        body.extend_from_slice(b);
-                    }
-                    out.push((None, ids, body));
-                }
-                Ok(out)
-            }
-
-            pub async fn turn_files(c: &mut $conn, id: i64, turn: u32) -> sqlx::Result<Vec<(String, String, Vec<u8>)>> {
-                let mut rows: Vec<(String, String, Vec<u8>)> = sqlx::query_as(
-                    "SELECT path, reader, body FROM turn_files WHERE game_id = $1 AND turn = $2",
-                )
-                .bind(id)
-                .bind(i64::from(turn))
-                .fetch_all(&mut *c)
-                .await?;
-                // Sorted here, byte by byte: the databases' collations differ.
-                rows.sort();
-                Ok(rows)
-            }
-
-            pub async fn undo(p: &$pool, shown: &str, game: &str, now: Millis) -> Result<Undone> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                let mut tx = p.begin().await.map_err(fail("cannot start"))?;
-                sqlx::query("UPDATE games SET claims = claims + 1 WHERE name = $1")
-                    .bind(game)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(fail("cannot claim the game"))?;
-                let (id, turn) = game_row(&mut tx, game)
-                    .await
-                    .map_err(fail("cannot read the game"))?
-                    .ok_or_else(|| not_found(shown, game))?;
-                let label = format!("{shown}, game \"{game}\"");
-                // A game may start after turn 0 (a scenario): its first turn kept is its start.
-                let (first,): (Option<i64>,) = sqlx::query_as("SELECT MIN(turn) FROM turns WHERE game_id = $1")
-                    .bind(id)
-                    .fetch_one(&mut *tx)
-                    .await
-                    .map_err(fail("cannot read the game"))?;
-                if turn <= first.unwrap_or(0) {
-                    return Err(Error::new("there is no turn to undo: the game is at its starting position"));
-                }
-                let waiting = pending(&mut tx, id, turn as u32 + 1).await.map_err(fail("cannot read the turnsheets"))?;
-                // The GM's messages for the next turn (and the host's announcements of
-                // schedule changes) stay with that turn: they never mix with the undone one's.
-                if waiting.iter().any(|(empire, _, _)| empire.is_some()) {
-                    return Err(Error::conflict(format!(
-                        "{label}: turnsheets are waiting for turn {}; undoing turn {turn} would mix them with the ones sent for it",
-                        turn + 1
-                    )));
-                }
-                let work = async {
-                    sqlx::query("DELETE FROM turn_files WHERE game_id = $1 AND turn = $2")
-                        .bind(id)
-                        .bind(turn)
-                        .execute(&mut *tx)
-                        .await?;
-                    sqlx::query("DELETE FROM turns WHERE game_id = $1 AND turn = $2")
-                        .bind(id)
-                        .bind(turn)
-                        .execute(&mut *tx)
-                        .await?;
-                    for table in ["submissions", "gm_messages"] {
-                        sqlx::query(&format!(
-                            "UPDATE {table} SET consumed_turn = NULL WHERE game_id = $1 AND consumed_turn = $2"
-                        ))
-                        .bind(id)
-                        .bind(turn)
-                        .execute(&mut *tx)
-                        .await?;
-                    }
-                    // A game taken back from its last turn is not over any more.
-                    sqlx::query("UPDATE games SET turn = $1, finished_at = NULL WHERE id = $2")
-                        .bind(turn - 1)
-                        .bind(id)
-                        .execute(&mut *tx)
-                        .await?;
-                    // The deadline waiting for the next turn now waits for the undone one,
-                    // which is played again when it comes.
-                    sqlx::query("UPDATE schedules SET for_turn = $1 WHERE game_id = $2 AND for_turn = $3")
-                        .bind(turn)
-                        .bind(id)
-                        .bind(turn + 1)
-                        .execute(&mut *tx)
-                        .await?;
-                    let back = pending(&mut tx, id, turn as u32).await?;
-                    audit(&mut tx, id, now, "undo", &format!("turn {turn}")).await?;
-                    Ok::<_, sqlx::Error>(back)
-                };
-                let back = work.await.map_err(fail("cannot undo the turn"))?;
-                // The seats as they stood before the turn undone.
-                let (_, before) = games::$m::read(&mut tx, shown, game).await?;
-                let seats = before.ruleset.seats(before.text())?;
-                games::$m::update_seats(&mut tx, id, &seats).await.map_err(fail("cannot undo the turn"))?;
-                tx.commit().await.map_err(fail("cannot undo the turn"))?;
-                let mut names: Vec<String> = back
-                    .iter()
-                    .map(|(e, _, _)| e.as_ref().map_or(GM_FILE.to_string(), |e| format!("{e}.txt")))
-                    .collect();
-                names.sort();
-                Ok(Undone {
-                    turn: turn as u32,
-                    pending: names,
-                    warnings: Vec::new(),
-                })
             }
         }
-    };
-}
+        Ok(())
+    }
 
-backend!(
-    lite,
-    SqlitePool,
-    sqlx::SqliteConnection,
-    sqlx::Sqlite,
-    "",
-    "BEGIN IMMEDIATE"
-);
-backend!(
-    pg,
-    PgPool,
-    sqlx::PgConnection,
-    sqlx::Postgres,
-    " FOR SHARE OF g",
-    "BEGIN"
-);
+    pub async fn audit(
+        c: &mut D::Connection,
+        id: i64,
+        at: Millis,
+        action: &str,
+        detail: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query("INSERT INTO audit_log (game_id, at, action, detail) VALUES ($1, $2, $3, $4)")
+            .bind(id)
+            .bind(at)
+            .bind(action)
+            .bind(detail)
+            .execute(&mut *c)
+            .await?;
+        Ok(())
+    }
+
+    /// Keeps the map's layer for the report pages with the game.
+    pub async fn keep_script(c: &mut D::Connection, id: i64, script: &str) -> sqlx::Result<()> {
+        sqlx::query("UPDATE games SET map_script = $1 WHERE id = $2")
+            .bind(script.as_bytes())
+            .bind(id)
+            .execute(&mut *c)
+            .await
+            .map(|_| ())
+    }
+
+    /// Claims the game for a turn run, as the first statement of its transaction:
+    /// the write holds the game until the commit. Returns the game's id and turn.
+    pub async fn claim(c: &mut D::Connection, shown: &str, game: &str) -> Result<(i64, i64)> {
+        let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+        sqlx::query("UPDATE games SET claims = claims + 1 WHERE name = $1")
+            .bind(game)
+            .execute(&mut *c)
+            .await
+            .map_err(fail("cannot claim the turn"))?;
+        Self::game_row(c, game)
+            .await
+            .map_err(fail("cannot read the game"))?
+            .ok_or_else(|| not_found(shown, game))
+    }
+
+    /// The game's id and current turn.
+    pub async fn game_row(c: &mut D::Connection, game: &str) -> sqlx::Result<Option<(i64, i64)>> {
+        sqlx::query_as("SELECT id, turn FROM games WHERE name = $1")
+            .bind(game)
+            .fetch_optional(&mut *c)
+            .await
+    }
+
+    /// The map's text, the state's bytes and the hash kept with its turn.
+    pub async fn game_at(
+        c: &mut D::Connection,
+        id: i64,
+        turn: i64,
+    ) -> sqlx::Result<(Vec<u8>, Option<Vec<u8>>, String)> {
+        let (map,): (Vec<u8>,) = sqlx::query_as("SELECT map_toml FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut *c)
+            .await?;
+        let state: Option<(Vec<u8>,)> = sqlx::query_as(
+            "SELECT body FROM turn_files WHERE game_id = $1 AND turn = $2 AND path = $3",
+        )
+        .bind(id)
+        .bind(turn)
+        .bind(STATE_FILE)
+        .fetch_optional(&mut *c)
+        .await?;
+        let hash: Option<(String,)> =
+            sqlx::query_as("SELECT state_sha256 FROM turns WHERE game_id = $1 AND turn = $2")
+                .bind(id)
+                .bind(turn)
+                .fetch_optional(&mut *c)
+                .await?;
+        Ok((
+            map,
+            state.map(|s| s.0),
+            hash.map(|h| h.0).unwrap_or_default(),
+        ))
+    }
+
+    /// The latest submission of each empire for a turn, not yet played, and the GM's
+    /// messages: (empire or `None` for the GM, ids, bytes). Late orders are played
+    /// only when the empire sent nothing on time for the turn (2.4, decision 22):
+    /// the on-time sheets are read after the late ones, so the latest of them wins.
+    pub async fn pending(
+        c: &mut D::Connection,
+        id: i64,
+        for_turn: u32,
+    ) -> sqlx::Result<Vec<(Option<String>, Vec<i64>, Vec<u8>)>> {
+        let rows: Vec<(i64, String, Vec<u8>)> = sqlx::query_as(
+            "SELECT id, empire, body FROM submissions \
+             WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL \
+             ORDER BY CASE WHEN status = 'late' THEN 0 ELSE 1 END, id",
+        )
+        .bind(id)
+        .bind(i64::from(for_turn))
+        .fetch_all(&mut *c)
+        .await?;
+        let mut latest: BTreeMap<String, (i64, Vec<u8>)> = BTreeMap::new();
+        for (sid, empire, body) in rows {
+            latest.insert(empire, (sid, body));
+        }
+        let mut out: Vec<(Option<String>, Vec<i64>, Vec<u8>)> = latest
+            .into_iter()
+            .map(|(e, (sid, body))| (Some(e), vec![sid], body))
+            .collect();
+        let gm: Vec<(i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT id, body FROM gm_messages \
+             WHERE game_id = $1 AND for_turn = $2 AND consumed_turn IS NULL ORDER BY id",
+        )
+        .bind(id)
+        .bind(i64::from(for_turn))
+        .fetch_all(&mut *c)
+        .await?;
+        if !gm.is_empty() {
+            let ids = gm.iter().map(|(i, _)| *i).collect();
+            let mut body = Vec::new();
+            for (i, (_, b)) in gm.iter().enumerate() {
+                if i > 0 {
+                    body.extend_from_slice(b"\n\n");
+                }
+                body.extend_from_slice(b);
+            }
+            out.push((None, ids, body));
+        }
+        Ok(out)
+    }
+
+    pub async fn turn_files(
+        c: &mut D::Connection,
+        id: i64,
+        turn: u32,
+    ) -> sqlx::Result<Vec<(String, String, Vec<u8>)>> {
+        let mut rows: Vec<(String, String, Vec<u8>)> = sqlx::query_as(
+            "SELECT path, reader, body FROM turn_files WHERE game_id = $1 AND turn = $2",
+        )
+        .bind(id)
+        .bind(i64::from(turn))
+        .fetch_all(&mut *c)
+        .await?;
+        // Sorted here, byte by byte: the databases' collations differ.
+        rows.sort();
+        Ok(rows)
+    }
+
+    pub async fn undo(p: &sqlx::Pool<D>, shown: &str, game: &str, now: Millis) -> Result<Undone> {
+        let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+        let mut tx = p.begin().await.map_err(fail("cannot start"))?;
+        sqlx::query("UPDATE games SET claims = claims + 1 WHERE name = $1")
+            .bind(game)
+            .execute(&mut *tx)
+            .await
+            .map_err(fail("cannot claim the game"))?;
+        let (id, turn) = Self::game_row(&mut tx, game)
+            .await
+            .map_err(fail("cannot read the game"))?
+            .ok_or_else(|| not_found(shown, game))?;
+        let label = format!("{shown}, game \"{game}\"");
+        // A game may start after turn 0 (a scenario): its first turn kept is its start.
+        let (first,): (Option<i64>,) =
+            sqlx::query_as("SELECT MIN(turn) FROM turns WHERE game_id = $1")
+                .bind(id)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(fail("cannot read the game"))?;
+        if turn <= first.unwrap_or(0) {
+            return Err(Error::new(
+                "there is no turn to undo: the game is at its starting position",
+            ));
+        }
+        let waiting = Self::pending(&mut tx, id, turn as u32 + 1)
+            .await
+            .map_err(fail("cannot read the turnsheets"))?;
+        // The GM's messages for the next turn (and the host's announcements of
+        // schedule changes) stay with that turn: they never mix with the undone one's.
+        if waiting.iter().any(|(empire, _, _)| empire.is_some()) {
+            return Err(Error::conflict(format!(
+                "{label}: turnsheets are waiting for turn {}; undoing turn {turn} would mix them with the ones sent for it",
+                turn + 1
+            )));
+        }
+        let work = async {
+            sqlx::query("DELETE FROM turn_files WHERE game_id = $1 AND turn = $2")
+                .bind(id)
+                .bind(turn)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM turns WHERE game_id = $1 AND turn = $2")
+                .bind(id)
+                .bind(turn)
+                .execute(&mut *tx)
+                .await?;
+            for table in ["submissions", "gm_messages"] {
+                sqlx::query(&format!(
+                    "UPDATE {table} SET consumed_turn = NULL WHERE game_id = $1 AND consumed_turn = $2"
+                ))
+                .bind(id)
+                .bind(turn)
+                .execute(&mut *tx)
+                .await?;
+            }
+            // A game taken back from its last turn is not over any more.
+            sqlx::query("UPDATE games SET turn = $1, finished_at = NULL WHERE id = $2")
+                .bind(turn - 1)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            // The deadline waiting for the next turn now waits for the undone one,
+            // which is played again when it comes.
+            sqlx::query("UPDATE schedules SET for_turn = $1 WHERE game_id = $2 AND for_turn = $3")
+                .bind(turn)
+                .bind(id)
+                .bind(turn + 1)
+                .execute(&mut *tx)
+                .await?;
+            let back = Self::pending(&mut tx, id, turn as u32).await?;
+            Self::audit(&mut tx, id, now, "undo", &format!("turn {turn}")).await?;
+            Ok::<_, sqlx::Error>(back)
+        };
+        let back = work.await.map_err(fail("cannot undo the turn"))?;
+        // The seats as they stood before the turn undone.
+        let (_, before) = Self::read(&mut tx, shown, game).await?;
+        let seats = before.ruleset.seats(before.text())?;
+        Self::update_seats(&mut tx, id, &seats)
+            .await
+            .map_err(fail("cannot undo the turn"))?;
+        tx.commit().await.map_err(fail("cannot undo the turn"))?;
+        let mut names: Vec<String> = back
+            .iter()
+            .map(|(e, _, _)| {
+                e.as_ref()
+                    .map_or(GM_FILE.to_string(), |e| format!("{e}.txt"))
+            })
+            .collect();
+        names.sort();
+        Ok(Undone {
+            turn: turn as u32,
+            pending: names,
+            warnings: Vec::new(),
+        })
+    }
+}
 
 #[async_trait]
 impl Store for SqlStore {
@@ -835,8 +830,8 @@ impl Store for SqlStore {
     ) -> Result<()> {
         crate::create::check_game_name(key)?;
         let done = match &self.pool {
-            Pool::Sqlite(p) => games::lite::create(p, key, ruleset, started, now).await,
-            Pool::Postgres(p) => games::pg::create(p, key, ruleset, started, now).await,
+            Pool::Sqlite(p) => backend::Lite::create(p, key, ruleset, started, now).await,
+            Pool::Postgres(p) => backend::Pg::create(p, key, ruleset, started, now).await,
         };
         done.map_err(|e| self.create_error(key, e))
     }
@@ -858,7 +853,7 @@ impl Store for SqlStore {
 
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt> {
         let shown = &self.shown;
-        on_pool!(&self.pool, |p, ops| {
+        on_pool!(&self.pool, |p, Ops| {
             let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
             // An empire's turnsheet, the commonest write a host makes, is kept by one
             // statement that checks the game, the turn and the seat as it inserts, and tells
@@ -866,7 +861,7 @@ impl Store for SqlStore {
             // nothing, the slower path below says why.
             if let Some(code) = submission.empire {
                 let sha = sha256_hex(&submission.body);
-                let kept: Option<(i64, Option<String>, String)> = sqlx::query_as(ops::KEEP_SHEET)
+                let kept: Option<(i64, Option<String>, String)> = sqlx::query_as(Ops::KEEP_SHEET)
                     .bind(game)
                     .bind(code.as_str())
                     .bind(&submission.body[..])
@@ -897,14 +892,14 @@ impl Store for SqlStore {
                 }
             }
             let mut tx = p
-                .begin_with(ops::BEGIN_WRITE)
+                .begin_with(Ops::BEGIN_WRITE)
                 .await
                 .map_err(fail("cannot start"))?;
             let empire = submission.empire.map(|c| c.to_string());
             // The game, the empire's seat and the sheet a new one replaces, in one statement:
             // a submission is the commonest write a host makes.
             let row: Option<(i64, i64, Option<i32>, Option<String>, Option<Millis>)> =
-                sqlx::query_as(ops::READ_FOR_SHEET)
+                sqlx::query_as(Ops::READ_FOR_SHEET)
                     .bind(game)
                     .bind(empire.as_deref())
                     .fetch_optional(&mut *tx)
@@ -924,7 +919,7 @@ impl Store for SqlStore {
                 )));
             }
 
-            ops::insert_submission(
+            Ops::insert_submission(
                 &mut tx,
                 id,
                 empire.as_deref(),
@@ -1002,16 +997,16 @@ impl Store for SqlStore {
     }
 
     async fn pending(&self, game: &str) -> Result<Files> {
-        on_pool!(&self.pool, |p, ops| {
+        on_pool!(&self.pool, |p, Ops| {
             let mut c = p
                 .acquire()
                 .await
                 .map_err(|e| self.err("cannot reach the database", e))?;
-            let (id, turn) = ops::game_row(&mut c, game)
+            let (id, turn) = Ops::game_row(&mut c, game)
                 .await
                 .map_err(|e| self.err("cannot read the game", e))?
                 .ok_or_else(|| not_found(&self.shown, game))?;
-            let rows = ops::pending(&mut c, id, turn as u32 + 1)
+            let rows = Ops::pending(&mut c, id, turn as u32 + 1)
                 .await
                 .map_err(|e| self.err("cannot read the turnsheets", e))?;
             Ok(rows
@@ -1032,7 +1027,7 @@ impl Store for SqlStore {
     }
 
     async fn undo(&self, game: &str, now: Millis) -> Result<Undone> {
-        on_pool!(&self.pool, |p, ops| ops::undo(p, &self.shown, game, now)
+        on_pool!(&self.pool, |p, Ops| Ops::undo(p, &self.shown, game, now)
             .await)
     }
 
@@ -1081,12 +1076,12 @@ fn reader_allows(reader: &str, viewer: Option<SeatCode>) -> bool {
 
 impl SqlStore {
     async fn turn_rows(&self, game: &str, turn: u32) -> Result<Vec<(String, String, Vec<u8>)>> {
-        on_pool!(&self.pool, |p, ops| {
+        on_pool!(&self.pool, |p, Ops| {
             let mut c = p
                 .acquire()
                 .await
                 .map_err(|e| self.err("cannot reach the database", e))?;
-            let (id, current) = ops::game_row(&mut c, game)
+            let (id, current) = Ops::game_row(&mut c, game)
                 .await
                 .map_err(|e| self.err("cannot read the game", e))?
                 .ok_or_else(|| not_found(&self.shown, game))?;
@@ -1096,7 +1091,7 @@ impl SqlStore {
                     self.describe(game)
                 )));
             }
-            ops::turn_files(&mut c, id, turn)
+            Ops::turn_files(&mut c, id, turn)
                 .await
                 .map_err(|e| self.err("cannot read the turn", e))
         })

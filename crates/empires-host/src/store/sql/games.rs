@@ -10,6 +10,7 @@
 //! them (`state.json`, `state.sha256`, `events.json`, `turn.json`, `orders/FRA.txt`,
 //! `reports/FRA.html`), so that a game moves between stores unchanged.
 
+use super::backend::{Dialect, Lite, Pg, Sql};
 use super::{Declared, Pool, SqlStore, db_error, not_found};
 use crate::error::{Error, Result};
 use crate::gamedir::REPORTS_DIR;
@@ -68,337 +69,385 @@ fn pending_seat(file: &str, seats: &[Seat]) -> Option<Option<String>> {
 }
 
 /// The queries of games, written once and compiled for each backend.
-macro_rules! backend {
-    ($m:ident, $pool:ty, $conn:ty) => {
-        pub(super) mod $m {
-            use super::*;
-            use crate::store::sql::$m as ops;
-            use crate::store::sql::deadlines::$m as deadlines;
-            use crate::store::sql::ledger::$m as ledger;
+/// A game's row as [`Sql::read`] reads it: id, turn, ruleset, map, and what was kept.
+type GameRecord = (i64, i64, String, Vec<u8>, Option<Vec<u8>>);
 
-            /// The game's row and its seats, each with the account of the player the game
-            /// names (made if new).
-            pub async fn insert_game(c: &mut $conn, g: &GameRow<'_>) -> sqlx::Result<i64> {
-                let (id,): (i64,) = sqlx::query_as(
-                    "INSERT INTO games (name, title, map_toml, variant, seed, options, turn, created_at, ruleset, map_script) \
-                     VALUES ($1, $2, $3, $4, '', '{}', $5, $6, $7, $8) RETURNING id",
-                )
-                .bind(g.name)
-                .bind(g.title)
-                .bind(g.map.as_bytes())
-                .bind(g.variant)
-                .bind(i64::from(g.turn))
-                .bind(g.created_at)
-                .bind(g.ruleset.id())
-                .bind(g.kept.map(str::as_bytes))
-                .fetch_one(&mut *c)
-                .await?;
-                for seat in g.seats {
-                    let account: Option<i64> = match &seat.player {
-                        Some(player) => {
-                            sqlx::query(
-                                "INSERT INTO accounts (name, email, role, created_at) \
-                                 VALUES ($1, $2, 'player', $3) ON CONFLICT (name) DO NOTHING",
-                            )
-                            .bind(&player.name)
-                            .bind(&player.email)
-                            .bind(g.created_at)
-                            .execute(&mut *c)
-                            .await?;
-                            let (a,): (i64,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
-                                .bind(&player.name)
-                                .fetch_one(&mut *c)
-                                .await?;
-                            Some(a)
-                        }
-                        None => None,
-                    };
+impl<D> Sql<D>
+where
+    D: Dialect,
+    for<'c> &'c mut D::Connection: sqlx::Executor<'c, Database = D>,
+    for<'q> D::Arguments<'q>: sqlx::IntoArguments<'q, D>,
+    for<'q> i64: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
+    for<'q> Option<i64>: sqlx::Encode<'q, D>,
+    for<'q> &'q str: sqlx::Encode<'q, D> + sqlx::Type<D>,
+    for<'q> Option<&'q str>: sqlx::Encode<'q, D>,
+    for<'q> String: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
+    for<'q> &'q [u8]: sqlx::Encode<'q, D> + sqlx::Type<D>,
+    for<'q> Option<&'q [u8]>: sqlx::Encode<'q, D>,
+    for<'q> Vec<u8>: sqlx::Decode<'q, D> + sqlx::Type<D>,
+    usize: sqlx::ColumnIndex<D::Row>,
+{
+    /// The game's row and its seats, each with the account of the player the game
+    /// names (made if new).
+    pub async fn insert_game(c: &mut D::Connection, g: &GameRow<'_>) -> sqlx::Result<i64> {
+        let (id,): (i64,) = sqlx::query_as(
+            "INSERT INTO games (name, title, map_toml, variant, seed, options, turn, created_at, ruleset, map_script) \
+             VALUES ($1, $2, $3, $4, '', '{}', $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(g.name)
+        .bind(g.title)
+        .bind(g.map.as_bytes())
+        .bind(g.variant)
+        .bind(i64::from(g.turn))
+        .bind(g.created_at)
+        .bind(g.ruleset.id())
+        .bind(g.kept.map(str::as_bytes))
+        .fetch_one(&mut *c)
+        .await?;
+        for seat in g.seats {
+            let account: Option<i64> = match &seat.player {
+                Some(player) => {
                     sqlx::query(
-                        "INSERT INTO seats (game_id, empire, account_id, player, status, missed_turns) \
-                         VALUES ($1, $2, $3, $4, $5, $6)",
+                        "INSERT INTO accounts (name, email, role, created_at) \
+                         VALUES ($1, $2, 'player', $3) ON CONFLICT (name) DO NOTHING",
                     )
-                    .bind(id)
-                    .bind(&seat.code)
-                    .bind(account)
-                    .bind(seat.player.as_ref().map(|p| &p.name))
-                    .bind(seat.standing.as_str())
-                    .bind(i64::from(seat.standing.missed()))
+                    .bind(&player.name)
+                    .bind(player.email.as_deref())
+                    .bind(g.created_at)
                     .execute(&mut *c)
                     .await?;
+                    let (a,): (i64,) = sqlx::query_as("SELECT id FROM accounts WHERE name = $1")
+                        .bind(&player.name)
+                        .fetch_one(&mut *c)
+                        .await?;
+                    Some(a)
                 }
-                Ok(id)
-            }
-
-            /// The seats follow the game as a turn left it: who is playing, missing turns,
-            /// dropped out, out of the game.
-            pub async fn update_seats(c: &mut $conn, id: i64, seats: &[Seat]) -> sqlx::Result<()> {
-                for seat in seats {
-                    sqlx::query(
-                        "UPDATE seats SET status = $1, missed_turns = $2 WHERE game_id = $3 AND empire = $4",
-                    )
-                    .bind(seat.standing.as_str())
-                    .bind(i64::from(seat.standing.missed()))
-                    .bind(id)
-                    .bind(&seat.code)
-                    .execute(&mut *c)
-                    .await?;
-                }
-                Ok(())
-            }
-
-            pub async fn create(
-                p: &$pool,
-                name: &str,
-                ruleset: &'static dyn Ruleset,
-                started: &Started,
-                now: Millis,
-            ) -> sqlx::Result<()> {
-                let text = GameText {
-                    name,
-                    map: &started.map,
-                    state: &started.state,
-                    kept: started.kept.as_deref(),
-                };
-                let bad = |e: Error| sqlx::Error::Protocol(e.to_string());
-                let seats = ruleset.seats(text).map_err(bad)?;
-                let played = ruleset.next_turn(text).map_err(bad)?.saturating_sub(1);
-                let row = GameRow {
-                    name,
-                    ruleset,
-                    title: started.title.as_deref().unwrap_or(name),
-                    variant: started.variant.as_deref().unwrap_or(ruleset.title()),
-                    map: &started.map,
-                    kept: started.kept.as_deref(),
-                    turn: played,
-                    seats: &seats,
-                    created_at: now,
-                };
-                let mut tx = p.begin().await?;
-                let id = insert_game(&mut tx, &row).await?;
-                let (files, declared) = start_files(started);
-                let hash = sha256_hex(started.state.as_bytes());
-                ops::insert_turn(&mut tx, id, played, &hash, None, now, (&files, &declared)).await?;
-                let detail = format!("{} game from turn {played}", ruleset.title());
-                ops::audit(&mut tx, id, now, "create", &detail).await?;
-                tx.commit().await
-            }
-
-            /// A whole game brought in from elsewhere: its row, every turn's files and what
-            /// is pending, in one transaction.
-            pub async fn import(
-                p: &$pool,
-                row: &GameRow<'_>,
-                turns: &[(u32, Files)],
-                pending: &[(String, Vec<u8>)],
-            ) -> sqlx::Result<()> {
-                let mut tx = p.begin().await?;
-                let id = insert_game(&mut tx, row).await?;
-                for (turn, files) in turns {
-                    let hash = files
-                        .iter()
-                        .find(|(p, _)| p == HASH_FILE)
-                        .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
-                        .unwrap_or_default();
-                    let version = files
-                        .iter()
-                        .find(|(p, _)| p == RECORD_FILE)
-                        .and_then(|(_, b)| serde_json::from_slice::<TurnRecord>(b).ok())
-                        .and_then(|r| r.rules_version);
-                    let files = (&files[..], &Declared::new());
-                    ops::insert_turn(&mut tx, id, *turn, &hash, version.as_deref(), row.created_at, files).await?;
-                }
-                for (file, body) in pending {
-                    let Some(seat) = pending_seat(file, row.seats) else { continue };
-                    let kept = ("import", row.created_at, false);
-                    ops::insert_submission(&mut tx, id, seat.as_deref(), row.turn + 1, body, kept).await?;
-                }
-                let detail = format!("{} turns", turns.len());
-                ops::audit(&mut tx, id, row.created_at, "import", &detail).await?;
-                tx.commit().await
-            }
-
-            /// The game as texts, at the turn it stands.
-            pub async fn read(
-                c: &mut $conn,
-                shown: &str,
-                game: &str,
-            ) -> Result<(i64, HostedGame)> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                let row: Option<(i64, i64, String, Vec<u8>, Option<Vec<u8>>)> = sqlx::query_as(
-                    "SELECT id, turn, ruleset, map_toml, map_script FROM games WHERE name = $1",
-                )
-                .bind(game)
-                .fetch_optional(&mut *c)
-                .await
-                .map_err(fail("cannot read the game"))?;
-                let (id, turn, ruleset, map, kept) = row.ok_or_else(|| not_found(shown, game))?;
-                let label = format!("{shown}, game \"{game}\"");
-                let ruleset = ruleset::by_id(&ruleset)
-                    .map_err(|e| Error::corrupt(format!("{label}: {e}")))?;
-                let (_, state, hash) = ops::game_at(&mut *c, id, turn)
-                    .await
-                    .map_err(fail("cannot read the game"))?;
-                let state_label = format!("{label}, turn {turn}, {STATE_FILE}");
-                let state = state.ok_or_else(|| Error::corrupt(format!("{state_label}: missing")))?;
-                let warnings = super::super::hash_problem(&state_label, &state, &hash)
-                    .into_iter()
-                    .collect();
-                let text = |b: Vec<u8>, what: &str| {
-                    String::from_utf8(b)
-                        .map_err(|_| Error::corrupt(format!("{label}, {what}: not valid UTF-8 text")))
-                };
-                Ok((
-                    id,
-                    HostedGame {
-                        name: game.to_string(),
-                        ruleset,
-                        turn: turn as u32,
-                        map: text(map, "map")?,
-                        state: text(state, STATE_FILE)?,
-                        // What was kept is only ever a shortcut: unreadable, it is made again.
-                        kept: kept.and_then(|k| String::from_utf8(k).ok()),
-                        ready_map: None,
-                        warnings,
-                    },
-                ))
-            }
-
-            /// Plays the next turn with the sheets pending and keeps it, in one transaction
-            /// that claims the game first: of several processes playing the same turn at
-            /// once, exactly one does, and the others are told.
-            pub async fn play(
-                p: &$pool,
-                shown: &str,
-                game: &str,
-                options: TurnOptions,
-                now: Millis,
-            ) -> Result<TurnReport> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
-                ops::claim(&mut tx, shown, game).await?;
-                let (id, g) = read(&mut tx, shown, game).await?;
-                let next = g.turn + 1;
-                crate::turn::expect_turn(&options, next, game)?;
-                let mut state_accepted = None;
-                if let Some(problem) = g.warnings.first() {
-                    if !options.accept_state {
-                        return Err(Error::corrupt(format!(
-                            "{problem}; no turn is played on a state that cannot be verified. If \
-                             the state is as the GM wants it, run `empires turn --accept-state`, \
-                             which records this with the turn"
-                        )));
-                    }
-                    state_accepted = Some(problem.clone());
-                }
-                let pending = ops::pending(&mut tx, id, next)
-                    .await
-                    .map_err(fail("cannot read the turnsheets"))?;
-                let held: Vec<(String,)> = sqlx::query_as(
-                    "SELECT empire FROM seats WHERE game_id = $1 AND account_id IS NOT NULL",
-                )
-                .bind(id)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(fail("cannot read the seats"))?;
-                let label = format!("{shown}, game \"{game}\"");
-                let taken = Taken {
-                    sent: pending.iter().map(|(s, _, b)| (s.clone(), b.clone())).collect(),
-                    held: Some(held.into_iter().map(|(s,)| s).collect()),
-                    superseded: Vec::new(),
-                    state_accepted,
-                    label: format!("{label}, {ORDERS_DIR}"),
-                };
-                let ruleset = g.ruleset;
-                let played = pipeline::play(ruleset.open(g)?.as_ref(), taken, options)?;
-                let ids: Vec<(bool, i64)> = pending
-                    .iter()
-                    .flat_map(|(s, ids, _)| ids.iter().map(move |i| (s.is_some(), *i)))
-                    .collect();
-                let store = async {
-                    commit_in(&mut tx, id, ruleset, &played, &ids, now).await?;
-                    tx.commit().await
-                };
-                store.await.map_err(fail("cannot keep the turn"))?;
-                let mut report = played.report;
-                report.written_to = format!("{label}, turn {next}");
-                Ok(report)
-            }
-
-            /// Stores a played turn in the transaction that claimed it: its files, the
-            /// sheets it played (`ids`: whether a seat's sheet, else a GM's message, and its
-            /// id), the game's turn and seats, the players' ledgers, the next deadline and
-            /// the audit log.
-            pub async fn commit_in(
-                tx: &mut $conn,
-                id: i64,
-                ruleset: &'static dyn Ruleset,
-                played: &PlayedTurn,
-                ids: &[(bool, i64)],
-                now: Millis,
-            ) -> sqlx::Result<()> {
-                let next = played.turn;
-                let version = played.record.rules_version.as_deref();
-                ops::insert_turn(&mut *tx, id, next, &played.hash, version, now, (&played.files, &played.declared)).await?;
-                for (seat, sid) in ids {
-                    let sql = if *seat {
-                        "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
-                    } else {
-                        "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
-                    };
-                    sqlx::query(sql).bind(i64::from(next)).bind(*sid).execute(&mut *tx).await?;
-                }
-                // A finished game is over: it takes no more sheets.
-                let over = played.finished.is_some().then_some(now);
-                sqlx::query("UPDATE games SET turn = $1, finished_at = $2 WHERE id = $3")
-                    .bind(i64::from(next))
-                    .bind(over)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await?;
-                let before = ledger::seats_before(&mut *tx, id).await?;
-                // The seats as the turn left them, by the ruleset.
-                update_seats(&mut *tx, id, &played.after).await?;
-                // Charges, dropouts and results in the players' ledgers (2.10, 11.7).
-                let finished = played.finished.as_ref();
-                ledger::record_turn(&mut *tx, (id, next), ruleset.paid_turns(), &before, &played.after, finished, now).await?;
-                if let Some(kept) = &played.kept {
-                    ops::keep_script(&mut *tx, id, kept).await?;
-                }
-                // The next deadline, in the same transaction: a turn and its deadline never
-                // drift apart, whichever door played the turn.
-                deadlines::advance_in(&mut *tx, id, next, over.is_some(), now).await?;
-                let mut detail = format!("turn {next}");
-                if let Some(why) = &played.record.state_accepted {
-                    detail.push_str(&format!("; played on a state accepted as it is: {why}"));
-                }
-                if !played.record.unreadable.is_empty() {
-                    detail.push_str(&format!("; played as sending no orders: {}", played.record.unreadable.join(" ")));
-                }
-                ops::audit(&mut *tx, id, now, "turn", &detail).await
-            }
-
-            /// Stores `played`, a turn computed elsewhere from the game as it stands, in a
-            /// transaction of its own: what committing a turn costs, measured apart.
-            pub async fn commit_played(p: &$pool, shown: &str, game: &str, played: &PlayedTurn, now: Millis) -> Result<()> {
-                let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
-                let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
-                ops::claim(&mut tx, shown, game).await?;
-                let (id, g) = read(&mut tx, shown, game).await?;
-                if g.turn + 1 != played.turn {
-                    return Err(Error::conflict(format!(
-                        "{shown}, game \"{game}\": turn {} cannot be stored after turn {}",
-                        played.turn, g.turn
-                    )));
-                }
-                commit_in(&mut tx, id, g.ruleset, played, &[], now).await.map_err(fail("cannot keep the turn"))?;
-                tx.commit().await.map_err(fail("cannot keep the turn"))
-            }
+                None => None,
+            };
+            sqlx::query(
+                "INSERT INTO seats (game_id, empire, account_id, player, status, missed_turns) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(id)
+            .bind(&seat.code)
+            .bind(account)
+            .bind(seat.player.as_ref().map(|p| p.name.as_str()))
+            .bind(seat.standing.as_str())
+            .bind(i64::from(seat.standing.missed()))
+            .execute(&mut *c)
+            .await?;
         }
-    };
-}
+        Ok(id)
+    }
 
-backend!(lite, sqlx::SqlitePool, sqlx::SqliteConnection);
-backend!(pg, sqlx::PgPool, sqlx::PgConnection);
+    /// The seats follow the game as a turn left it: who is playing, missing turns,
+    /// dropped out, out of the game.
+    pub async fn update_seats(c: &mut D::Connection, id: i64, seats: &[Seat]) -> sqlx::Result<()> {
+        for seat in seats {
+            sqlx::query(
+                "UPDATE seats SET status = $1, missed_turns = $2 WHERE game_id = $3 AND empire = $4",
+            )
+            .bind(seat.standing.as_str())
+            .bind(i64::from(seat.standing.missed()))
+            .bind(id)
+            .bind(&seat.code)
+            .execute(&mut *c)
+            .await?;
+        }
+        Ok(())
+    }
+
+    pub async fn create(
+        p: &sqlx::Pool<D>,
+        name: &str,
+        ruleset: &'static dyn Ruleset,
+        started: &Started,
+        now: Millis,
+    ) -> sqlx::Result<()> {
+        let text = GameText {
+            name,
+            map: &started.map,
+            state: &started.state,
+            kept: started.kept.as_deref(),
+        };
+        let bad = |e: Error| sqlx::Error::Protocol(e.to_string());
+        let seats = ruleset.seats(text).map_err(bad)?;
+        let played = ruleset.next_turn(text).map_err(bad)?.saturating_sub(1);
+        let row = GameRow {
+            name,
+            ruleset,
+            title: started.title.as_deref().unwrap_or(name),
+            variant: started.variant.as_deref().unwrap_or(ruleset.title()),
+            map: &started.map,
+            kept: started.kept.as_deref(),
+            turn: played,
+            seats: &seats,
+            created_at: now,
+        };
+        let mut tx = p.begin().await?;
+        let id = Self::insert_game(&mut tx, &row).await?;
+        let (files, declared) = start_files(started);
+        let hash = sha256_hex(started.state.as_bytes());
+        Self::insert_turn(&mut tx, id, played, &hash, None, now, (&files, &declared)).await?;
+        let detail = format!("{} game from turn {played}", ruleset.title());
+        Self::audit(&mut tx, id, now, "create", &detail).await?;
+        tx.commit().await
+    }
+
+    /// A whole game brought in from elsewhere: its row, every turn's files and what
+    /// is pending, in one transaction.
+    pub async fn import(
+        p: &sqlx::Pool<D>,
+        row: &GameRow<'_>,
+        turns: &[(u32, Files)],
+        pending: &[(String, Vec<u8>)],
+    ) -> sqlx::Result<()> {
+        let mut tx = p.begin().await?;
+        let id = Self::insert_game(&mut tx, row).await?;
+        for (turn, files) in turns {
+            let hash = files
+                .iter()
+                .find(|(p, _)| p == HASH_FILE)
+                .map(|(_, b)| String::from_utf8_lossy(b).trim().to_string())
+                .unwrap_or_default();
+            let version = files
+                .iter()
+                .find(|(p, _)| p == RECORD_FILE)
+                .and_then(|(_, b)| serde_json::from_slice::<TurnRecord>(b).ok())
+                .and_then(|r| r.rules_version);
+            let files = (&files[..], &Declared::new());
+            Self::insert_turn(
+                &mut tx,
+                id,
+                *turn,
+                &hash,
+                version.as_deref(),
+                row.created_at,
+                files,
+            )
+            .await?;
+        }
+        for (file, body) in pending {
+            let Some(seat) = pending_seat(file, row.seats) else {
+                continue;
+            };
+            let kept = ("import", row.created_at, false);
+            Self::insert_submission(&mut tx, id, seat.as_deref(), row.turn + 1, body, kept).await?;
+        }
+        let detail = format!("{} turns", turns.len());
+        Self::audit(&mut tx, id, row.created_at, "import", &detail).await?;
+        tx.commit().await
+    }
+
+    /// The game as texts, at the turn it stands.
+    pub async fn read(c: &mut D::Connection, shown: &str, game: &str) -> Result<(i64, HostedGame)> {
+        let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+        let row: Option<GameRecord> = sqlx::query_as(
+            "SELECT id, turn, ruleset, map_toml, map_script FROM games WHERE name = $1",
+        )
+        .bind(game)
+        .fetch_optional(&mut *c)
+        .await
+        .map_err(fail("cannot read the game"))?;
+        let (id, turn, ruleset, map, kept) = row.ok_or_else(|| not_found(shown, game))?;
+        let label = format!("{shown}, game \"{game}\"");
+        let ruleset =
+            ruleset::by_id(&ruleset).map_err(|e| Error::corrupt(format!("{label}: {e}")))?;
+        let (_, state, hash) = Self::game_at(&mut *c, id, turn)
+            .await
+            .map_err(fail("cannot read the game"))?;
+        let state_label = format!("{label}, turn {turn}, {STATE_FILE}");
+        let state = state.ok_or_else(|| Error::corrupt(format!("{state_label}: missing")))?;
+        let warnings = super::hash_problem(&state_label, &state, &hash)
+            .into_iter()
+            .collect();
+        let text = |b: Vec<u8>, what: &str| {
+            String::from_utf8(b)
+                .map_err(|_| Error::corrupt(format!("{label}, {what}: not valid UTF-8 text")))
+        };
+        Ok((
+            id,
+            HostedGame {
+                name: game.to_string(),
+                ruleset,
+                turn: turn as u32,
+                map: text(map, "map")?,
+                state: text(state, STATE_FILE)?,
+                // What was kept is only ever a shortcut: unreadable, it is made again.
+                kept: kept.and_then(|k| String::from_utf8(k).ok()),
+                ready_map: None,
+                warnings,
+            },
+        ))
+    }
+
+    /// Plays the next turn with the sheets pending and keeps it, in one transaction
+    /// that claims the game first: of several processes playing the same turn at
+    /// once, exactly one does, and the others are told.
+    pub async fn play(
+        p: &sqlx::Pool<D>,
+        shown: &str,
+        game: &str,
+        options: TurnOptions,
+        now: Millis,
+    ) -> Result<TurnReport> {
+        let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+        let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
+        Self::claim(&mut tx, shown, game).await?;
+        let (id, g) = Self::read(&mut tx, shown, game).await?;
+        let next = g.turn + 1;
+        crate::turn::expect_turn(&options, next, game)?;
+        let mut state_accepted = None;
+        if let Some(problem) = g.warnings.first() {
+            if !options.accept_state {
+                return Err(Error::corrupt(format!(
+                    "{problem}; no turn is played on a state that cannot be verified. If \
+                     the state is as the GM wants it, run `empires turn --accept-state`, \
+                     which records this with the turn"
+                )));
+            }
+            state_accepted = Some(problem.clone());
+        }
+        let pending = Self::pending(&mut tx, id, next)
+            .await
+            .map_err(fail("cannot read the turnsheets"))?;
+        let held: Vec<(String,)> = sqlx::query_as(
+            "SELECT empire FROM seats WHERE game_id = $1 AND account_id IS NOT NULL",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(fail("cannot read the seats"))?;
+        let label = format!("{shown}, game \"{game}\"");
+        let taken = Taken {
+            sent: pending
+                .iter()
+                .map(|(s, _, b)| (s.clone(), b.clone()))
+                .collect(),
+            held: Some(held.into_iter().map(|(s,)| s).collect()),
+            superseded: Vec::new(),
+            state_accepted,
+            label: format!("{label}, {ORDERS_DIR}"),
+        };
+        let ruleset = g.ruleset;
+        let played = pipeline::play(ruleset.open(g)?.as_ref(), taken, options)?;
+        let ids: Vec<(bool, i64)> = pending
+            .iter()
+            .flat_map(|(s, ids, _)| ids.iter().map(move |i| (s.is_some(), *i)))
+            .collect();
+        let store = async {
+            Self::commit_in(&mut tx, id, ruleset, &played, &ids, now).await?;
+            tx.commit().await
+        };
+        store.await.map_err(fail("cannot keep the turn"))?;
+        let mut report = played.report;
+        report.written_to = format!("{label}, turn {next}");
+        Ok(report)
+    }
+
+    /// Stores a played turn in the transaction that claimed it: its files, the
+    /// sheets it played (`ids`: whether a seat's sheet, else a GM's message, and its
+    /// id), the game's turn and seats, the players' ledgers, the next deadline and
+    /// the audit log.
+    pub async fn commit_in(
+        tx: &mut D::Connection,
+        id: i64,
+        ruleset: &'static dyn Ruleset,
+        played: &PlayedTurn,
+        ids: &[(bool, i64)],
+        now: Millis,
+    ) -> sqlx::Result<()> {
+        let next = played.turn;
+        let version = played.record.rules_version.as_deref();
+        Self::insert_turn(
+            &mut *tx,
+            id,
+            next,
+            &played.hash,
+            version,
+            now,
+            (&played.files, &played.declared),
+        )
+        .await?;
+        for (seat, sid) in ids {
+            let sql = if *seat {
+                "UPDATE submissions SET consumed_turn = $1 WHERE id = $2"
+            } else {
+                "UPDATE gm_messages SET consumed_turn = $1 WHERE id = $2"
+            };
+            sqlx::query(sql)
+                .bind(i64::from(next))
+                .bind(*sid)
+                .execute(&mut *tx)
+                .await?;
+        }
+        // A finished game is over: it takes no more sheets.
+        let over = played.finished.is_some().then_some(now);
+        sqlx::query("UPDATE games SET turn = $1, finished_at = $2 WHERE id = $3")
+            .bind(i64::from(next))
+            .bind(over)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let before = Self::seats_before(&mut *tx, id).await?;
+        // The seats as the turn left them, by the ruleset.
+        Self::update_seats(&mut *tx, id, &played.after).await?;
+        // Charges, dropouts and results in the players' ledgers (2.10, 11.7).
+        let finished = played.finished.as_ref();
+        Self::record_turn(
+            &mut *tx,
+            (id, next),
+            ruleset.paid_turns(),
+            &before,
+            &played.after,
+            finished,
+            now,
+        )
+        .await?;
+        if let Some(kept) = &played.kept {
+            Self::keep_script(&mut *tx, id, kept).await?;
+        }
+        // The next deadline, in the same transaction: a turn and its deadline never
+        // drift apart, whichever door played the turn.
+        Self::advance_in(&mut *tx, id, next, over.is_some(), now).await?;
+        let mut detail = format!("turn {next}");
+        if let Some(why) = &played.record.state_accepted {
+            detail.push_str(&format!("; played on a state accepted as it is: {why}"));
+        }
+        if !played.record.unreadable.is_empty() {
+            detail.push_str(&format!(
+                "; played as sending no orders: {}",
+                played.record.unreadable.join(" ")
+            ));
+        }
+        Self::audit(&mut *tx, id, now, "turn", &detail).await
+    }
+
+    /// Stores `played`, a turn computed elsewhere from the game as it stands, in a
+    /// transaction of its own: what committing a turn costs, measured apart.
+    pub async fn commit_played(
+        p: &sqlx::Pool<D>,
+        shown: &str,
+        game: &str,
+        played: &PlayedTurn,
+        now: Millis,
+    ) -> Result<()> {
+        let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+        let mut tx = p.begin().await.map_err(fail("cannot start the turn"))?;
+        Self::claim(&mut tx, shown, game).await?;
+        let (id, g) = Self::read(&mut tx, shown, game).await?;
+        if g.turn + 1 != played.turn {
+            return Err(Error::conflict(format!(
+                "{shown}, game \"{game}\": turn {} cannot be stored after turn {}",
+                played.turn, g.turn
+            )));
+        }
+        Self::commit_in(&mut tx, id, g.ruleset, played, &[], now)
+            .await
+            .map_err(fail("cannot keep the turn"))?;
+        tx.commit().await.map_err(fail("cannot keep the turn"))
+    }
+}
 
 impl SqlStore {
     /// The ruleset `game` is played under (`empires`, `napoleonic`).
@@ -424,8 +473,8 @@ impl SqlStore {
     ) -> Result<()> {
         crate::create::check_game_name(row.name)?;
         let done = match &self.pool {
-            Pool::Sqlite(p) => lite::import(p, row, turns, pending).await,
-            Pool::Postgres(p) => pg::import(p, row, turns, pending).await,
+            Pool::Sqlite(p) => Lite::import(p, row, turns, pending).await,
+            Pool::Postgres(p) => Pg::import(p, row, turns, pending).await,
         };
         done.map_err(|e| self.create_error(row.name, e))
     }
@@ -439,14 +488,14 @@ impl SqlStore {
                     .acquire()
                     .await
                     .map_err(|e| db_error("cannot reach the database", shown, e))?;
-                lite::read(&mut c, shown, game).await.map(|(_, g)| g)
+                Lite::read(&mut c, shown, game).await.map(|(_, g)| g)
             }
             Pool::Postgres(p) => {
                 let mut c = p
                     .acquire()
                     .await
                     .map_err(|e| db_error("cannot reach the database", shown, e))?;
-                pg::read(&mut c, shown, game).await.map(|(_, g)| g)
+                Pg::read(&mut c, shown, game).await.map(|(_, g)| g)
             }
         }
     }
@@ -460,8 +509,8 @@ impl SqlStore {
         now: Millis,
     ) -> Result<TurnReport> {
         match &self.pool {
-            Pool::Sqlite(p) => lite::play(p, &self.shown, game, options, now).await,
-            Pool::Postgres(p) => pg::play(p, &self.shown, game, options, now).await,
+            Pool::Sqlite(p) => Lite::play(p, &self.shown, game, options, now).await,
+            Pool::Postgres(p) => Pg::play(p, &self.shown, game, options, now).await,
         }
     }
 
@@ -470,8 +519,8 @@ impl SqlStore {
     /// never needs it; it measures what committing costs.
     pub async fn commit_played(&self, game: &str, played: &PlayedTurn, now: Millis) -> Result<()> {
         match &self.pool {
-            Pool::Sqlite(p) => lite::commit_played(p, &self.shown, game, played, now).await,
-            Pool::Postgres(p) => pg::commit_played(p, &self.shown, game, played, now).await,
+            Pool::Sqlite(p) => Lite::commit_played(p, &self.shown, game, played, now).await,
+            Pool::Postgres(p) => Pg::commit_played(p, &self.shown, game, played, now).await,
         }
     }
 }
