@@ -5,6 +5,7 @@
 //! catches up one deadline per run ([`crate::store::sql::CatchUp`]), never two turns at once.
 
 use crate::error::Kind;
+use crate::store::prelude::*;
 use crate::store::sql::{Due, SqlStore};
 use crate::store::{Millis, Store};
 use crate::turn::{TurnOptions, TurnReport};

@@ -10,6 +10,7 @@
 use crate::error::{Kind, Result};
 use crate::ruleset::Game;
 use crate::store::Submission;
+use crate::store::prelude::*;
 use crate::store::sql::SqlStore;
 use crate::submit::{Accepted, accept_on};
 use std::collections::HashMap;

@@ -6,6 +6,7 @@
 //!     mail_figures smtp://127.0.0.1:2525 [messages]
 
 use empires_host::store::Store;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::SqlStore;
 use empires_host::turn::TurnOptions;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, password, reports, send};

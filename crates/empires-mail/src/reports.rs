@@ -15,6 +15,7 @@ use empires_host::gamedir::REPORTS_DIR;
 use empires_host::ruleset::Game;
 use empires_host::ruleset::mail::TurnFiles;
 use empires_host::store::SeatCode;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::OutMail;
 use empires_host::store::sql::{ReportRecipient, SqlStore};
 use empires_host::store::{Millis, Store};

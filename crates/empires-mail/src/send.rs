@@ -6,6 +6,7 @@
 use crate::config::MailConfig;
 use empires_host::Result;
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Direction, Queued, SqlStore};
 use lettre::address::Envelope;
 use lettre::transport::smtp::client::AsyncSmtpConnection;

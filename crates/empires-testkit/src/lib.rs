@@ -6,6 +6,7 @@
 //! `EMPIRES_REQUIRE_POSTGRES=1` (as the project's CI sets) a missing or unreachable server
 //! fails the test instead.
 
+use empires_host::store::prelude::*;
 use sqlx::Connection;
 
 /// The URL of a new, empty database named for `tag` on the server `DATABASE_URL` names, or

@@ -6,6 +6,7 @@
 use crate::failure::Failure;
 use crate::host::{Host, no_such_game};
 use empires_host::store::SeatCode;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Account, Role};
 
 /// How an account sees a game.

@@ -4,6 +4,7 @@
 use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
 use empires_host::ruleset::Game;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{HostLimits, SqlStore};
 use empires_host::store::{Millis, Store, Submission};
 use empires_host::submit::Accepted;

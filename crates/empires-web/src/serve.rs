@@ -5,6 +5,7 @@
 use crate::auth::{hash_password, new_secret};
 use crate::failure::Failure;
 use crate::host::{Clock, Host, WebConfig};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Role, SqlStore};
 use empires_host::store::{Millis, Store};
 use empires_host::{Error, Result};

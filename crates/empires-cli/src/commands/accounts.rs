@@ -11,6 +11,7 @@
 
 use crate::commands::hosted::{block_on, open_db};
 use crate::error::{Error, Result};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Account, Role, SqlStore};
 use std::fmt::Write as _;
 

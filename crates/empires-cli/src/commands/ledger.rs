@@ -5,6 +5,7 @@
 use crate::commands::hosted::block_on;
 use crate::error::{Error, Result};
 use empires_host::ledger::Entry;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::SqlStore;
 use std::fmt::Write as _;
 

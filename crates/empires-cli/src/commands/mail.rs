@@ -13,6 +13,7 @@
 
 use crate::commands::hosted::{block_on, open_db};
 use crate::error::{Error, Result};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::SqlStore;
 use empires_mail::config::{DEFAULT_FROM, DEFAULT_REFUSALS_PER_HOUR};
 use empires_mail::inbound::message::MAX_MESSAGE_BYTES;

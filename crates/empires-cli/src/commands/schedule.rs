@@ -9,6 +9,7 @@ use crate::error::{Error, Result};
 use empires_host::clock::Clock;
 use empires_host::schedule::{Schedule, parse_duration};
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{CatchUp, GameSchedule, SqlStore, reminders_text};
 use std::fmt::Write as _;
 

@@ -1,6 +1,7 @@
 //! `empires status`: where a game stands and whose orders are in.
 
 use crate::error::Result;
+use empires_host::store::prelude::*;
 use empires_rules::GameState;
 use empires_ruleset::gamedir::Game;
 use empires_ruleset::turn::claim_text;

@@ -2,6 +2,7 @@
 //! for a directory, and one clear error line when something is wrong.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use std::fs;

@@ -3,6 +3,7 @@
 //! exactly once, by one process or the other, one deadline at a time.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use empires_cli::commands::hosted::block_on;

@@ -5,6 +5,7 @@
 //! with the reason, through the pipe and through a Maildir, and the next message is read.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use empires_cli::commands::hosted::block_on;

@@ -12,6 +12,25 @@
 pub mod dir;
 pub mod sql;
 
+pub mod accounts;
+mod ledgers;
+mod mailroom;
+mod schedules;
+mod upkeep;
+pub use accounts::{AccountLog, AccountRecords, Accounts, Addresses, Invitations, LoginLimits};
+pub use ledgers::Ledgers;
+pub use mailroom::Mailroom;
+pub use schedules::Schedules;
+pub use upkeep::Upkeep;
+
+/// Every trait of the store, to bring their methods into scope at once.
+pub mod prelude {
+    pub use super::{
+        AccountLog, AccountRecords, Accounts, Addresses, Invitations, Ledgers, LoginLimits,
+        Mailroom, Schedules, Store, Upkeep,
+    };
+}
+
 use crate::error::{Error, Result};
 use crate::gamedir::ORDERS_DIR;
 use crate::gamedir::REPORTS_DIR;
@@ -19,6 +38,35 @@ pub use crate::ruleset::Readers;
 pub use crate::seat::SeatCode;
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
+use std::sync::Arc;
+
+/// What a door holds of the host's storage: its games, on any [`Store`], and, kept in the
+/// host's database, its accounts, mail, schedules, ledgers and limits, each behind a small
+/// trait of its own, so that a door names what it uses and never the database.
+#[derive(Clone)]
+pub struct Services {
+    pub games: Arc<dyn Store>,
+    pub accounts: Arc<dyn Accounts>,
+    pub mail: Arc<dyn Mailroom>,
+    pub schedules: Arc<dyn Schedules>,
+    pub ledgers: Arc<dyn Ledgers>,
+    pub limits: Arc<dyn Upkeep>,
+}
+
+impl Services {
+    /// Everything kept in one database.
+    pub fn of(store: sql::SqlStore) -> Services {
+        let store = Arc::new(store);
+        Services {
+            games: store.clone(),
+            accounts: store.clone(),
+            mail: store.clone(),
+            schedules: store.clone(),
+            ledgers: store.clone(),
+            limits: store,
+        }
+    }
+}
 
 /// The files of a turn (or what is pending): (path, bytes), sorted by path.
 pub type Files = Vec<(String, Vec<u8>)>;

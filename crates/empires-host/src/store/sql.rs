@@ -17,6 +17,7 @@ use super::{Files, Millis, Reader, Receipt, Store, Stranded, Submission, Undone}
 use crate::error::{Error, Kind, Result};
 use crate::gamedir::{STATE_FILE, sha256_hex};
 use crate::seat::SeatCode;
+use crate::store::prelude::*;
 use crate::turn::{TurnOptions, TurnReport};
 use async_trait::async_trait;
 use sqlx::postgres::{PgPool, PgPoolOptions};

@@ -6,6 +6,7 @@
 
 use empires_host::clock::{Ran, run_due};
 use empires_host::schedule::Schedule;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{CatchUp, SqlStore};
 use empires_host::store::{Millis, Store, Submission};
 use empires_host::turn::TurnOptions;

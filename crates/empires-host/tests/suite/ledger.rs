@@ -4,6 +4,7 @@
 //! in every game; a game's end records each player's result from the ruleset.
 
 use empires_host::ledger::{DiscountTable, Entry, Ledger};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{SeatBefore, SqlStore, ledger_entries_of_turn};
 use empires_host::store::{Store, Submission};
 use empires_host::turn::TurnOptions;

@@ -6,6 +6,7 @@
 
 use empires_host::error::Kind;
 use empires_host::schedule::Schedule;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{CatchUp, SqlStore};
 use empires_host::store::{Files, SeatCode, Store, Submission};
 use empires_host::turn::TurnOptions;

@@ -24,6 +24,7 @@ use crate::password;
 use empires_host::Result;
 use empires_host::error::Kind;
 use empires_host::store::SeatCode;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Direction, Seen, SqlStore};
 use empires_host::store::{Millis, Submission};
 use empires_host::submit::{Accepted, changes};

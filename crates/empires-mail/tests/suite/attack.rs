@@ -5,6 +5,7 @@
 //! drop that message as delivered before.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use empires_host::store::sql::SqlStore;

@@ -3,6 +3,7 @@
 //! `expected.txt` gives it: what was kept, who was answered and what the answer says.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use empires_host::store::sql::SqlStore;

@@ -4,6 +4,7 @@
 //! forged sender makes the host write to no one; random and mutated messages never panic.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use empires_host::store::Store;

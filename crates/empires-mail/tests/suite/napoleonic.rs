@@ -4,6 +4,7 @@
 //! player is mailed its own report, and no one else's.
 
 use crate::common;
+use empires_host::store::prelude::*;
 use mail_parser::MimeHeaders;
 
 use common::{ALICE_PW, START, World, outbox, world};

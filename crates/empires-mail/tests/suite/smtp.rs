@@ -4,6 +4,7 @@
 //! tried again; STARTTLS with a log-in.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use common::*;
 use empires_host::store::{Store, Submission};

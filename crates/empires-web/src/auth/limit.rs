@@ -18,6 +18,7 @@
 use crate::failure::Failure;
 use axum::http::StatusCode;
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::SqlStore;
 use std::net::IpAddr;
 

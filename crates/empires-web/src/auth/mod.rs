@@ -14,6 +14,7 @@ use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use empires_host::gamedir::sha256_hex;
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Account, Role};
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;

@@ -14,6 +14,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::LinkPurpose;
 use serde::Deserialize;
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use crate::host::Host;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Account, LinkPurpose, Role};
 use serde::Deserialize;
 use std::sync::Arc;

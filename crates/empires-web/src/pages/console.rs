@@ -14,6 +14,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::store::SeatCode;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::LinkPurpose;
 use empires_host::store::{Millis, Store, Submission};
 use serde::Deserialize;

@@ -14,6 +14,7 @@ use axum::extract::{Request, State};
 use axum::http::header::SET_COOKIE;
 use axum::response::{IntoResponse, Response};
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::LinkPurpose;
 use serde::Deserialize;
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::ruleset::Game;
+use empires_host::store::prelude::*;
 use empires_host::store::{SeatCode, Store};
 use std::sync::Arc;
 

@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use askama::Template;
 use axum::response::Html;
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 
 /// The navigation bar of a logged-in page.
 pub struct Nav {

@@ -8,6 +8,7 @@ use crate::failure::Failure;
 use crate::host::Host;
 use axum::extract::{Path, State};
 use axum::response::Response;
+use empires_host::store::prelude::*;
 use serde::Deserialize;
 use std::sync::Arc;
 

@@ -16,6 +16,7 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::Account;
 use serde::Deserialize;
 use std::sync::Arc;

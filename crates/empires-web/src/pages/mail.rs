@@ -11,6 +11,7 @@ use crate::host::Host;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
+use empires_host::store::prelude::*;
 use empires_mail::password;
 use serde::Deserialize;
 use std::sync::Arc;

@@ -13,6 +13,7 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::ruleset::{GameText, Ruleset, Setup};
+use empires_host::store::prelude::*;
 use empires_host::store::{SeatCode, Store};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};

@@ -13,6 +13,7 @@ use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use empires_host::ruleset::{Checked, Diagnostic, Forecast, Game};
+use empires_host::store::prelude::*;
 use empires_host::store::{SeatCode, Submission};
 use serde::Deserialize;
 use std::sync::Arc;

@@ -11,6 +11,7 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::schedule::{Schedule, parse_duration};
 use empires_host::store::Millis;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{CatchUp, GameSchedule, reminders_text};
 use serde::Deserialize;
 use std::sync::Arc;

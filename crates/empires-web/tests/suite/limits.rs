@@ -8,6 +8,7 @@
 use crate::common::{self, world};
 use axum::http::{Method, StatusCode};
 use empires_host::store::Store;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{HostLimits, WAL_CAP};
 use serde_json::json;
 

@@ -5,6 +5,7 @@
 //! PostgreSQL.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};

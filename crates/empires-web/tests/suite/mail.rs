@@ -2,6 +2,7 @@
 //! page (log, outbox, a player's new mail password), each for its own account only.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use axum::http::StatusCode;
 use common::world;

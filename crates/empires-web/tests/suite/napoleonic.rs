@@ -5,6 +5,7 @@
 //! gets nothing of it.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use axum::http::StatusCode;
 use common::{START, World, world};

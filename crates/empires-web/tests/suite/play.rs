@@ -5,6 +5,7 @@
 //! and any input a browser or a script can send.
 
 use crate::common;
+use empires_host::store::prelude::*;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};

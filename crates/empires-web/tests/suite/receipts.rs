@@ -5,6 +5,7 @@
 use crate::common::{self, world};
 use axum::http::StatusCode;
 use empires_host::store::Store;
+use empires_host::store::prelude::*;
 use empires_host::store::sql::HostLimits;
 use empires_host::turn::TurnOptions;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -7,6 +7,7 @@
 use crate::common::{self, Session, World, world};
 use crate::play::log_in_form;
 use axum::http::{Method, StatusCode};
+use empires_host::store::prelude::*;
 
 async fn seat(w: &World, gm: &Session, game: &str, empire: &str, name: &str) -> common::Answer {
     w.post_form(

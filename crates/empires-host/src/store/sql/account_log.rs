@@ -5,6 +5,7 @@
 use super::{Pool, SqlStore};
 use crate::error::Result;
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// One line of an account's log.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,9 +22,9 @@ pub struct AccountLogLine {
 /// A line's row: time, actor's name, game's name, action, detail.
 type LogRow = (Millis, Option<String>, Option<String>, String, String);
 
-impl SqlStore {
-    /// Writes a line in `account`'s log.
-    pub async fn log_account(
+#[async_trait::async_trait]
+impl AccountLog for SqlStore {
+    async fn log_account(
         &self,
         account: i64,
         actor: Option<i64>,
@@ -50,8 +51,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot write the account's log", e))
     }
 
-    /// `account`'s log, newest first, at most `limit` lines.
-    pub async fn account_log(&self, account: i64, limit: i64) -> Result<Vec<AccountLogLine>> {
+    async fn account_log(&self, account: i64, limit: i64) -> Result<Vec<AccountLogLine>> {
         let rows: Vec<LogRow> =
             on_pool!(&self.pool, |p| {
                 sqlx::query_as(

@@ -8,6 +8,7 @@ use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::seat::SeatCode;
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// What an account may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -165,9 +166,9 @@ macro_rules! shut_out {
     };
 }
 
-impl SqlStore {
-    /// A new account; refused as a conflict when the name is taken.
-    pub async fn create_account(
+#[async_trait::async_trait]
+impl AccountRecords for SqlStore {
+    async fn create_account(
         &self,
         name: &str,
         email: Option<&str>,
@@ -203,10 +204,7 @@ impl SqlStore {
         }
     }
 
-    /// A player's account made by the GM `gm` for its game `game`, without a password: until
-    /// its owner sets one of their own, that GM may hand it an invitation link or a mail
-    /// password ([`SqlStore::manages`]); no other GM ever may.
-    pub async fn create_managed_account(
+    async fn create_managed_account(
         &self,
         name: &str,
         gm: i64,
@@ -235,9 +233,7 @@ impl SqlStore {
         })
     }
 
-    /// How many mails of `kind` were queued for `account` since `since`: a limit on mail a
-    /// stranger can make the host send to an account's owner.
-    pub async fn mail_count_since(&self, account: i64, kind: &str, since: Millis) -> Result<i64> {
+    async fn mail_count_since(&self, account: i64, kind: &str, since: Millis) -> Result<i64> {
         let (n,): (i64,) = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT COUNT(*) FROM outbox WHERE account_id = $1 AND kind = $2 AND created_at >= $3",
@@ -252,8 +248,7 @@ impl SqlStore {
         Ok(n)
     }
 
-    /// Records whether the owner has shown the account's address to be theirs.
-    pub async fn set_email_verified(&self, account: i64, verified: bool) -> Result<()> {
+    async fn set_email_verified(&self, account: i64, verified: bool) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE accounts SET email_verified = $1 WHERE id = $2")
                 .bind(i64::from(verified))
@@ -265,9 +260,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot change the account", e))
     }
 
-    /// Marks an account the game's creation just made (without a password) as held by the
-    /// GM `gm` for its game `game`, as [`SqlStore::create_managed_account`] would have.
-    pub async fn mark_managed(&self, account: i64, gm: i64, game: &str) -> Result<()> {
+    async fn mark_managed(&self, account: i64, gm: i64, game: &str) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query(
                 "UPDATE accounts SET managed_by = $1, managed_game = (SELECT id FROM games WHERE name = $2) \
@@ -283,9 +276,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot change the account", e))
     }
 
-    /// Whether the GM `gm` still holds `account` for its game `game`: it made the account
-    /// for that game, and the owner has not set a password of their own since.
-    pub async fn manages(&self, gm: i64, account: i64, game: &str) -> Result<bool> {
+    async fn manages(&self, gm: i64, account: i64, game: &str) -> Result<bool> {
         let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT a.id FROM accounts a JOIN games g ON g.id = a.managed_game \
@@ -302,8 +293,7 @@ impl SqlStore {
         Ok(row.is_some())
     }
 
-    /// Makes an account a GM (`Role::Gm`) or a player, and the host administrator or not.
-    pub async fn set_role(&self, account: i64, role: Role, admin: bool) -> Result<()> {
+    async fn set_role(&self, account: i64, role: Role, admin: bool) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE accounts SET role = $1, admin = $2 WHERE id = $3")
                 .bind(role.as_str())
@@ -316,10 +306,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot change the account", e))
     }
 
-    /// Makes the first GM the host administrator when the host has none (a database from
-    /// before there were administrators, or one whose GMs were all made at the command
-    /// line); its name, when one was made.
-    pub async fn ensure_admin(&self) -> Result<Option<String>> {
+    async fn ensure_admin(&self) -> Result<Option<String>> {
         let row: Option<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "UPDATE accounts SET admin = 1 WHERE id = (SELECT MIN(id) FROM accounts WHERE role = 'gm') \
@@ -332,8 +319,7 @@ impl SqlStore {
         Ok(row.map(|(n,)| n))
     }
 
-    /// The account of that name, if there is one.
-    pub async fn account_by_name(&self, name: &str) -> Result<Option<Account>> {
+    async fn account_by_name(&self, name: &str) -> Result<Option<Account>> {
         let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.name = $1");
         let row: Option<AccountRow> = on_pool!(&self.pool, |p| {
             sqlx::query_as(&sql).bind(name).fetch_optional(p).await
@@ -342,8 +328,7 @@ impl SqlStore {
         Ok(row.map(account))
     }
 
-    /// The account with that id.
-    pub async fn account(&self, id: i64) -> Result<Account> {
+    async fn account(&self, id: i64) -> Result<Account> {
         let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a WHERE a.id = $1");
         let row: Option<AccountRow> = on_pool!(&self.pool, |p| sqlx::query_as(&sql)
             .bind(id)
@@ -354,8 +339,7 @@ impl SqlStore {
             .ok_or_else(|| Error::not_found("no such account"))
     }
 
-    /// Every account, by name: for the GM choosing who takes a seat.
-    pub async fn accounts(&self) -> Result<Vec<Account>> {
+    async fn accounts(&self) -> Result<Vec<Account>> {
         let sql = format!("SELECT {ACCOUNT_COLUMNS} FROM accounts a ORDER BY a.name");
         let rows: Vec<AccountRow> =
             on_pool!(&self.pool, |p| sqlx::query_as(&sql).fetch_all(p).await)
@@ -363,8 +347,7 @@ impl SqlStore {
         Ok(rows.into_iter().map(account).collect())
     }
 
-    /// How many GM accounts the host has.
-    pub async fn gm_count(&self) -> Result<i64> {
+    async fn gm_count(&self) -> Result<i64> {
         let (n,): (i64,) = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT COUNT(*) FROM accounts WHERE role = 'gm'")
                 .fetch_one(p)
@@ -374,12 +357,7 @@ impl SqlStore {
         Ok(n)
     }
 
-    /// Sets an account's password hash, ends every session it had, revokes its API tokens
-    /// and forgets the browsers it logged in from (which the log-in limit lets through), so
-    /// that a changed or reset password shuts out whoever knew the old one or holds a token
-    /// made with it. A GM's hold on the account ends with it: a password is
-    /// set by the account's owner (or, for a GM, by the host administrator).
-    pub async fn set_password(&self, account: i64, hash: &str, now: Millis) -> Result<()> {
+    async fn set_password(&self, account: i64, hash: &str, now: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| async {
             let mut tx = p.begin().await?;
             sqlx::query(
@@ -397,8 +375,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot set the password", e))
     }
 
-    /// Starts a log-in session, known by the SHA-256 of its cookie.
-    pub async fn create_session(
+    async fn create_session(
         &self,
         token_sha256: &str,
         account: i64,
@@ -423,12 +400,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot start the session", e))
     }
 
-    /// The account and CSRF token of a session that has not expired.
-    pub async fn session(
-        &self,
-        token_sha256: &str,
-        now: Millis,
-    ) -> Result<Option<(Account, String)>> {
+    async fn session(&self, token_sha256: &str, now: Millis) -> Result<Option<(Account, String)>> {
         let sql = format!(
             "SELECT {ACCOUNT_COLUMNS}, s.csrf FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.token_sha256 = $1 AND s.expires_at > $2"
@@ -451,8 +423,7 @@ impl SqlStore {
         ))
     }
 
-    /// Ends a session (log-out), and drops every expired one.
-    pub async fn end_session(&self, token_sha256: &str, now: Millis) -> Result<()> {
+    async fn end_session(&self, token_sha256: &str, now: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("DELETE FROM sessions WHERE token_sha256 = $1 OR expires_at <= $2")
                 .bind(token_sha256)
@@ -464,8 +435,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot end the session", e))
     }
 
-    /// A new API token for an account, known by its SHA-256.
-    pub async fn create_token(
+    async fn create_token(
         &self,
         account: i64,
         label: &str,
@@ -488,8 +458,7 @@ impl SqlStore {
         Ok(id)
     }
 
-    /// An account's API tokens, newest first.
-    pub async fn tokens(&self, account: i64) -> Result<Vec<TokenEntry>> {
+    async fn tokens(&self, account: i64) -> Result<Vec<TokenEntry>> {
         let rows: Vec<(i64, String, i64, Option<i64>)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT id, label, created_at, revoked_at FROM api_tokens \
@@ -511,8 +480,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// Revokes one of an account's tokens; `false` if it has no such live token.
-    pub async fn revoke_token(&self, account: i64, id: i64, now: Millis) -> Result<bool> {
+    async fn revoke_token(&self, account: i64, id: i64, now: Millis) -> Result<bool> {
         let done = on_pool!(&self.pool, |p| {
             sqlx::query(
                 "UPDATE api_tokens SET revoked_at = $1 \
@@ -529,8 +497,7 @@ impl SqlStore {
         Ok(done == 1)
     }
 
-    /// The account a live API token belongs to.
-    pub async fn token_account(&self, token_sha256: &str) -> Result<Option<Account>> {
+    async fn token_account(&self, token_sha256: &str) -> Result<Option<Account>> {
         let sql = format!(
             "SELECT {ACCOUNT_COLUMNS} FROM api_tokens t JOIN accounts a ON a.id = t.account_id \
              WHERE t.token_sha256 = $1 AND t.revoked_at IS NULL"
@@ -545,8 +512,7 @@ impl SqlStore {
         Ok(row.map(account))
     }
 
-    /// Keeps a one-time link for `account`, known by its SHA-256, good until `expires_at`.
-    pub async fn create_link(
+    async fn create_link(
         &self,
         token_sha256: &str,
         purpose: LinkPurpose,
@@ -573,8 +539,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot keep the link", e))
     }
 
-    /// The account a live, unused link is for, without using it up.
-    pub async fn link_account(
+    async fn link_account(
         &self,
         token_sha256: &str,
         purpose: LinkPurpose,
@@ -596,11 +561,7 @@ impl SqlStore {
         Ok(row.map(account))
     }
 
-    /// Uses a link up and sets the password it was for, in one transaction: of two uses of
-    /// the same link at once, one sets the password and the other is told the link is
-    /// spent. Every session of the account ends and every token is revoked, and the GM that
-    /// made the account no longer holds it: its owner has a password of their own.
-    pub async fn redeem_link(
+    async fn redeem_link(
         &self,
         token_sha256: &str,
         purpose: LinkPurpose,
@@ -639,8 +600,7 @@ impl SqlStore {
         done.map_err(|e| self.err("cannot use the link", e))
     }
 
-    /// The games an account plays, with its empire in each, by name.
-    pub async fn games_played_by(&self, account: i64) -> Result<Vec<GameEntry>> {
+    async fn games_played_by(&self, account: i64) -> Result<Vec<GameEntry>> {
         let rows: Vec<(String, String, i64, String)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT g.name, g.title, g.turn, s.empire FROM seats s JOIN games g ON g.id = s.game_id \
@@ -662,8 +622,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// The games a GM runs, by name.
-    pub async fn games_run_by(&self, account: i64) -> Result<Vec<GameEntry>> {
+    async fn games_run_by(&self, account: i64) -> Result<Vec<GameEntry>> {
         let rows: Vec<(String, String, i64)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT name, title, turn FROM games WHERE gm_account_id = $1 ORDER BY name",
@@ -684,8 +643,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// The GM account that runs a game, if any; not found if there is no such game.
-    pub async fn game_gm(&self, game: &str) -> Result<Option<i64>> {
+    async fn game_gm(&self, game: &str) -> Result<Option<i64>> {
         let row: Option<(Option<i64>,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT gm_account_id FROM games WHERE name = $1")
                 .bind(game)
@@ -697,8 +655,7 @@ impl SqlStore {
             .ok_or_else(|| Error::not_found(format!("no game named \"{game}\"")))
     }
 
-    /// Gives a game to a GM to run.
-    pub async fn set_game_gm(&self, game: &str, gm: i64) -> Result<()> {
+    async fn set_game_gm(&self, game: &str, gm: i64) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE games SET gm_account_id = $1 WHERE name = $2")
                 .bind(gm)
@@ -710,8 +667,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot give the game to its GM", e))
     }
 
-    /// Gives every game no GM runs (made at the command line) to `gm`; their names.
-    pub async fn adopt_games(&self, gm: i64) -> Result<Vec<String>> {
+    async fn adopt_games(&self, gm: i64) -> Result<Vec<String>> {
         let rows: Vec<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "UPDATE games SET gm_account_id = $1 WHERE gm_account_id IS NULL RETURNING name",
@@ -726,8 +682,7 @@ impl SqlStore {
         Ok(names)
     }
 
-    /// The empire an account plays in a game, if it holds a seat there.
-    pub async fn seat_of(&self, game: &str, account: i64) -> Result<Option<SeatCode>> {
+    async fn seat_of(&self, game: &str, account: i64) -> Result<Option<SeatCode>> {
         let row: Option<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT s.empire FROM seats s JOIN games g ON g.id = s.game_id \
@@ -742,8 +697,7 @@ impl SqlStore {
         Ok(row.and_then(|(e,)| SeatCode::parse(&e)))
     }
 
-    /// Every seat of a game, in the order of its empires' codes.
-    pub async fn seats(&self, game: &str) -> Result<Vec<Seat>> {
+    async fn seats(&self, game: &str) -> Result<Vec<Seat>> {
         let rows: Vec<SeatRow> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT s.empire, a.id, a.name, s.status, s.missed_turns \
@@ -769,11 +723,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// Gives an empire's seat to an account (or to no one, `None`): who may log in and play
-    /// it from now on (2.5: a replacement player takes over the empire as it stands).
-    ///
-    /// Invitations to the seat still waiting are withdrawn: the GM has given it otherwise.
-    pub async fn assign_seat(
+    async fn assign_seat(
         &self,
         game: &str,
         empire: SeatCode,
@@ -815,8 +765,7 @@ impl SqlStore {
         Ok(())
     }
 
-    /// Records an action in a game's audit log, with the account that took it.
-    pub async fn audit_by(
+    async fn audit_by(
         &self,
         game: Option<&str>,
         account: i64,
@@ -841,9 +790,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot write the audit log", e))
     }
 
-    /// A game's audit log with who did each thing, oldest first: (time, account name,
-    /// action, detail).
-    pub async fn audit_entries(
+    async fn audit_entries(
         &self,
         game: &str,
     ) -> Result<Vec<(Millis, Option<String>, String, String)>> {
@@ -860,8 +807,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot read the audit log", e))
     }
 
-    /// The latest turnsheet an empire sent for a turn: (bytes, SHA-256, time received).
-    pub async fn latest_sheet(
+    async fn latest_sheet(
         &self,
         game: &str,
         empire: SeatCode,
@@ -882,10 +828,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot read the turnsheets", e))
     }
 
-    /// What a game's stored turn is at: (turn, runs), where runs counts every turn played
-    /// and taken back. A door that keeps a game in memory compares it to know when the game
-    /// was moved on, or back, by another process.
-    pub async fn version(&self, game: &str) -> Result<(u32, i64)> {
+    async fn version(&self, game: &str) -> Result<(u32, i64)> {
         let row: Option<(i64, i64)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT turn, claims FROM games WHERE name = $1")
                 .bind(game)
@@ -897,8 +840,7 @@ impl SqlStore {
             .ok_or_else(|| Error::not_found(format!("no game named \"{game}\"")))
     }
 
-    /// How many turnsheets a game holds, of every turn: to count what a load test sent.
-    pub async fn sheet_count(&self, game: &str) -> Result<i64> {
+    async fn sheet_count(&self, game: &str) -> Result<i64> {
         let (n,): (i64,) = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT COUNT(*) FROM submissions WHERE game_id = (SELECT id FROM games WHERE name = $1)",

@@ -7,13 +7,11 @@
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::store::Millis;
+use crate::store::prelude::*;
 
-impl SqlStore {
-    /// Sets an account's address (`None` for none) and whether its reports are mailed. A
-    /// changed address is not verified until [`SqlStore::verify_email`] says so, or
-    /// `verified` is given (the host's operator vouches for it); an address another account
-    /// holds is refused. Whether the address now waits to be verified.
-    pub async fn set_address(
+#[async_trait::async_trait]
+impl Addresses for SqlStore {
+    async fn set_address(
         &self,
         account: i64,
         email: Option<&str>,
@@ -61,8 +59,7 @@ impl SqlStore {
         Ok(email.is_some() && !now_verified)
     }
 
-    /// Keeps a link that proves `email` is `account`'s, known by its SHA-256.
-    pub async fn create_email_link(
+    async fn create_email_link(
         &self,
         token_sha256: &str,
         account: i64,
@@ -87,14 +84,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot keep the link", e))
     }
 
-    /// Uses up a link that proves an address, if it is live and the account still holds
-    /// the address it was mailed to: the address is verified. The account and address,
-    /// or `None`.
-    pub async fn verify_email(
-        &self,
-        token_sha256: &str,
-        now: Millis,
-    ) -> Result<Option<(i64, String)>> {
+    async fn verify_email(&self, token_sha256: &str, now: Millis) -> Result<Option<(i64, String)>> {
         let row: Option<(i64, String)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "UPDATE email_verifications SET used_at = $1 \

@@ -10,6 +10,7 @@ use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::schedule::{Schedule, duration_text};
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// What the host does after it was down over several deadlines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,9 +201,9 @@ where
     }
 }
 
-impl SqlStore {
-    /// The schedule of `game`, if it has one.
-    pub async fn schedule_of(&self, game: &str) -> Result<Option<GameSchedule>> {
+#[async_trait::async_trait]
+impl Schedules for SqlStore {
+    async fn schedule_of(&self, game: &str) -> Result<Option<GameSchedule>> {
         let row: Option<ScheduleRow> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT d.spec, d.catch_up, d.reminders, d.for_turn, d.deadline, d.paused_at \
@@ -216,10 +217,7 @@ impl SqlStore {
         row.map(|r| from_row(&self.shown, game, r)).transpose()
     }
 
-    /// Sets the schedule of `game`: the next turn's deadline is the schedule's first after
-    /// `now` (none for a manual schedule). Recorded in the audit log and announced to the
-    /// players with the next reports.
-    pub async fn set_schedule(
+    async fn set_schedule(
         &self,
         game: &str,
         schedule: &Schedule,
@@ -266,8 +264,7 @@ impl SqlStore {
         })
     }
 
-    /// Pauses `game`: no turn is run by the clock until it is resumed.
-    pub async fn pause(&self, game: &str, now: Millis) -> Result<GameSchedule> {
+    async fn pause(&self, game: &str, now: Millis) -> Result<GameSchedule> {
         let current = self.scheduled(game).await?;
         if current.paused_at.is_some() {
             return Err(Error::conflict(format!(
@@ -290,10 +287,7 @@ impl SqlStore {
         self.scheduled(game).await
     }
 
-    /// Pauses `game` because its turn could not be played by the clock (a stored state that
-    /// does not verify, say): tried again every few seconds it would only fail again. The
-    /// players are told the game is paused; the reason goes to the audit log, for the GM.
-    pub async fn pause_after_failure(
+    async fn pause_after_failure(
         &self,
         game: &str,
         turn: u32,
@@ -320,9 +314,7 @@ impl SqlStore {
         self.scheduled(game).await
     }
 
-    /// Resumes a paused game. A deadline that passed while it was paused is moved to the
-    /// schedule's next after `now`, so that players get a whole turn's time again.
-    pub async fn resume(&self, game: &str, now: Millis) -> Result<GameSchedule> {
+    async fn resume(&self, game: &str, now: Millis) -> Result<GameSchedule> {
         let current = self.scheduled(game).await?;
         if current.paused_at.is_none() {
             return Err(Error::conflict(format!("game \"{game}\" is not paused")));
@@ -349,9 +341,7 @@ impl SqlStore {
         self.scheduled(game).await
     }
 
-    /// Moves the deadline of the next turn to `to`, which must be later than the present
-    /// deadline and in the future. The deadlines after it keep to the schedule.
-    pub async fn extend(&self, game: &str, to: Millis, now: Millis) -> Result<GameSchedule> {
+    async fn extend(&self, game: &str, to: Millis, now: Millis) -> Result<GameSchedule> {
         let current = self.scheduled(game).await?;
         let Some(was) = current.deadline else {
             return Err(Error::conflict(format!(
@@ -386,12 +376,7 @@ impl SqlStore {
         self.scheduled(game).await
     }
 
-    /// The turns the clock says are to be run at `now`: deadlines (with their grace)
-    /// passed, or, for games that run early, every living human player has sent orders (a
-    /// player is a seat an account holds: a seat no one holds is the computer's, and
-    /// waits for no one).
-    /// Paused games and games whose next turn is not the one the deadline is for are left.
-    pub async fn due(&self, now: Millis) -> Result<Vec<Due>> {
+    async fn due(&self, now: Millis) -> Result<Vec<Due>> {
         let rows: Vec<(String, i64, i64, i64)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT g.name, d.for_turn, d.deadline, \
@@ -421,10 +406,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// The reminders to send at `now`: for each game not paused, each reminder time passed
-    /// before a deadline still ahead, not sent before for that turn. Call
-    /// [`SqlStore::reminder_sent`] once it is queued.
-    pub async fn reminders_due(&self, now: Millis) -> Result<Vec<ReminderDue>> {
+    async fn reminders_due(&self, now: Millis) -> Result<Vec<ReminderDue>> {
         let rows: Vec<(String, i64, i64, i64, String)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT g.name, g.id, d.for_turn, d.deadline, d.reminders \
@@ -470,8 +452,7 @@ impl SqlStore {
         Ok(out)
     }
 
-    /// Records that a reminder was sent; `false` if it had been already (another process).
-    pub async fn reminder_sent(&self, r: &ReminderDue, now: Millis) -> Result<bool> {
+    async fn reminder_sent(&self, r: &ReminderDue, now: Millis) -> Result<bool> {
         let n = on_pool!(&self.pool, |p| {
             sqlx::query(
                 "INSERT INTO reminders_sent (game_id, for_turn, label, sent_at) \
@@ -489,7 +470,9 @@ impl SqlStore {
         .map_err(|e| self.err("cannot record the reminder", e))?;
         Ok(n == 1)
     }
+}
 
+impl SqlStore {
     /// The schedule of `game`, which must have one.
     async fn scheduled(&self, game: &str) -> Result<GameSchedule> {
         self.schedule_of(game).await?.ok_or_else(|| {

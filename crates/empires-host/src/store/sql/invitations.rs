@@ -7,6 +7,7 @@ use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::seat::SeatCode;
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// An invitation to a seat, waiting for its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,9 +44,9 @@ fn invitation(row: InvitationRow) -> Invitation {
     }
 }
 
-impl SqlStore {
-    /// Invites `account` to `seat` of `game` on behalf of the GM `by`.
-    pub async fn invite_to_seat(
+#[async_trait::async_trait]
+impl Invitations for SqlStore {
+    async fn invite_to_seat(
         &self,
         game: &str,
         seat: SeatCode,
@@ -72,8 +73,7 @@ impl SqlStore {
             .ok_or_else(|| Error::not_found(format!("game \"{game}\" has no seat {seat}")))
     }
 
-    /// The invitations waiting for `account`'s answer, oldest first.
-    pub async fn invitations_for(&self, account: i64) -> Result<Vec<Invitation>> {
+    async fn invitations_for(&self, account: i64) -> Result<Vec<Invitation>> {
         let sql = format!("{INVITATION_QUERY} AND i.account_id = $1 ORDER BY i.id");
         let rows: Vec<InvitationRow> = on_pool!(&self.pool, |p| sqlx::query_as(&sql)
             .bind(account)
@@ -83,8 +83,7 @@ impl SqlStore {
         Ok(rows.into_iter().map(invitation).collect())
     }
 
-    /// The invitations to a game's seats still waiting for an answer, oldest first.
-    pub async fn invitations_of_game(&self, game: &str) -> Result<Vec<Invitation>> {
+    async fn invitations_of_game(&self, game: &str) -> Result<Vec<Invitation>> {
         let sql = format!("{INVITATION_QUERY} AND g.name = $1 ORDER BY i.id");
         let rows: Vec<InvitationRow> = on_pool!(&self.pool, |p| sqlx::query_as(&sql)
             .bind(game)
@@ -94,11 +93,7 @@ impl SqlStore {
         Ok(rows.into_iter().map(invitation).collect())
     }
 
-    /// `account`'s answer to its invitation `id`: when it accepts, the seat is the
-    /// account's from now on, and every other invitation to that seat is withdrawn, in one
-    /// transaction. The invitation as it was, or `None` if `account` has no such invitation
-    /// waiting.
-    pub async fn answer_invitation(
+    async fn answer_invitation(
         &self,
         id: i64,
         account: i64,

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::ledger::{DiscountTable, Entry, Ledger};
 use crate::ruleset::{Finished, Seat, Standing};
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// The name of the discount table among the host's settings.
 const DISCOUNT_TABLE: &str = "discount_table";
@@ -134,9 +135,9 @@ where
     }
 }
 
-impl SqlStore {
-    /// The GM's table of prize discounts (11.7 unless set).
-    pub async fn discount_table(&self) -> Result<DiscountTable> {
+#[async_trait::async_trait]
+impl Ledgers for SqlStore {
+    async fn discount_table(&self) -> Result<DiscountTable> {
         let row: Option<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT value FROM host_settings WHERE name = $1")
                 .bind(DISCOUNT_TABLE)
@@ -155,8 +156,7 @@ impl SqlStore {
         }
     }
 
-    /// Sets the GM's table of prize discounts; it applies to every result recorded.
-    pub async fn set_discount_table(&self, table: &DiscountTable) -> Result<()> {
+    async fn set_discount_table(&self, table: &DiscountTable) -> Result<()> {
         let text = serde_json::to_string(table).unwrap_or_default();
         on_pool!(&self.pool, |p| {
             sqlx::query(
@@ -172,8 +172,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot keep the discount table", e))
     }
 
-    /// Whether `game`'s turns are paid for (2.10).
-    pub async fn paid_turns(&self, game: &str) -> Result<bool> {
+    async fn paid_turns(&self, game: &str) -> Result<bool> {
         let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT paid_turns FROM games WHERE name = $1")
                 .bind(game)
@@ -189,8 +188,7 @@ impl SqlStore {
         })
     }
 
-    /// Makes `game`'s turns paid for, or free, from its next turn on.
-    pub async fn set_paid_turns(&self, game: &str, paid: bool, now: Millis) -> Result<()> {
+    async fn set_paid_turns(&self, game: &str, paid: bool, now: Millis) -> Result<()> {
         let n = on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE games SET paid_turns = $1 WHERE name = $2")
                 .bind(i64::from(paid))
@@ -214,8 +212,7 @@ impl SqlStore {
         self.audit(Some(game), now, "ledger", what).await
     }
 
-    /// An account's ledger entries, oldest first.
-    pub async fn ledger_entries(&self, account: i64) -> Result<Vec<(Millis, Entry)>> {
+    async fn ledger_entries(&self, account: i64) -> Result<Vec<(Millis, Entry)>> {
         let rows: Vec<(Millis, String)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT at, entry FROM ledger WHERE account_id = $1 ORDER BY id")
                 .bind(account)
@@ -235,8 +232,7 @@ impl SqlStore {
             .collect()
     }
 
-    /// Where an account stands: its ledger replayed under the GM's discount table.
-    pub async fn ledger(&self, account: i64) -> Result<Ledger> {
+    async fn ledger(&self, account: i64) -> Result<Ledger> {
         let table = self.discount_table().await?;
         let entries: Vec<Entry> = self
             .ledger_entries(account)
@@ -248,10 +244,7 @@ impl SqlStore {
             .map_err(|e| Error::corrupt(format!("{}: the ledger does not add up: {e}", self.shown)))
     }
 
-    /// Enters a GM's entry (a payment, a carry, an adjustment) in an account's ledger,
-    /// refused with the ledger's own reason when it does not apply (carrying more discount
-    /// than is held, a payment of nothing). Returns the ledger as it now stands.
-    pub async fn enter(&self, account: i64, entry: &Entry, now: Millis) -> Result<Ledger> {
+    async fn enter(&self, account: i64, entry: &Entry, now: Millis) -> Result<Ledger> {
         let table = self.discount_table().await?;
         let mut ledger = self.ledger(account).await?;
         ledger
@@ -271,10 +264,7 @@ impl SqlStore {
         Ok(ledger)
     }
 
-    /// Whether the report of `turn` for the seat's present player is held back because the
-    /// turn is not paid for (2.10): `Some(why)` if so. Free games, dummies and turns never
-    /// charged to the player are not held.
-    pub async fn report_held(
+    async fn report_held(
         &self,
         game: &str,
         empire: crate::seat::SeatCode,

@@ -13,6 +13,7 @@
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// The limits a host applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,9 +38,9 @@ pub(super) type Replaced = std::collections::HashMap<(String, String, u32), u32>
 const PER_MINUTE: &str = "sheets_per_minute";
 const KEPT: &str = "sheets_kept";
 
-impl SqlStore {
-    /// The limits set on the host, each at its default where none is set.
-    pub async fn host_limits(&self) -> Result<HostLimits> {
+#[async_trait::async_trait]
+impl Upkeep for SqlStore {
+    async fn host_limits(&self) -> Result<HostLimits> {
         let rows: Vec<(String, String)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT name, value FROM host_settings WHERE name IN ($1, $2)")
                 .bind(PER_MINUTE)
@@ -64,8 +65,7 @@ impl SqlStore {
         Ok(limits)
     }
 
-    /// Sets the host's limits; each must be at least 1.
-    pub async fn set_host_limits(&self, limits: HostLimits) -> Result<()> {
+    async fn set_host_limits(&self, limits: HostLimits) -> Result<()> {
         if limits.sheets_per_minute == 0 || limits.sheets_kept == 0 {
             return Err(Error::new(
                 "a limit is at least 1: a host that takes no sheets takes no games",
@@ -92,7 +92,9 @@ impl SqlStore {
             .store(limits.sheets_kept, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
+}
 
+impl SqlStore {
     /// Drops a seat's oldest superseded sheets of one turn and status beyond the host's
     /// `sheets_kept`, writing their hashes in the game's audit log. Called after a sheet
     /// that replaced another was kept.
@@ -141,7 +143,6 @@ impl SqlStore {
         )
         .await
     }
-
     /// Whether superseded sheets are to be dropped now, at this replacing sheet of a seat
     /// and turn: at the first this process sees (sheets kept before it started are dropped
     /// then) and at every fifth of `limit` after it.

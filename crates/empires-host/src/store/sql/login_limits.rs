@@ -12,6 +12,7 @@
 use super::{Pool, SqlStore};
 use crate::error::Result;
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// Counts one try on a key, unless its window is still open and it has no try left; a
 /// window that has passed starts again with this try. Returns the row only when counted.
@@ -22,12 +23,9 @@ const RESERVE: &str = "INSERT INTO login_limits (limit_key, window_start, tries)
      WHERE login_limits.window_start <= $3 OR login_limits.tries < $4 \
      RETURNING tries";
 
-impl SqlStore {
-    /// Reserves one log-in try on each of `keys` (a key and the tries it may have within
-    /// `window`), all or none: `true` when every key had a try left and each has been
-    /// counted, `false` when one had none and nothing was counted. The keys are taken in a
-    /// fixed order, so that two attempts sharing keys cannot deadlock on PostgreSQL.
-    pub async fn reserve_login_try(
+#[async_trait::async_trait]
+impl LoginLimits for SqlStore {
+    async fn reserve_login_try(
         &self,
         keys: &[(&str, i64)],
         now: Millis,
@@ -59,8 +57,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot count the log-in try", e))
     }
 
-    /// Gives back a try reserved on each key (the password was right: it was no failure).
-    pub async fn release_login_try(&self, keys: &[&str]) -> Result<()> {
+    async fn release_login_try(&self, keys: &[&str]) -> Result<()> {
         for key in keys {
             on_pool!(&self.pool, |p| {
                 sqlx::query(
@@ -76,8 +73,7 @@ impl SqlStore {
         Ok(())
     }
 
-    /// Forgets a key's count.
-    pub async fn clear_login_tries(&self, key: &str) -> Result<()> {
+    async fn clear_login_tries(&self, key: &str) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("DELETE FROM login_limits WHERE limit_key = $1")
                 .bind(key)
@@ -88,11 +84,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot clear the log-in tries", e))
     }
 
-    /// Drops the counts whose window has passed and the devices that have expired. On
-    /// PostgreSQL a row another attempt holds locked just now is left for the next time:
-    /// waiting for it, while holding the rows already deleted, could deadlock with that
-    /// attempt (it is renewing the row anyway).
-    pub async fn prune_login_limits(&self, now: Millis, window: Millis) -> Result<()> {
+    async fn prune_login_limits(&self, now: Millis, window: Millis) -> Result<()> {
         let (limits, devices) = match &self.pool {
             Pool::Sqlite(_) => (
                 "DELETE FROM login_limits WHERE window_start <= $1",
@@ -113,9 +105,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot drop old log-in counts", e))
     }
 
-    /// Every count kept, by key: (key, tries, window start). For the tests and for a host
-    /// looking into who is being refused.
-    pub async fn login_limits(&self) -> Result<Vec<(String, i64, Millis)>> {
+    async fn login_limits(&self) -> Result<Vec<(String, i64, Millis)>> {
         on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT limit_key, tries, window_start FROM login_limits ORDER BY limit_key",
@@ -126,10 +116,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot read the log-in counts", e))
     }
 
-    /// Remembers a browser that logged in to `account`, by its device cookie's SHA-256,
-    /// until `expires_at`; of the account's devices only the `keep` that expire last are
-    /// kept, so that a browser throwing its cookies away cannot grow the table.
-    pub async fn add_login_device(
+    async fn add_login_device(
         &self,
         token_sha256: &str,
         account: i64,
@@ -164,8 +151,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot remember the device", e))
     }
 
-    /// The account a live device cookie (by its SHA-256) was given to, if any.
-    pub async fn login_device(&self, token_sha256: &str, now: Millis) -> Result<Option<i64>> {
+    async fn login_device(&self, token_sha256: &str, now: Millis) -> Result<Option<i64>> {
         let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT account_id FROM login_devices WHERE token_sha256 = $1 AND expires_at > $2",
@@ -179,8 +165,7 @@ impl SqlStore {
         Ok(row.map(|(a,)| a))
     }
 
-    /// Keeps a device known until `expires_at` (it has just logged in again).
-    pub async fn renew_login_device(&self, token_sha256: &str, expires_at: Millis) -> Result<()> {
+    async fn renew_login_device(&self, token_sha256: &str, expires_at: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE login_devices SET expires_at = $1 WHERE token_sha256 = $2")
                 .bind(expires_at)
@@ -192,8 +177,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot renew the device", e))
     }
 
-    /// How many devices an account has that have not expired.
-    pub async fn login_device_count(&self, account: i64, now: Millis) -> Result<i64> {
+    async fn login_device_count(&self, account: i64, now: Millis) -> Result<i64> {
         let (n,): (i64,) = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT COUNT(*) FROM login_devices WHERE account_id = $1 AND expires_at > $2",

@@ -6,6 +6,7 @@ use super::{Pool, SqlStore};
 use crate::error::Result;
 use crate::seat::SeatCode;
 use crate::store::Millis;
+use crate::store::prelude::*;
 
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,9 +120,9 @@ type OutboxRow = (
     Option<Millis>,
 );
 
-impl SqlStore {
-    /// An account's mail settings: its address and whether it wants its reports by mail.
-    pub async fn mail_settings(&self, account: i64) -> Result<(Option<String>, bool)> {
+#[async_trait::async_trait]
+impl Mailroom for SqlStore {
+    async fn mail_settings(&self, account: i64) -> Result<(Option<String>, bool)> {
         let row: (Option<String>, i64) = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT email, mail_reports FROM accounts WHERE id = $1")
                 .bind(account)
@@ -132,10 +133,7 @@ impl SqlStore {
         Ok((row.0, row.1 != 0))
     }
 
-    /// Sets an account's address (`None` for none) and whether its reports are mailed, as
-    /// whoever runs the host does it: the address is taken as verified. A player's own
-    /// change goes through [`SqlStore::set_address`], and waits for its proof.
-    pub async fn set_mail_settings(
+    async fn set_mail_settings(
         &self,
         account: i64,
         email: Option<&str>,
@@ -146,9 +144,7 @@ impl SqlStore {
             .map(|_| ())
     }
 
-    /// Sets the hash of an account's mail password, the proof a turnsheet sent by mail
-    /// carries in its header.
-    pub async fn set_mail_password(&self, account: i64, hash: &str) -> Result<()> {
+    async fn set_mail_password(&self, account: i64, hash: &str) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE accounts SET mail_password_hash = $1 WHERE id = $2")
                 .bind(hash)
@@ -160,8 +156,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot set the mail password", e))
     }
 
-    /// The hash of an account's mail password, if one was issued.
-    pub async fn mail_password_hash(&self, account: i64) -> Result<Option<String>> {
+    async fn mail_password_hash(&self, account: i64) -> Result<Option<String>> {
         let row: Option<(Option<String>,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT mail_password_hash FROM accounts WHERE id = $1")
                 .bind(account)
@@ -172,9 +167,7 @@ impl SqlStore {
         Ok(row.and_then(|r| r.0))
     }
 
-    /// The accounts whose address on record is `email` (compared without regard to case),
-    /// once verified: a sheet from an address not yet proved is a stranger's.
-    pub async fn accounts_by_email(&self, email: &str) -> Result<Vec<i64>> {
+    async fn accounts_by_email(&self, email: &str) -> Result<Vec<i64>> {
         let rows: Vec<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT id FROM accounts WHERE LOWER(email) = LOWER($1) AND email_verified <> 0 ORDER BY id",
@@ -187,10 +180,7 @@ impl SqlStore {
         Ok(rows.into_iter().map(|r| r.0).collect())
     }
 
-    /// Records that a message was taken in. `message_key` names the message (the same key
-    /// is the same message delivered again); `message_id` is its Message-ID, if it has one,
-    /// so that another message reusing it is noticed.
-    pub async fn first_seen(
+    async fn first_seen(
         &self,
         message_key: &str,
         message_id: Option<&str>,
@@ -230,9 +220,7 @@ impl SqlStore {
         })
     }
 
-    /// Forgets that a message was taken in, when it could not be dealt with (the database
-    /// failed half-way): a later delivery of it is then dealt with afresh.
-    pub async fn forget_seen(&self, message_key: &str) -> Result<()> {
+    async fn forget_seen(&self, message_key: &str) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("DELETE FROM mail_seen WHERE message_key = $1")
                 .bind(message_key)
@@ -243,9 +231,8 @@ impl SqlStore {
         .map_err(|e| self.err("cannot record the message", e))
     }
 
-    /// Writes a line of the mail log, for the GM of `game` (or, for no game, the host's).
     #[allow(clippy::too_many_arguments)]
-    pub async fn log_mail(
+    async fn log_mail(
         &self,
         game: Option<&str>,
         account: Option<i64>,
@@ -274,9 +261,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot write the mail log", e))
     }
 
-    /// The mail log of a game (`None`: the entries of no game), oldest first, the last
-    /// `limit` entries.
-    pub async fn mail_log(&self, game: Option<&str>, limit: i64) -> Result<Vec<MailLogEntry>> {
+    async fn mail_log(&self, game: Option<&str>, limit: i64) -> Result<Vec<MailLogEntry>> {
         let rows: Vec<(Millis, String, String, String, String)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT at, direction, address, outcome, detail FROM mail_log \
@@ -302,9 +287,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// Puts a message in the outbox, to be sent at once; `None` if a message with the same
-    /// `dedupe` key was queued before.
-    pub async fn queue_mail(&self, mail: &OutMail, now: Millis) -> Result<Option<i64>> {
+    async fn queue_mail(&self, mail: &OutMail, now: Millis) -> Result<Option<i64>> {
         let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "INSERT INTO outbox (game_id, account_id, kind, dedupe, recipient, subject, message, created_at, next_attempt_at) \
@@ -326,9 +309,7 @@ impl SqlStore {
         Ok(row.map(|r| r.0))
     }
 
-    /// How many messages of `kind` were queued to `recipient` (the address exactly as it
-    /// was queued: an account's address on record) since `since`.
-    pub async fn mail_queued_to(&self, recipient: &str, kind: &str, since: Millis) -> Result<i64> {
+    async fn mail_queued_to(&self, recipient: &str, kind: &str, since: Millis) -> Result<i64> {
         let row: (i64,) = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT COUNT(*) FROM outbox WHERE recipient = $1 AND kind = $2 AND created_at >= $3",
@@ -343,12 +324,7 @@ impl SqlStore {
         Ok(row.0)
     }
 
-    /// Puts a message in the outbox as [`SqlStore::queue_mail`] does, unless `limit` or more
-    /// messages of its kind were queued to its recipient since `since`: `None` then. The
-    /// count and the insert are one statement, so processes queueing at once share the
-    /// count (on SQLite exactly, writes being one at a time; on PostgreSQL two statements at
-    /// the very same moment may each see the count below the limit).
-    pub async fn queue_mail_within(
+    async fn queue_mail_within(
         &self,
         mail: &OutMail,
         now: Millis,
@@ -379,8 +355,7 @@ impl SqlStore {
         Ok(row.map(|r| r.0))
     }
 
-    /// Messages due to be sent now, oldest first, at most `limit`.
-    pub async fn due_mail(&self, now: Millis, limit: i64) -> Result<Vec<Queued>> {
+    async fn due_mail(&self, now: Millis, limit: i64) -> Result<Vec<Queued>> {
         let rows: Vec<QueuedRow> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT o.id, g.name, o.account_id, o.recipient, o.subject, o.message, o.attempts \
@@ -410,8 +385,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// Records that a message was handed to the mail server.
-    pub async fn mail_sent(&self, id: i64, now: Millis) -> Result<()> {
+    async fn mail_sent(&self, id: i64, now: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query("UPDATE outbox SET sent_at = $1, attempts = attempts + 1 WHERE id = $2")
                 .bind(now)
@@ -423,8 +397,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot update the outbox", e))
     }
 
-    /// Records a failed attempt: tried again at `retry_at`, or given up (`None`).
-    pub async fn mail_not_sent(
+    async fn mail_not_sent(
         &self,
         id: i64,
         error: &str,
@@ -448,8 +421,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot update the outbox", e))
     }
 
-    /// Puts a message given up on back in the outbox, to be tried again at once.
-    pub async fn retry_mail(&self, game: &str, id: i64, now: Millis) -> Result<bool> {
+    async fn retry_mail(&self, game: &str, id: i64, now: Millis) -> Result<bool> {
         let n = on_pool!(&self.pool, |p| {
             sqlx::query(
                 "UPDATE outbox SET failed_at = NULL, next_attempt_at = $1 \
@@ -466,9 +438,7 @@ impl SqlStore {
         Ok(n == 1)
     }
 
-    /// The keys of the notices sent in place of reports held back for payment in `game`
-    /// (`held:GAME:TURN:EMPIRE`, 2.10): few, and only in games whose turns are paid for.
-    pub async fn held_notices(&self, game: &str) -> Result<Vec<String>> {
+    async fn held_notices(&self, game: &str) -> Result<Vec<String>> {
         let rows: Vec<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT dedupe FROM outbox WHERE game_id = (SELECT id FROM games WHERE name = $1) \
@@ -482,8 +452,7 @@ impl SqlStore {
         Ok(rows.into_iter().map(|r| r.0).collect())
     }
 
-    /// Whether a message with this key (`report:GAME:TURN:EMPIRE`) has been queued.
-    pub async fn mail_queued(&self, key: &str) -> Result<bool> {
+    async fn mail_queued(&self, key: &str) -> Result<bool> {
         let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT id FROM outbox WHERE dedupe = $1")
                 .bind(key)
@@ -494,8 +463,7 @@ impl SqlStore {
         Ok(row.is_some())
     }
 
-    /// A game's outbox, newest first, at most `limit` messages (never their bodies).
-    pub async fn outbox(&self, game: &str, limit: i64) -> Result<Vec<OutboxEntry>> {
+    async fn outbox(&self, game: &str, limit: i64) -> Result<Vec<OutboxEntry>> {
         let rows: Vec<OutboxRow> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT id, kind, recipient, subject, created_at, attempts, last_error, sent_at, failed_at \
@@ -532,8 +500,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// How many messages of the whole outbox are waiting, sent and given up on.
-    pub async fn outbox_counts(&self) -> Result<(i64, i64, i64)> {
+    async fn outbox_counts(&self) -> Result<(i64, i64, i64)> {
         on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT COALESCE(SUM(CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN 1 ELSE 0 END), 0), \
@@ -546,9 +513,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot read the outbox", e))
     }
 
-    /// The turns of a game whose reports are still to be mailed: every turn after the last
-    /// one queued, or the current turn alone if none ever was (a game older than its mail).
-    pub async fn unmailed_turns(&self, game: &str) -> Result<Vec<u32>> {
+    async fn unmailed_turns(&self, game: &str) -> Result<Vec<u32>> {
         let (turn, last): (i64, Option<i64>) = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT g.turn, (SELECT MAX(m.turn) FROM mail_turns m WHERE m.game_id = g.id) \
@@ -563,8 +528,7 @@ impl SqlStore {
         Ok((first..=turn).map(|t| t as u32).collect())
     }
 
-    /// Records that a turn's reports are queued.
-    pub async fn turn_mailed(&self, game: &str, turn: u32, now: Millis) -> Result<()> {
+    async fn turn_mailed(&self, game: &str, turn: u32, now: Millis) -> Result<()> {
         on_pool!(&self.pool, |p| {
             sqlx::query(
                 "INSERT INTO mail_turns (game_id, turn, queued_at) \
@@ -580,10 +544,7 @@ impl SqlStore {
         .map_err(|e| self.err("cannot record the mailed turn", e))
     }
 
-    /// Who gets a game's reports by mail: every seat held by an account with a verified
-    /// address that asked for them (or, with `reports_only` false, every seat held by an account
-    /// with an address), in the order of the empires' codes.
-    pub async fn report_recipients(
+    async fn report_recipients(
         &self,
         game: &str,
         reports_only: bool,
@@ -614,8 +575,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// The empires an account holds in a game, in the order of their codes.
-    pub async fn seats_of(&self, game: &str, account: i64) -> Result<Vec<SeatCode>> {
+    async fn seats_of(&self, game: &str, account: i64) -> Result<Vec<SeatCode>> {
         let rows: Vec<(String,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT s.empire FROM seats s JOIN games g ON g.id = s.game_id \
@@ -633,8 +593,7 @@ impl SqlStore {
             .collect())
     }
 
-    /// Whether a game of that name exists.
-    pub async fn game_exists(&self, game: &str) -> Result<bool> {
+    async fn game_exists(&self, game: &str) -> Result<bool> {
         let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT id FROM games WHERE name = $1")
                 .bind(game)

@@ -5,6 +5,7 @@
 //! receives in a Maildir.
 #![allow(dead_code)]
 
+use empires_host::store::prelude::*;
 use empires_host::store::sql::SqlStore;
 use empires_mail::{MailConfig, password};
 use empires_rules::EmpireCode;

@@ -6,6 +6,7 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
+use empires_host::store::prelude::*;
 use empires_host::store::sql::{Role, SqlStore};
 use empires_rules::EmpireCode;
 use empires_web::{Clock, Host, WebConfig, auth};
