@@ -5,9 +5,9 @@
 //! catches up one deadline per run ([`crate::store::sql::CatchUp`]), never two turns at once.
 
 use crate::error::Kind;
-use crate::store::prelude::*;
-use crate::store::sql::{Due, SqlStore};
-use crate::store::{Millis, Store};
+
+use crate::store::sql::Due;
+use crate::store::{Millis, Services};
 use crate::turn::{TurnOptions, TurnReport};
 use std::path::PathBuf;
 
@@ -109,15 +109,15 @@ impl std::fmt::Display for Ran {
 
 /// Plays every turn due at `now`, one per game. The computer writes the orders of players
 /// who sent none (2.5, decision 21); a turn already played by another process is left.
-pub async fn run_due(store: &SqlStore, now: Millis) -> Result<Vec<Ran>, crate::Error> {
+pub async fn run_due(store: &Services, now: Millis) -> Result<Vec<Ran>, crate::Error> {
     let mut out = Vec::new();
-    for due in store.due(now).await? {
+    for due in store.schedules.due(now).await? {
         let options = TurnOptions {
             yes: true,
             expect: Some(due.turn),
             ..TurnOptions::default()
         };
-        out.push(match store.play_turn(&due.game, options, now).await {
+        out.push(match store.games.play_turn(&due.game, options, now).await {
             Ok(report) => Ran::Played {
                 due,
                 report: Box::new(report),
@@ -132,6 +132,7 @@ pub async fn run_due(store: &SqlStore, now: Millis) -> Result<Vec<Ran>, crate::E
             Err(e) => {
                 let error = e.to_string();
                 store
+                    .schedules
                     .pause_after_failure(&due.game, due.turn, &error, now)
                     .await?;
                 Ran::Failed {

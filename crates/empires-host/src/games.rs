@@ -9,9 +9,7 @@
 
 use crate::error::{Kind, Result};
 use crate::ruleset::Game;
-use crate::store::Submission;
-use crate::store::prelude::*;
-use crate::store::sql::SqlStore;
+use crate::store::{Services, Submission};
 use crate::submit::{Accepted, accept_on};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -35,15 +33,15 @@ impl std::fmt::Debug for Games {
 impl Games {
     /// The game as it stands now, whichever its ruleset: as kept while its version has not
     /// changed.
-    pub async fn game(&self, store: &SqlStore, key: &str) -> Result<Arc<dyn Game>> {
-        let version = store.version(key).await?;
+    pub async fn game(&self, store: &Services, key: &str) -> Result<Arc<dyn Game>> {
+        let version = store.accounts.version(key).await?;
         let kept = self.kept.read().ok().and_then(|g| g.get(key).cloned());
         if let Some((v, g)) = kept
             && v == version
         {
             return Ok(g);
         }
-        let game = crate::submit::open(store, key).await?;
+        let game = crate::submit::open(store.games.as_ref(), key).await?;
         if let Ok(mut g) = self.kept.write() {
             g.insert(key.to_string(), (version, game.clone()));
         }
@@ -63,17 +61,17 @@ impl Games {
     /// been played is refused, never kept for the turn after.
     pub async fn accept(
         &self,
-        store: &SqlStore,
+        store: &Services,
         key: &str,
         submission: &Submission,
         file: &str,
     ) -> Result<Accepted> {
         let game = self.game(store, key).await?;
-        match accept_on(store, key, game.as_ref(), submission, file).await {
+        match accept_on(store.games.as_ref(), key, game.as_ref(), submission, file).await {
             Err(e) if e.kind() == Kind::Conflict => {
                 self.forget(key);
                 let game = self.game(store, key).await?;
-                accept_on(store, key, game.as_ref(), submission, file).await
+                accept_on(store.games.as_ref(), key, game.as_ref(), submission, file).await
             }
             other => other,
         }

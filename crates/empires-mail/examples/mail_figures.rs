@@ -5,9 +5,7 @@
 //!
 //!     mail_figures smtp://127.0.0.1:2525 [messages]
 
-use empires_host::store::Store;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::SqlStore;
+use empires_host::store::Services;
 use empires_host::turn::TurnOptions;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, password, reports, send};
 use empires_rules::setup::NewGame as Setup;
@@ -20,7 +18,7 @@ async fn main() {
     let smtp = args.get(1).expect("give the SMTP server's URL");
     let count: usize = args.get(2).map_or(1000, |n| n.parse().unwrap());
     let dir = tempfile::tempdir().unwrap();
-    let store = SqlStore::open(&format!("sqlite:{}", dir.path().join("host.db").display()))
+    let store = Services::open(&format!("sqlite:{}", dir.path().join("host.db").display()))
         .await
         .unwrap();
     let standard = empires_maps::standard::find("world").unwrap();
@@ -33,6 +31,7 @@ async fn main() {
     let state = empires_ruleset::create::start(&map, standard.file, &setup).unwrap();
     let start = 1_795_000_000_000i64;
     store
+        .games
         .create(&NewGame {
             name: "world",
             map_text: standard.text,
@@ -44,15 +43,18 @@ async fn main() {
         .unwrap();
     for c in &codes {
         let a = store
+            .accounts
             .account_by_name(&format!("p{c}"))
             .await
             .unwrap()
             .unwrap();
         store
+            .mail
             .set_mail_settings(a.id, Some(&format!("p{c}@example.org")), true)
             .await
             .unwrap();
         store
+            .mail
             .set_mail_password(a.id, &password::hash(&format!("pw-{c}")))
             .await
             .unwrap();
@@ -96,6 +98,7 @@ async fn main() {
     );
 
     store
+        .games
         .play_turn(
             "world",
             TurnOptions {
@@ -112,10 +115,11 @@ async fn main() {
         .unwrap();
     let composed = t.elapsed();
     if let Ok(path) = std::env::var("MAIL_FIGURES_SAMPLE") {
-        let first = store.due_mail(start + 3, 1).await.unwrap();
+        let first = store.mail.due_mail(start + 3, 1).await.unwrap();
         std::fs::write(path, &first[0].message).unwrap();
     }
     let size: usize = store
+        .mail
         .due_mail(start + 3, 100)
         .await
         .unwrap()

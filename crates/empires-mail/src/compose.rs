@@ -6,7 +6,7 @@
 use crate::config::MailConfig;
 use empires_host::gamedir::sha256_hex;
 use empires_host::store::Millis;
-use empires_host::store::sql::OutMail;
+use empires_host::store::OutMail;
 use empires_host::{Error, Result};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, Message, MultiPart, SinglePart};

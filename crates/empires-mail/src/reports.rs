@@ -14,11 +14,11 @@ use crate::config::MailConfig;
 use empires_host::gamedir::REPORTS_DIR;
 use empires_host::ruleset::Game;
 use empires_host::ruleset::mail::TurnFiles;
+use empires_host::store::Millis;
+use empires_host::store::OutMail;
+use empires_host::store::ReportRecipient;
 use empires_host::store::SeatCode;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::OutMail;
-use empires_host::store::sql::{ReportRecipient, SqlStore};
-use empires_host::store::{Millis, Store};
+use empires_host::store::Services;
 use empires_host::{Error, Result};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -26,8 +26,8 @@ use std::sync::Arc;
 
 /// When the turn after `turn` is due, in words, if the game's schedule has a deadline for it
 /// (2.4); `None` for a game run by hand, or paused.
-pub async fn deadline_after(store: &SqlStore, game: &str, turn: u32) -> Result<Option<String>> {
-    Ok(store.schedule_of(game).await?.and_then(|s| {
+pub async fn deadline_after(store: &Services, game: &str, turn: u32) -> Result<Option<String>> {
+    Ok(store.schedules.schedule_of(game).await?.and_then(|s| {
         let d = s
             .deadline
             .filter(|_| s.for_turn == turn + 1 && s.paused_at.is_none())?;
@@ -40,18 +40,18 @@ pub async fn deadline_after(store: &SqlStore, game: &str, turn: u32) -> Result<O
 /// Every game alike: each seat's report as its ruleset makes it for a letter
 /// ([`Game::mail_report`]).
 pub async fn queue_reports(
-    store: &SqlStore,
+    store: &Services,
     cfg: &MailConfig,
     game: &str,
     now: Millis,
 ) -> Result<usize> {
-    let turns = store.unmailed_turns(game).await?;
+    let turns = store.mail.unmailed_turns(game).await?;
     let released = released_reports(store, game).await?;
     if turns.is_empty() && released.is_empty() {
         return Ok(0);
     }
-    let everyone = store.report_recipients(game, true).await?;
-    let opened = empires_host::submit::open(store, game).await?;
+    let everyone = store.mail.report_recipients(game, true).await?;
+    let opened = empires_host::submit::open(store.games.as_ref(), game).await?;
     let names: HashMap<String, String> = opened
         .seats()?
         .into_iter()
@@ -70,7 +70,7 @@ pub async fn queue_reports(
         if !everyone.is_empty() {
             queued += ctx.queue_turn(turn, &everyone).await?;
         }
-        store.turn_mailed(game, turn, now).await?;
+        store.mail.turn_mailed(game, turn, now).await?;
     }
     for (turn, seat) in released {
         let those: Vec<ReportRecipient> = everyone
@@ -87,9 +87,9 @@ pub async fn queue_reports(
 
 /// The reports held back for payment (a notice mailed in their place) that are paid for
 /// now and not yet mailed: (turn, seat).
-async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, SeatCode)>> {
+async fn released_reports(store: &Services, game: &str) -> Result<Vec<(u32, SeatCode)>> {
     let mut out = Vec::new();
-    for key in store.held_notices(game).await? {
+    for key in store.mail.held_notices(game).await? {
         let Some(rest) = key.strip_prefix(&format!("held:{game}:")) else {
             continue;
         };
@@ -100,12 +100,13 @@ async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, Seat
             continue;
         };
         if store
+            .mail
             .mail_queued(&format!("report:{game}:{turn}:{seat}"))
             .await?
         {
             continue;
         }
-        if store.report_held(game, seat, turn).await?.is_none() {
+        if store.ledgers.report_held(game, seat, turn).await?.is_none() {
             out.push((turn, seat));
         }
     }
@@ -114,7 +115,7 @@ async fn released_reports(store: &SqlStore, game: &str) -> Result<Vec<(u32, Seat
 
 /// What making a game's report mails needs, for any of its turns.
 struct Turns<'a> {
-    store: &'a SqlStore,
+    store: &'a Services,
     cfg: &'a MailConfig,
     game: &'a str,
     opened: &'a Arc<dyn Game>,
@@ -136,21 +137,26 @@ impl Turns<'_> {
             now,
         } = *self;
         let mut queued = 0;
-        let place = format!("{}: turn {turn}", store.describe(game));
-        let files: HashMap<String, Vec<u8>> =
-            store.turn_files(game, turn).await?.into_iter().collect();
+        let place = format!("{}: turn {turn}", store.games.describe(game));
+        let files: HashMap<String, Vec<u8>> = store
+            .games
+            .turn_files(game, turn)
+            .await?
+            .into_iter()
+            .collect();
         let deadline = deadline_after(store, game, turn).await?;
         // 2.10: a report not paid for is not mailed; its player is told why instead.
         let mut recipients = Vec::new();
-        let paid = store.paid_turns(game).await?;
+        let paid = store.ledgers.paid_turns(game).await?;
         for r in everyone {
             // A seat with no report this turn (a kingdom out of the game) gets none.
             if !files.contains_key(&format!("{REPORTS_DIR}/{}.txt", r.empire)) {
                 continue;
             }
-            match store.report_held(game, r.empire, turn).await? {
+            match store.ledgers.report_held(game, r.empire, turn).await? {
                 Some(why) => {
                     if store
+                        .mail
                         .queue_mail(&held_notice(cfg, game, turn, r, &why, now)?, now)
                         .await?
                         .is_some()
@@ -161,7 +167,7 @@ impl Turns<'_> {
                 // 2.10: credits in hand and discounts are shown with the report.
                 None if paid => recipients.push((
                     r.clone(),
-                    Some(store.ledger(r.account).await?.summary_line(game)),
+                    Some(store.ledgers.ledger(r.account).await?.summary_line(game)),
                 )),
                 None => recipients.push((r.clone(), None)),
             }
@@ -197,7 +203,7 @@ impl Turns<'_> {
         .await
         .map_err(|e| Error::new(format!("the reports could not be made: {e}")))?;
         for mail in mails {
-            if store.queue_mail(&mail?, now).await?.is_some() {
+            if store.mail.queue_mail(&mail?, now).await?.is_some() {
                 queued += 1;
             }
         }
@@ -206,9 +212,9 @@ impl Turns<'_> {
 }
 
 /// Queues the reports of every game's unmailed turns.
-pub async fn queue_all(store: &SqlStore, cfg: &MailConfig, now: Millis) -> Result<usize> {
+pub async fn queue_all(store: &Services, cfg: &MailConfig, now: Millis) -> Result<usize> {
     let mut n = 0;
-    for (game, _) in store.games().await? {
+    for (game, _) in store.games.games().await? {
         n += queue_reports(store, cfg, &game, now).await?;
     }
     Ok(n)
@@ -386,27 +392,28 @@ fn with_opening(page: &str, opening: &str) -> String {
 /// is sent once per turn and empire however often this is called. Returns how many were
 /// queued. Deadlines are kept by the host's schedules; this is what they call.
 pub async fn queue_reminders(
-    store: &SqlStore,
+    store: &Services,
     cfg: &MailConfig,
     game: &str,
     deadline: Millis,
     label: &str,
     now: Millis,
 ) -> Result<usize> {
-    let next = store.version(game).await?.0 + 1;
+    let next = store.accounts.version(game).await?.0 + 1;
     let sent: Vec<String> = store
+        .games
         .pending(game)
         .await?
         .into_iter()
         .map(|(name, _)| name.split('.').next().unwrap_or("").to_uppercase())
         .collect();
     // The deadline in the schedule's own time zone, when the game has one.
-    let due = match store.schedule_of(game).await? {
+    let due = match store.schedules.schedule_of(game).await? {
         Some(s) => s.schedule.describe(deadline),
         None => crate::inbound::when(deadline),
     };
     let mut queued = 0;
-    for r in store.report_recipients(game, false).await? {
+    for r in store.mail.report_recipients(game, false).await? {
         if sent.contains(&r.empire.to_string()) {
             continue;
         }
@@ -431,7 +438,7 @@ pub async fn queue_reminders(
             &env,
             message,
         );
-        if store.queue_mail(&mail, now).await?.is_some() {
+        if store.mail.queue_mail(&mail, now).await?.is_some() {
             queued += 1;
         }
     }
@@ -440,11 +447,11 @@ pub async fn queue_reminders(
 
 /// Queues the reminders every game's schedule says are due at `now` (2.4): the latest
 /// reminder time passed before each deadline, once per turn. Returns how many were queued.
-pub async fn queue_reminders_due(store: &SqlStore, cfg: &MailConfig, now: Millis) -> Result<usize> {
+pub async fn queue_reminders_due(store: &Services, cfg: &MailConfig, now: Millis) -> Result<usize> {
     let mut queued = 0;
-    for due in store.reminders_due(now).await? {
+    for due in store.schedules.reminders_due(now).await? {
         // Recorded first: with several host processes, only the one that records it sends.
-        if store.reminder_sent(&due, now).await? {
+        if store.schedules.reminder_sent(&due, now).await? {
             queued += queue_reminders(store, cfg, &due.game, due.deadline, &due.label, now).await?;
         }
     }

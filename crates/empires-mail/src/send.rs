@@ -6,8 +6,8 @@
 use crate::config::MailConfig;
 use empires_host::Result;
 use empires_host::store::Millis;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Direction, Queued, SqlStore};
+use empires_host::store::Services;
+use empires_host::store::{Direction, Queued};
 use lettre::address::Envelope;
 use lettre::transport::smtp::client::AsyncSmtpConnection;
 
@@ -34,7 +34,7 @@ pub fn backoff(attempts: u32) -> Millis {
 }
 
 /// Sends every message due now; `None` if no SMTP server is set (the mail waits).
-pub async fn send_due(store: &SqlStore, cfg: &MailConfig, now: Millis) -> Result<Option<Sent>> {
+pub async fn send_due(store: &Services, cfg: &MailConfig, now: Millis) -> Result<Option<Sent>> {
     let Some(smtp) = &cfg.smtp else {
         return Ok(None);
     };
@@ -45,7 +45,7 @@ pub async fn send_due(store: &SqlStore, cfg: &MailConfig, now: Millis) -> Result
     let mut down: Option<String> = None;
     // Messages deferred in this run are due again only later, so the loop ends.
     loop {
-        let due = store.due_mail(now, BATCH).await?;
+        let due = store.mail.due_mail(now, BATCH).await?;
         if due.is_empty() {
             break;
         }
@@ -111,7 +111,7 @@ async fn deliver(
 }
 
 async fn record(
-    store: &SqlStore,
+    store: &Services,
     mail: &Queued,
     outcome: std::result::Result<(), NotSent>,
     now: Millis,
@@ -121,6 +121,7 @@ async fn record(
         let game = mail.game.clone();
         async move {
             store
+                .mail
                 .log_mail(
                     game.as_deref(),
                     mail.account,
@@ -135,20 +136,23 @@ async fn record(
     };
     match outcome {
         Ok(()) => {
-            store.mail_sent(mail.id, now).await?;
+            store.mail.mail_sent(mail.id, now).await?;
             done.sent += 1;
             log("sent", mail.subject.clone()).await
         }
         Err(e) => {
             let tries = mail.attempts + 1;
             if e.permanent || tries >= MAX_ATTEMPTS {
-                store.mail_not_sent(mail.id, &e.why, None, now).await?;
+                store.mail.mail_not_sent(mail.id, &e.why, None, now).await?;
                 done.failed += 1;
                 let detail = format!("{}: given up after {tries} tries: {}", mail.subject, e.why);
                 log("failed", detail).await
             } else {
                 let at = now + backoff(tries);
-                store.mail_not_sent(mail.id, &e.why, Some(at), now).await?;
+                store
+                    .mail
+                    .mail_not_sent(mail.id, &e.why, Some(at), now)
+                    .await?;
                 done.deferred += 1;
                 let detail = format!(
                     "{}: try {tries} failed, tried again later: {}",

@@ -6,7 +6,6 @@
 //! `EMPIRES_REQUIRE_POSTGRES=1` (as the project's CI sets) a missing or unreachable server
 //! fails the test instead.
 
-use empires_host::store::prelude::*;
 use sqlx::Connection;
 
 /// The URL of a new, empty database named for `tag` on the server `DATABASE_URL` names, or
@@ -76,7 +75,7 @@ fn with_database(url: &str, name: &str) -> String {
 /// player for each (empire code, account name) given; the other empires are dummies. The
 /// game every door's tests play.
 pub async fn tutorial_game(
-    store: &empires_host::store::sql::SqlStore,
+    store: &empires_host::store::Services,
     name: &str,
     players: &[(&str, &str)],
     seed: u64,
@@ -98,6 +97,7 @@ pub async fn tutorial_game(
     let state =
         empires_ruleset::create::start(&map, standard.file, &setup).expect("a tutorial game");
     store
+        .games
         .create(&empires_ruleset::ruleset::NewGame {
             name,
             map_text: standard.text,
@@ -119,13 +119,12 @@ pub fn rulesets() {
 /// set up from `seed` at time `at`, and gives each (kingdom code, account name) its seat;
 /// the accounts must exist. The game the doors' tests of a second ruleset play.
 pub async fn napoleonic_game(
-    store: &empires_host::store::sql::SqlStore,
+    store: &empires_host::store::Services,
     name: &str,
     players: &[(&str, &str)],
     seed: u64,
     at: empires_host::store::Millis,
 ) {
-    use empires_host::store::Store;
     rulesets();
     let napoleonic = empires_host::ruleset::by_id("napoleonic").expect("the Napoleonic ruleset");
     let setup = empires_host::ruleset::Setup {
@@ -137,17 +136,20 @@ pub async fn napoleonic_game(
     };
     let started = napoleonic.create(&setup).expect("a Napoleonic game");
     store
+        .games
         .create_game(name, napoleonic, &started, at)
         .await
         .expect("the game kept");
     for (seat, player) in players {
         let account = store
+            .accounts
             .account_by_name(player)
             .await
             .expect("the accounts")
             .expect("an account for each player");
         let seat = seat.parse().expect("a kingdom's code");
         store
+            .accounts
             .assign_seat(name, seat, Some(account.id), 0)
             .await
             .expect("the seat given");

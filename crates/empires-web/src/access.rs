@@ -6,8 +6,7 @@
 use crate::failure::Failure;
 use crate::host::{Host, no_such_game};
 use empires_host::store::SeatCode;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Account, Role};
+use empires_host::store::{Account, Role};
 
 /// How an account sees a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +31,7 @@ impl Viewer {
 /// How `account` sees `game`; refused as not found when it has no part in it.
 pub async fn viewer(host: &Host, account: &Account, game: &str) -> Result<Viewer, Failure> {
     if account.role == Role::Gm {
-        match host.store.game_gm(game).await {
+        match host.store.accounts.game_gm(game).await {
             Ok(Some(gm)) if gm == account.id => return Ok(Viewer::Gm),
             Ok(_) => {}
             Err(e) if e.kind() == empires_host::error::Kind::NotFound => {
@@ -41,7 +40,7 @@ pub async fn viewer(host: &Host, account: &Account, game: &str) -> Result<Viewer
             Err(e) => return Err(e.into()),
         }
     }
-    match host.store.seat_of(game, account.id).await? {
+    match host.store.accounts.seat_of(game, account.id).await? {
         Some(empire) => Ok(Viewer::Player(empire)),
         None => Err(no_such_game(game).into()),
     }

@@ -4,9 +4,9 @@
 use crate::failure::Failure;
 use crate::sheet_limit::SheetLimiter;
 use empires_host::ruleset::Game;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{HostLimits, SqlStore};
-use empires_host::store::{Millis, Store, Submission};
+use empires_host::store::HostLimits;
+use empires_host::store::Services;
+use empires_host::store::{Millis, Submission};
 use empires_host::submit::Accepted;
 use empires_host::turn::{TurnOptions, TurnReport};
 use empires_host::{Error, Result};
@@ -89,7 +89,7 @@ impl Clock {
 
 /// What every request shares.
 pub struct Host {
-    pub store: SqlStore,
+    pub store: Services,
     pub clock: Clock,
     pub config: WebConfig,
     /// The sheets each account sent in the last minute.
@@ -103,7 +103,7 @@ pub struct Host {
 }
 
 impl Host {
-    pub fn new(store: SqlStore, clock: Clock, config: WebConfig) -> Host {
+    pub fn new(store: Services, clock: Clock, config: WebConfig) -> Host {
         Host {
             store,
             clock,
@@ -150,7 +150,7 @@ impl Host {
         };
         let message = empires_mail::compose::answer(&cfg, &env, text)?;
         let mail = empires_mail::compose::queued(None, Some(account), kind, None, &env, message);
-        self.store.queue_mail(&mail, now).await.map(|_| ())
+        self.store.mail.queue_mail(&mail, now).await.map(|_| ())
     }
 
     /// The host's limits, read at most once a minute.
@@ -162,7 +162,7 @@ impl Host {
         {
             return Ok(limits);
         }
-        let limits = self.store.host_limits().await?;
+        let limits = self.store.limits.host_limits().await?;
         if let Ok(mut l) = self.limits.write() {
             *l = Some((now, limits));
         }
@@ -232,7 +232,7 @@ impl Host {
             expect,
             ..TurnOptions::default()
         };
-        let done = self.store.play_turn(game, options, self.now()).await;
+        let done = self.store.games.play_turn(game, options, self.now()).await;
         self.forget(game);
         done
     }

@@ -5,9 +5,9 @@
 use crate::auth::{hash_password, new_secret};
 use crate::failure::Failure;
 use crate::host::{Clock, Host, WebConfig};
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Role, SqlStore};
-use empires_host::store::{Millis, Store};
+use empires_host::store::Millis;
+use empires_host::store::Role;
+use empires_host::store::Services;
 use empires_host::{Error, Result};
 use std::future::Future;
 use std::net::SocketAddr;
@@ -95,7 +95,7 @@ pub const CLOCK_TICK: std::time::Duration = std::time::Duration::from_secs(5);
 /// (one per game a round, so a host catching up plays one deadline at a time), and, with
 /// the mail door, the reminders due are queued. Returns what to log.
 pub async fn clock_round(
-    store: &SqlStore,
+    store: &Services,
     mail: Option<&empires_mail::MailConfig>,
     now: Millis,
 ) -> Vec<String> {
@@ -123,7 +123,7 @@ async fn clock_rounds(host: Arc<Host>, mail: Option<empires_mail::MailConfig>) {
         for line in clock_round(&host.store, mail.as_ref(), host.now()).await {
             tracing::info!("{line}");
         }
-        if let Err(e) = host.store.keep_wal_small().await {
+        if let Err(e) = host.store.limits.keep_wal_small().await {
             tracing::error!("{e}");
         }
         tokio::time::sleep(CLOCK_TICK).await;
@@ -143,19 +143,20 @@ fn failed(e: Failure) -> Error {
 /// Opens the store and makes it ready to serve: the first GM account when there is none,
 /// the games no GM runs given to the first GM, the demo game when asked for.
 pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
-    let store = SqlStore::open(&options.db).await?;
+    let store = Services::of(empires_host::store::sql::SqlStore::open(&options.db).await?);
     let host = Arc::new(Host::new(store, clock, options.config.clone()));
     let mut lines = Vec::new();
     let now = host.now();
-    if host.store.gm_count().await? == 0 {
+    if host.store.accounts.gm_count().await? == 0 {
         let password = new_secret()[..20].to_string();
         let hash = hash_password(&password).await.map_err(failed)?;
-        let name = if host.store.account_by_name("gm").await?.is_none() {
+        let name = if host.store.accounts.account_by_name("gm").await?.is_none() {
             "gm".to_string()
         } else {
             format!("gm-{}", &new_secret()[..6])
         };
         host.store
+            .accounts
             .create_account(&name, None, Role::Gm, Some(&hash), now)
             .await?;
         lines.push(format!(
@@ -163,11 +164,11 @@ pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
         ));
     }
     // The first GM is the host's administrator on a host that has none.
-    if let Some(name) = host.store.ensure_admin().await? {
+    if let Some(name) = host.store.accounts.ensure_admin().await? {
         lines.push(format!("\"{name}\" is the host's administrator."));
     }
     let gm = first_gm(&host).await?;
-    let adopted = host.store.adopt_games(gm).await?;
+    let adopted = host.store.accounts.adopt_games(gm).await?;
     if !adopted.is_empty() {
         lines.push(format!(
             "Games given to the first GM: {}",
@@ -182,6 +183,7 @@ pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
 
 async fn first_gm(host: &Host) -> Result<i64> {
     host.store
+        .accounts
         .accounts()
         .await?
         .into_iter()
@@ -194,17 +196,25 @@ async fn first_gm(host: &Host) -> Result<i64> {
 /// The demo: the program's game, two turns played, and a player account for its seat.
 async fn demo(host: &Host, gm: i64, d: &Demo) -> Result<Vec<String>> {
     let now = host.now();
-    if host.store.account_by_name(DEMO_PLAYER).await?.is_none() {
+    if host
+        .store
+        .accounts
+        .account_by_name(DEMO_PLAYER)
+        .await?
+        .is_none()
+    {
         let hash = hash_password(DEMO_PASSWORD).await.map_err(failed)?;
         host.store
+            .accounts
             .create_account(DEMO_PLAYER, None, Role::Player, Some(&hash), now)
             .await?;
     }
-    if host.store.game_gm(DEMO_GAME).await.is_err() {
+    if host.store.accounts.game_gm(DEMO_GAME).await.is_err() {
         host.store
+            .games
             .create_game(DEMO_GAME, d.ruleset, &d.started, now)
             .await?;
-        host.store.set_game_gm(DEMO_GAME, gm).await?;
+        host.store.accounts.set_game_gm(DEMO_GAME, gm).await?;
         for _ in 0..2 {
             host.play_turn(DEMO_GAME, None).await?;
         }
@@ -224,7 +234,7 @@ async fn demo_autoplay(host: Arc<Host>, seat: String) {
     let sheet = format!("{seat}.txt");
     loop {
         tokio::time::sleep(DEMO_TICK).await;
-        let sent = match host.store.pending(DEMO_GAME).await {
+        let sent = match host.store.games.pending(DEMO_GAME).await {
             Ok(files) => files
                 .iter()
                 .any(|(name, _)| name.eq_ignore_ascii_case(&sheet)),
@@ -294,7 +304,7 @@ pub async fn serve(options: ServeOptions, mut out: impl std::io::Write) -> Resul
     let host = started.host.clone();
     let served = run(listener, started.host, stop_signal()).await;
     // A clean stop leaves the database whole in its file.
-    host.store.close().await;
+    host.store.limits.close().await;
     served
 }
 

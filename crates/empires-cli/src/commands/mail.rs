@@ -13,8 +13,8 @@
 
 use crate::commands::hosted::{block_on, open_db};
 use crate::error::{Error, Result};
+use empires_host::store::Services;
 use empires_host::store::prelude::*;
-use empires_host::store::sql::SqlStore;
 use empires_mail::config::{DEFAULT_FROM, DEFAULT_REFUSALS_PER_HOUR};
 use empires_mail::inbound::message::MAX_MESSAGE_BYTES;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, maildir, password, reports, send};
@@ -87,7 +87,7 @@ impl MailArgs {
 }
 
 /// Sends what is due, and says what was done.
-async fn send_now(store: &SqlStore, cfg: &MailConfig, out: &mut String) -> Result<()> {
+async fn send_now(store: &Services, cfg: &MailConfig, out: &mut String) -> Result<()> {
     match send::send_due(store, cfg, super::now()?).await? {
         Some(s) => {
             let _ = writeln!(
@@ -97,7 +97,7 @@ async fn send_now(store: &SqlStore, cfg: &MailConfig, out: &mut String) -> Resul
             );
         }
         None => {
-            let (waiting, _, _) = store.outbox_counts().await?;
+            let (waiting, _, _) = store.mail.outbox_counts().await?;
             let _ = writeln!(
                 out,
                 "no SMTP server given: {waiting} message(s) wait in the outbox"
@@ -115,7 +115,7 @@ pub fn receive(args: &MailArgs) -> Result<String> {
     let cfg = args.config()?;
     let (raw, size) = read_stdin()?;
     block_on(async {
-        let store = SqlStore::open(&args.db).await?;
+        let store = Services::open(&args.db).await?;
         let now = super::now()?;
         let outcome = Receiver::new(&store, &cfg).receive(&raw, size, now).await?;
         let mut out = format!("{}\n", describe(&outcome));
@@ -194,7 +194,7 @@ fn describe(o: &empires_mail::Outcome) -> String {
 pub fn fetch(args: &MailArgs, dir: &Path) -> Result<String> {
     let cfg = args.config()?;
     block_on(async {
-        let store = SqlStore::open(&args.db).await?;
+        let store = Services::open(&args.db).await?;
         let mut receiver = Receiver::new(&store, &cfg);
         let f = maildir::fetch(&mut receiver, dir, super::now()?).await?;
         let mut out = format!(
@@ -221,7 +221,7 @@ pub fn fetch(args: &MailArgs, dir: &Path) -> Result<String> {
 pub fn send(args: &MailArgs) -> Result<String> {
     let cfg = args.config()?;
     block_on(async {
-        let store = SqlStore::open(&args.db).await?;
+        let store = Services::open(&args.db).await?;
         let queued = reports::queue_all(&store, &cfg, super::now()?).await?;
         let mut out = format!("{queued} report(s) queued\n");
         send_now(&store, &cfg, &mut out).await?;

@@ -10,7 +10,8 @@ use empires_host::clock::Clock;
 use empires_host::schedule::{Schedule, parse_duration};
 use empires_host::store::Millis;
 use empires_host::store::prelude::*;
-use empires_host::store::sql::{CatchUp, GameSchedule, SqlStore, reminders_text};
+use empires_host::store::sql::SqlStore;
+use empires_host::store::{CatchUp, GameSchedule, Services, reminders_text};
 use std::fmt::Write as _;
 
 /// What `empires schedule` does.
@@ -240,7 +241,7 @@ pub fn host(command: HostCommand) -> Result<String> {
     let clock = Clock::from_env();
     let tick = std::time::Duration::from_secs_f64(tick.clamp(0.01, 3600.0));
     block_on(async {
-        let store: SqlStore = SqlStore::open(&mail.db).await?;
+        let store = Services::open(&mail.db).await?;
         loop {
             let now = clock.now().map_err(Error::new)?;
             for line in empires_web::serve::clock_round(&store, config.as_ref(), now).await {

@@ -23,6 +23,13 @@ pub use mailroom::Mailroom;
 pub use schedules::Schedules;
 pub use upkeep::Upkeep;
 
+/// What the doors read and write through those traits.
+pub use sql::{
+    Account, AccountLogLine, CatchUp, Direction, Due, GameEntry, GameSchedule, HostLimits,
+    Invitation, LinkPurpose, MailLogEntry, OutMail, OutboxEntry, Queued, ReminderDue,
+    ReportRecipient, Role, Seen, TokenEntry, reminders_text,
+};
+
 /// Every trait of the store, to bring their methods into scope at once.
 pub mod prelude {
     pub use super::{
@@ -54,6 +61,11 @@ pub struct Services {
 }
 
 impl Services {
+    /// Opens the database at `url` ([`sql::SqlStore::open`]) for everything.
+    pub async fn open(url: &str) -> Result<Services> {
+        Ok(Services::of(sql::SqlStore::open(url).await?))
+    }
+
     /// Everything kept in one database.
     pub fn of(store: sql::SqlStore) -> Services {
         let store = Arc::new(store);
@@ -263,6 +275,17 @@ pub trait Store: Send + Sync {
 
     /// The game as texts, whichever its ruleset, at the turn it stands.
     async fn hosted(&self, game: &str) -> Result<crate::ruleset::HostedGame>;
+
+    /// The games kept here, each with its current turn, by name. A game directory is a
+    /// store of one game, named by its path, and lists none.
+    async fn games(&self) -> Result<Vec<(String, u32)>> {
+        Ok(Vec::new())
+    }
+
+    /// The ruleset `game` is played under.
+    async fn ruleset(&self, game: &str) -> Result<&'static dyn crate::ruleset::Ruleset> {
+        Ok(self.hosted(game).await?.ruleset)
+    }
 
     /// The deadline (with its grace) of the turn waiting, if it had passed at `at` while
     /// the turn still waits to be played; `None` with no deadline, or none passed.

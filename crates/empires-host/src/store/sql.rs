@@ -841,6 +841,14 @@ impl Store for SqlStore {
         self.read_hosted(game).await
     }
 
+    async fn ruleset(&self, game: &str) -> Result<&'static dyn crate::ruleset::Ruleset> {
+        SqlStore::ruleset(self, game).await
+    }
+
+    async fn games(&self) -> Result<Vec<(String, u32)>> {
+        SqlStore::games(self).await
+    }
+
     async fn deadline_passed(&self, game: &str, at: Millis) -> Result<Option<Millis>> {
         let Some(s) = self.schedule_of(game).await? else {
             return Ok(None);

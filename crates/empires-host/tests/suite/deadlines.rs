@@ -82,7 +82,14 @@ async fn game(b: Backend, spec: &str, catch_up: CatchUp) -> Option<(tempfile::Te
         }
     };
     let store = SqlStore::open(&url).await.unwrap();
-    empires_testkit::tutorial_game(&store, "g", &[("EN", "alice"), ("SC", "bob")], 3, T0).await;
+    empires_testkit::tutorial_game(
+        &empires_host::store::Services::of(store.clone()),
+        "g",
+        &[("EN", "alice"), ("SC", "bob")],
+        3,
+        T0,
+    )
+    .await;
     let schedule = Schedule::parse(spec).unwrap();
     store
         .set_schedule("g", &schedule, catch_up, &[24 * HOUR, 2 * HOUR], T0)
@@ -114,7 +121,7 @@ async fn turn(store: &SqlStore) -> u32 {
 
 /// The turns played by one look of the clock at `now`.
 async fn tick(store: &SqlStore, now: Millis) -> Vec<u32> {
-    run_due(store, now)
+    run_due(&empires_host::store::Services::of(store.clone()), now)
         .await
         .unwrap()
         .into_iter()
@@ -176,7 +183,12 @@ async fn a_game_that_runs_early_runs_once_every_living_player_has_sent(b: Backen
         "Scotland has not sent: the dummies do not count, the players do"
     );
     send(&store, "SC", T0 + 3 * HOUR).await;
-    let ran = run_due(&store, T0 + 4 * HOUR).await.unwrap();
+    let ran = run_due(
+        &empires_host::store::Services::of(store.clone()),
+        T0 + 4 * HOUR,
+    )
+    .await
+    .unwrap();
     assert!(
         matches!(&ran[..], [Ran::Played { due, .. }] if due.early && due.turn == 1),
         "{ran:?}"
@@ -489,13 +501,20 @@ async fn a_turn_that_cannot_be_played_pauses_the_game_for_its_gm() {
     .await
     .unwrap();
     let d1 = T0 + 24 * HOUR;
-    let ran = run_due(&store, d1).await.unwrap();
+    let ran = run_due(&empires_host::store::Services::of(store.clone()), d1)
+        .await
+        .unwrap();
     assert!(
         matches!(&ran[..], [Ran::Failed { error, .. }] if error.contains("paused")),
         "{ran:?}"
     );
     // Paused, not tried again every round; the GM reads why, the players that it waits.
-    assert!(run_due(&store, d1 + HOUR).await.unwrap().is_empty());
+    assert!(
+        run_due(&empires_host::store::Services::of(store.clone()), d1 + HOUR)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert!(
         store
             .schedule_of("g")

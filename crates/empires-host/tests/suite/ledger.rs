@@ -29,7 +29,14 @@ const YES: TurnOptions = TurnOptions {
 
 /// The tutorial game `name` with Alice (EN) and Bob (SC); Ireland and Wales are dummies.
 async fn game(store: &SqlStore, name: &str) {
-    empires_testkit::tutorial_game(store, name, &[("EN", "alice"), ("SC", "bob")], 9, 0).await;
+    empires_testkit::tutorial_game(
+        &empires_host::store::Services::of(store.clone()),
+        name,
+        &[("EN", "alice"), ("SC", "bob")],
+        9,
+        0,
+    )
+    .await;
 }
 
 async fn sqlite(dir: &std::path::Path) -> SqlStore {

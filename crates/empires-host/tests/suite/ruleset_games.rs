@@ -31,7 +31,14 @@ fn sheet_from(seat_code: &str, body: &str) -> Submission {
 }
 
 async fn europe(store: &SqlStore, name: &str) {
-    empires_testkit::napoleonic_game(store, name, &[], 11, T0).await;
+    empires_testkit::napoleonic_game(
+        &empires_host::store::Services::of(store.clone()),
+        name,
+        &[],
+        11,
+        T0,
+    )
+    .await;
 }
 
 /// SQLite, and PostgreSQL when a server is at hand.
@@ -239,16 +246,22 @@ async fn an_early_napoleonic_turn_waits_only_for_the_kingdoms_with_a_player() {
             .unwrap();
         // France's player has sent nothing: nothing runs before the deadline.
         assert!(
-            empires_host::clock::run_due(store, T0 + HOUR)
-                .await
-                .unwrap()
-                .is_empty()
+            empires_host::clock::run_due(
+                &empires_host::store::Services::of(store.clone()),
+                T0 + HOUR
+            )
+            .await
+            .unwrap()
+            .is_empty()
         );
         // Once she has, the turn runs: the 21 kingdoms no one plays wait for no one.
         one_sheet(store, "europe").await;
-        let ran = empires_host::clock::run_due(store, T0 + 2 * HOUR)
-            .await
-            .unwrap();
+        let ran = empires_host::clock::run_due(
+            &empires_host::store::Services::of(store.clone()),
+            T0 + 2 * HOUR,
+        )
+        .await
+        .unwrap();
         assert_eq!(ran.len(), 1, "{ran:?}");
         assert_eq!(store.read_hosted("europe").await.unwrap().turn, 1);
         if let Some(url) = url {
@@ -268,14 +281,20 @@ async fn the_clock_plays_a_napoleonic_turn_at_its_deadline() {
             .await
             .unwrap();
         assert!(
-            empires_host::clock::run_due(store, T0 + HOUR)
-                .await
-                .unwrap()
-                .is_empty()
-        );
-        let ran = empires_host::clock::run_due(store, T0 + 25 * HOUR)
+            empires_host::clock::run_due(
+                &empires_host::store::Services::of(store.clone()),
+                T0 + HOUR
+            )
             .await
-            .unwrap();
+            .unwrap()
+            .is_empty()
+        );
+        let ran = empires_host::clock::run_due(
+            &empires_host::store::Services::of(store.clone()),
+            T0 + 25 * HOUR,
+        )
+        .await
+        .unwrap();
         assert_eq!(ran.len(), 1, "{ran:?}");
         let g = store.read_hosted("europe").await.unwrap();
         assert_eq!(g.turn, 1);

@@ -24,8 +24,8 @@ use crate::password;
 use empires_host::Result;
 use empires_host::error::Kind;
 use empires_host::store::SeatCode;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Direction, Seen, SqlStore};
+use empires_host::store::Services;
+use empires_host::store::{Direction, Seen};
 use empires_host::store::{Millis, Submission};
 use empires_host::submit::{Accepted, changes};
 use empires_host::turn::decode_sheet;
@@ -77,7 +77,7 @@ impl Outcome {
 
 /// Takes in messages for one host, keeping each game it reads in memory between messages.
 pub struct Receiver<'a> {
-    store: &'a SqlStore,
+    store: &'a Services,
     cfg: &'a MailConfig,
     games: empires_host::games::Games,
     /// What the mail log notes of the message being taken in besides its outcome: its
@@ -98,7 +98,7 @@ struct Sender {
 }
 
 impl<'a> Receiver<'a> {
-    pub fn new(store: &'a SqlStore, cfg: &'a MailConfig) -> Receiver<'a> {
+    pub fn new(store: &'a Services, cfg: &'a MailConfig) -> Receiver<'a> {
         Receiver {
             store,
             cfg,
@@ -133,7 +133,7 @@ impl<'a> Receiver<'a> {
         };
         if recorded {
             // Not dealt with: a later delivery must be taken in afresh.
-            let _ = self.store.forget_seen(&inc.key).await;
+            let _ = self.store.mail.forget_seen(&inc.key).await;
         }
         Err(failed)
     }
@@ -158,7 +158,12 @@ impl<'a> Receiver<'a> {
                 .take(MAX_ID_CHARS)
                 .collect::<String>()
         });
-        match self.store.first_seen(&inc.key, id.as_deref(), now).await? {
+        match self
+            .store
+            .mail
+            .first_seen(&inc.key, id.as_deref(), now)
+            .await?
+        {
             Seen::Again => {
                 let outcome = Outcome::Duplicate;
                 self.log(None, None, now, from, &outcome).await?;
@@ -179,14 +184,18 @@ impl<'a> Receiver<'a> {
 
     async fn answer(&mut self, inc: &Incoming, from: &str, now: Millis) -> Result<Outcome> {
         let accounts = match &inc.from {
-            Some(a) if !a.chars().any(char::is_control) => self.store.accounts_by_email(a).await?,
+            Some(a) if !a.chars().any(char::is_control) => {
+                self.store.mail.accounts_by_email(a).await?
+            }
             _ => Vec::new(),
         };
         let found = inc.candidates.iter().find_map(|c| sheet::find(&c.text));
         let named_game = match found.as_ref().and_then(|f| f.game.clone()) {
             // A name with a control character in it (a NUL) is no game's, and is not asked
             // of a database that may refuse to read it.
-            Some(g) if !g.chars().any(char::is_control) && self.store.game_exists(&g).await? => {
+            Some(g)
+                if !g.chars().any(char::is_control) && self.store.mail.game_exists(&g).await? =>
+            {
                 Some(g)
             }
             _ => None,
@@ -203,7 +212,7 @@ impl<'a> Receiver<'a> {
         let mut account = first;
         if let Some(g) = &named_game {
             for &a in &accounts {
-                if !self.store.seats_of(g, a).await?.is_empty() {
+                if !self.store.mail.seats_of(g, a).await?.is_empty() {
                     account = a;
                     break;
                 }
@@ -211,7 +220,13 @@ impl<'a> Receiver<'a> {
         }
         let sender = Sender {
             account,
-            address: self.store.account(account).await?.email.unwrap_or_default(),
+            address: self
+                .store
+                .accounts
+                .account(account)
+                .await?
+                .email
+                .unwrap_or_default(),
         };
         let refuse = |why: String| Outcome::Refused(why);
         if let Some(why) = &inc.unreadable {
@@ -233,7 +248,7 @@ impl<'a> Receiver<'a> {
             ));
             return self.refused(inc, &sender, None, o, now).await;
         };
-        let seats = self.store.seats_of(&game, sender.account).await?;
+        let seats = self.store.mail.seats_of(&game, sender.account).await?;
         if seats.is_empty() {
             let o = refuse(format!("your account holds no empire in game \"{game}\"."));
             return self.refused(inc, &sender, Some(&game), o, now).await;
@@ -264,7 +279,7 @@ impl<'a> Receiver<'a> {
                 return self.refused(inc, &sender, Some(&game), o, now).await;
             }
         };
-        let kept_hash = self.store.mail_password_hash(sender.account).await?;
+        let kept_hash = self.store.mail.mail_password_hash(sender.account).await?;
         let proven = match (&found.password, &kept_hash) {
             (Some(p), Some(k)) => password::verify(p, k),
             _ => false,
@@ -379,7 +394,7 @@ impl<'a> Receiver<'a> {
             &env,
             message,
         );
-        self.store.queue_mail(&mail, now).await?;
+        self.store.mail.queue_mail(&mail, now).await?;
         let outcome = if late {
             Outcome::Late {
                 game: game.to_string(),
@@ -430,7 +445,7 @@ impl<'a> Receiver<'a> {
                 "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {next} that came with your report. Nothing was kept."
             ))));
         }
-        let before = self.store.latest_sheet(game, empire, next).await?;
+        let before = self.store.accounts.latest_sheet(game, empire, next).await?;
         let submission = Submission {
             empire: Some(empire),
             body: found.text.clone().into_bytes(),
@@ -467,6 +482,7 @@ impl<'a> Receiver<'a> {
         // Counted in the outbox, which every process taking mail in shares.
         let sent = self
             .store
+            .mail
             .mail_queued_to(&sender.address, "refusal", since)
             .await?;
         let mut queued = None;
@@ -499,6 +515,7 @@ impl<'a> Receiver<'a> {
             // meanwhile.
             queued = self
                 .store
+                .mail
                 .queue_mail_within(&mail, now, since, limit)
                 .await?;
         }
@@ -555,6 +572,7 @@ impl<'a> Receiver<'a> {
             detail.push_str(&one_line(note, 300));
         }
         self.store
+            .mail
             .log_mail(
                 game,
                 account,

@@ -5,10 +5,9 @@
 //! drop that message as delivered before.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use common::*;
-use empires_host::store::sql::SqlStore;
+use empires_host::store::Services;
 use empires_mail::config::DEFAULT_REFUSALS_PER_HOUR;
 use empires_mail::{Outcome, Receiver, maildir};
 use empires_testkit::{drop_postgres, fresh_postgres};
@@ -75,7 +74,7 @@ fn base64(bytes: &[u8]) -> String {
     out
 }
 
-async fn refusals_to(store: &SqlStore, address: &str) -> Vec<OutMessage> {
+async fn refusals_to(store: &Services, address: &str) -> Vec<OutMessage> {
     outbox(store)
         .await
         .into_iter()
@@ -107,7 +106,11 @@ async fn a_sheet_the_host_will_not_keep_is_refused_by_mail_and_the_next_is_read(
             "{what}: one answer, at the address on record"
         );
         assert!(refusals[0].text().contains(says), "{}", refusals[0].text());
-        assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 0, "{what}");
+        assert_eq!(
+            w.store.accounts.sheet_count("alpha").await.unwrap(),
+            0,
+            "{what}"
+        );
         // The next message is read and kept.
         let good = mail("alice@example.org", "after", SHEET);
         assert_eq!(
@@ -118,8 +121,12 @@ async fn a_sheet_the_host_will_not_keep_is_refused_by_mail_and_the_next_is_read(
             "accepted",
             "{what}"
         );
-        assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 1, "{what}");
-        let log = w.store.mail_log(Some("alpha"), 10).await.unwrap();
+        assert_eq!(
+            w.store.accounts.sheet_count("alpha").await.unwrap(),
+            1,
+            "{what}"
+        );
+        let log = w.store.mail.mail_log(Some("alpha"), 10).await.unwrap();
         assert_eq!(
             log.iter().map(|e| e.outcome.as_str()).collect::<Vec<_>>(),
             ["refused", "accepted"],
@@ -151,7 +158,7 @@ async fn a_maildir_with_a_bad_message_first_reads_the_good_one_after_it() {
     );
     assert_eq!(std::fs::read_dir(md.join("new")).unwrap().count(), 0);
     assert_eq!(std::fs::read_dir(md.join("cur")).unwrap().count(), 3);
-    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 1);
+    assert_eq!(w.store.accounts.sheet_count("alpha").await.unwrap(), 1);
     assert_eq!(refusals_to(&w.store, "alice@example.org").await.len(), 2);
     // A second run finds nothing to do: the bad messages are not read again.
     let again = maildir::fetch(&mut r, &md, START + 1).await.unwrap();
@@ -204,7 +211,7 @@ async fn forged_refusals_are_answered_at_most_the_limit(w: &World) {
         .count();
     assert_eq!(receipts, 1, "the receipt is never held back");
     // Every message is in the mail log for the GM, answered or not.
-    let log = w.store.mail_log(Some("alpha"), 500).await.unwrap();
+    let log = w.store.mail.mail_log(Some("alpha"), 500).await.unwrap();
     let refused: Vec<_> = log
         .iter()
         .filter(|e| e.direction == "in" && e.outcome == "refused")
@@ -294,7 +301,7 @@ async fn a_message_delivered_again_is_answered_once_but_a_reused_message_id_is_r
     );
     assert_eq!(outbox(&w.store).await.len(), 2);
     assert_eq!(outbox(&w.store).await[1].to, "bob@example.net");
-    let log = w.store.mail_log(Some("alpha"), 10).await.unwrap();
+    let log = w.store.mail.mail_log(Some("alpha"), 10).await.unwrap();
     let line = log.last().unwrap();
     assert_eq!(line.address, "bob@example.net");
     assert!(
@@ -339,5 +346,5 @@ async fn a_forger_cannot_suppress_a_players_sheet_by_sending_its_message_id_firs
         "accepted",
         "Alice's own sheet is read"
     );
-    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 1);
+    assert_eq!(w.store.accounts.sheet_count("alpha").await.unwrap(), 1);
 }

@@ -3,10 +3,9 @@
 //! `expected.txt` gives it: what was kept, who was answered and what the answer says.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use common::*;
-use empires_host::store::sql::SqlStore;
+use empires_host::store::Services;
 use empires_mail::Receiver;
 use std::path::Path;
 
@@ -27,10 +26,11 @@ fn corpus() -> Vec<(String, String, String, Vec<u8>)> {
         .collect()
 }
 
-async fn sheets_of(store: &SqlStore) -> Vec<String> {
+async fn sheets_of(store: &Services) -> Vec<String> {
     let mut out = Vec::new();
     for e in ["EN", "SC"] {
         if let Some((body, _, _)) = store
+            .accounts
             .latest_sheet("alpha", empires_host::store::SeatCode::parse(e).unwrap(), 1)
             .await
             .unwrap()
@@ -57,8 +57,8 @@ async fn every_message_of_the_corpus_gets_its_outcome() {
         match outcome.as_str() {
             "ignored" => {
                 assert_eq!(mail.len(), before, "{name}: nothing may be sent for it");
-                let log = w.store.mail_log(None, 10).await.unwrap();
-                let logged = w.store.mail_log(Some("alpha"), 10).await.unwrap();
+                let log = w.store.mail.mail_log(None, 10).await.unwrap();
+                let logged = w.store.mail.mail_log(Some("alpha"), 10).await.unwrap();
                 let line = log
                     .iter()
                     .chain(&logged)

@@ -4,10 +4,8 @@
 //! forged sender makes the host write to no one; random and mutated messages never panic.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use common::*;
-use empires_host::store::Store;
 use empires_host::turn::TurnOptions;
 use empires_mail::Receiver;
 use empires_mail::inbound::message::{Incoming, MAX_MESSAGE_BYTES};
@@ -34,7 +32,7 @@ async fn a_message_delivered_twice_is_answered_once() {
         "duplicate"
     );
     assert_eq!(outbox(&w.store).await.len(), 1);
-    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 1);
+    assert_eq!(w.store.accounts.sheet_count("alpha").await.unwrap(), 1);
 }
 
 #[tokio::test]
@@ -51,7 +49,7 @@ async fn a_fifty_megabyte_message_is_refused_by_mail() {
     let out = outbox(&w.store).await;
     assert_eq!(out.len(), 1);
     assert!(out[0].text().contains("50.0 MB"), "{}", out[0].text());
-    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 0);
+    assert_eq!(w.store.accounts.sheet_count("alpha").await.unwrap(), 0);
 }
 
 #[tokio::test]
@@ -88,7 +86,7 @@ async fn a_forged_sender_makes_the_host_write_to_no_one() {
     assert_eq!(got.word(), "ignored");
     assert!(outbox(&w.store).await.is_empty());
     // Logged for alpha's GM, who can see someone tried.
-    let log = w.store.mail_log(Some("alpha"), 5).await.unwrap();
+    let log = w.store.mail.mail_log(Some("alpha"), 5).await.unwrap();
     assert_eq!(log[0].address, "mallory@evil.example");
     // Mallory forging Alice's address without her password is refused, and the refusal
     // goes to Alice, not to Mallory.
@@ -103,13 +101,14 @@ async fn a_forged_sender_makes_the_host_write_to_no_one() {
         .unwrap();
     assert_eq!(got.word(), "refused");
     assert_eq!(outbox(&w.store).await[0].to, "alice@example.org");
-    assert_eq!(w.store.sheet_count("alpha").await.unwrap(), 0);
+    assert_eq!(w.store.accounts.sheet_count("alpha").await.unwrap(), 0);
 }
 
 /// The turnsheet the turn played for EN, as the turn kept it.
 async fn played_sheet(w: &World, turn: u32) -> String {
     let bytes = w
         .store
+        .games
         .turn_file("alpha", turn, "orders/EN.txt", None)
         .await
         .unwrap();
@@ -118,6 +117,7 @@ async fn played_sheet(w: &World, turn: u32) -> String {
 
 async fn play(w: &World, at: i64) {
     w.store
+        .games
         .play_turn(
             "alpha",
             TurnOptions {
@@ -277,10 +277,11 @@ async fn the_schedule_sends_its_reminders_and_its_deadline_opens_the_report_mail
     let schedule = empires_host::schedule::Schedule::parse("daily 17:00 Europe/London").unwrap();
     let s = w
         .store
+        .schedules
         .set_schedule(
             "alpha",
             &schedule,
-            empires_host::store::sql::CatchUp::Each,
+            empires_host::store::CatchUp::Each,
             &[24 * 3_600_000, 2 * 3_600_000],
             START,
         )
@@ -322,7 +323,13 @@ async fn the_schedule_sends_its_reminders_and_its_deadline_opens_the_report_mail
         .rev()
         .find(|m| m.text().contains("game \"alpha\", turn 1."))
         .expect("a report of turn 1");
-    let next = w.store.schedule_of("alpha").await.unwrap().unwrap();
+    let next = w
+        .store
+        .schedules
+        .schedule_of("alpha")
+        .await
+        .unwrap()
+        .unwrap();
     let want = format!(
         "Orders for turn 2 are due by {}.",
         schedule.describe(next.deadline.unwrap())
@@ -338,9 +345,21 @@ async fn the_schedule_sends_its_reminders_and_its_deadline_opens_the_report_mail
 async fn a_report_not_paid_for_is_not_mailed_and_its_player_is_told_why() {
     // 2.10: unpaid turns are not mailed.
     let w = world().await;
-    w.store.set_paid_turns("alpha", true, START).await.unwrap();
-    let alice = w.store.account_by_name("alice").await.unwrap().unwrap().id;
     w.store
+        .ledgers
+        .set_paid_turns("alpha", true, START)
+        .await
+        .unwrap();
+    let alice = w
+        .store
+        .accounts
+        .account_by_name("alice")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    w.store
+        .ledgers
         .enter(
             alice,
             &empires_host::ledger::Entry::Bought {
@@ -379,8 +398,16 @@ async fn a_report_not_paid_for_is_not_mailed_and_its_player_is_told_why() {
         0
     );
     // Bob pays: his report of turn 1 is mailed to him then, once.
-    let bob = w.store.account_by_name("bob").await.unwrap().unwrap().id;
+    let bob = w
+        .store
+        .accounts
+        .account_by_name("bob")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
     w.store
+        .ledgers
         .enter(
             bob,
             &empires_host::ledger::Entry::Bought {

@@ -4,11 +4,9 @@
 //! player is mailed its own report, and no one else's.
 
 use crate::common;
-use empires_host::store::prelude::*;
 use mail_parser::MimeHeaders;
 
 use common::{ALICE_PW, START, World, outbox, world};
-use empires_host::store::Store;
 use empires_host::turn::TurnOptions;
 use empires_mail::inbound::{Outcome, Receiver};
 
@@ -25,7 +23,7 @@ fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
 
 /// France's blank sheet for the next turn, with the password line a player adds.
 async fn france_sheet(w: &World, extra: &str) -> String {
-    let g = w.store.read_hosted("europe").await.unwrap();
+    let g = w.store.games.hosted("europe").await.unwrap();
     let blank = g.ruleset.sheet(g.text(), "FRA").unwrap();
     let (head, rest) = blank.split_once('\n').unwrap();
     format!("Here are my orders.\n\n{head}\nPASSWORD {ALICE_PW}\n{rest}{extra}")
@@ -48,7 +46,7 @@ async fn a_kingdoms_sheet_by_mail_is_checked_kept_and_answered() {
         }
     );
     // Kept without the password and without the note above the sheet.
-    let pending = w.store.pending("europe").await.unwrap();
+    let pending = w.store.games.pending("europe").await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].0, "FRA.txt");
     let kept = String::from_utf8(pending[0].1.clone()).unwrap();
@@ -78,7 +76,7 @@ async fn a_sheet_for_a_kingdom_not_the_senders_is_refused() {
         panic!("kept: {outcome:?}");
     };
     assert!(why.contains("\"FRA\", which is not yours"), "{why}");
-    assert!(w.store.pending("europe").await.unwrap().is_empty());
+    assert!(w.store.games.pending("europe").await.unwrap().is_empty());
     // Carol, in no seat of the game, is refused too; a stranger is not even answered.
     let raw = mail("carol@example.com", "carol", &france_sheet(&w, "").await);
     let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
@@ -86,7 +84,7 @@ async fn a_sheet_for_a_kingdom_not_the_senders_is_refused() {
     let raw = mail("eve@example.com", "eve", &france_sheet(&w, "").await);
     let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
     assert!(matches!(outcome, Outcome::Ignored(_)), "{outcome:?}");
-    assert!(w.store.pending("europe").await.unwrap().is_empty());
+    assert!(w.store.games.pending("europe").await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -98,7 +96,11 @@ async fn a_sheet_for_a_turn_already_played_is_refused_not_kept_as_late_orders() 
         ..TurnOptions::default()
     };
     let old = france_sheet(&w, "").await;
-    w.store.play_turn("europe", options, START).await.unwrap();
+    w.store
+        .games
+        .play_turn("europe", options, START)
+        .await
+        .unwrap();
     let raw = mail("alice@example.org", "old", &old);
     let mut r = Receiver::new(&w.store, &w.cfg);
     let outcome = r.receive(&raw, raw.len(), START).await.unwrap();
@@ -110,7 +112,7 @@ async fn a_sheet_for_a_turn_already_played_is_refused_not_kept_as_late_orders() 
         "{why}"
     );
     assert!(why.contains("sheet for turn 2"), "{why}");
-    assert!(w.store.pending("europe").await.unwrap().is_empty());
+    assert!(w.store.games.pending("europe").await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -119,10 +121,11 @@ async fn a_sheet_after_the_deadline_is_refused_while_the_turn_waits() {
     europe(&w).await;
     let daily = empires_host::schedule::Schedule::parse("every 24h").unwrap();
     w.store
+        .schedules
         .set_schedule(
             "europe",
             &daily,
-            empires_host::store::sql::CatchUp::Each,
+            empires_host::store::CatchUp::Each,
             &[],
             START,
         )
@@ -139,7 +142,7 @@ async fn a_sheet_after_the_deadline_is_refused_while_the_turn_waits() {
     };
     assert!(why.contains("the deadline of turn 1 has passed"), "{why}");
     // Only the GM's announcement of the schedule waits, no sheet.
-    let pending = w.store.pending("europe").await.unwrap();
+    let pending = w.store.games.pending("europe").await.unwrap();
     assert!(
         pending.iter().all(|(name, _)| name == "gm.txt"),
         "{pending:?}"
@@ -158,7 +161,11 @@ async fn after_the_turn_each_kingdom_is_mailed_its_own_report() {
         yes: true,
         ..TurnOptions::default()
     };
-    w.store.play_turn("europe", options, START).await.unwrap();
+    w.store
+        .games
+        .play_turn("europe", options, START)
+        .await
+        .unwrap();
     let n = empires_mail::reports::queue_reports(&w.store, &w.cfg, "europe", START)
         .await
         .unwrap();

@@ -4,10 +4,9 @@
 //! tried again; STARTTLS with a log-in.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use common::*;
-use empires_host::store::{Store, Submission};
+use empires_host::store::Submission;
 use empires_host::turn::TurnOptions;
 use empires_mail::{MailConfig, Receiver, SmtpConfig, maildir, reports, send};
 use mail_parser::{MessageParser, MimeHeaders};
@@ -75,6 +74,7 @@ async fn a_turnsheet_in_a_receipt_out_a_turn_played_and_the_report_out() {
     // The GM writes to every player; the turn is played; the reports go to Alice and Bob,
     // who asked for them.
     w.store
+        .games
         .submit(
             "alpha",
             &Submission {
@@ -89,6 +89,7 @@ async fn a_turnsheet_in_a_receipt_out_a_turn_played_and_the_report_out() {
         .await
         .unwrap();
     w.store
+        .games
         .play_turn(
             "alpha",
             TurnOptions {
@@ -210,10 +211,10 @@ async fn mail_the_server_cannot_take_waits_and_is_sent_when_it_can() {
         .unwrap()
         .unwrap();
     assert_eq!((s.sent, s.deferred, s.failed), (0, 1, 0));
-    let out = w.store.outbox("alpha", 10).await.unwrap();
+    let out = w.store.mail.outbox("alpha", 10).await.unwrap();
     assert_eq!(out[0].state, "waiting");
     assert!(out[0].last_error.is_some());
-    let log = w.store.mail_log(Some("alpha"), 10).await.unwrap();
+    let log = w.store.mail.mail_log(Some("alpha"), 10).await.unwrap();
     assert!(
         log.iter().any(|e| e.outcome == "retry"),
         "the GM sees the failure: {log:?}"
@@ -237,7 +238,10 @@ async fn mail_the_server_cannot_take_waits_and_is_sent_when_it_can() {
         .unwrap();
     assert_eq!(s.sent, 1);
     assert_eq!(server.received().len(), 1);
-    assert_eq!(w.store.outbox("alpha", 10).await.unwrap()[0].state, "sent");
+    assert_eq!(
+        w.store.mail.outbox("alpha", 10).await.unwrap()[0].state,
+        "sent"
+    );
 }
 
 #[tokio::test]
@@ -259,14 +263,20 @@ async fn mail_is_given_up_after_its_last_try_and_shown_to_the_gm() {
         send::send_due(&w.store, &cfg, now).await.unwrap();
         now += 3_600_000 * 2;
     }
-    let out = w.store.outbox("alpha", 10).await.unwrap();
+    let out = w.store.mail.outbox("alpha", 10).await.unwrap();
     assert_eq!(out[0].state, "failed");
     assert_eq!(out[0].attempts, send::MAX_ATTEMPTS);
-    let log = w.store.mail_log(Some("alpha"), 20).await.unwrap();
+    let log = w.store.mail.mail_log(Some("alpha"), 20).await.unwrap();
     assert!(log.iter().any(|e| e.outcome == "failed"));
-    assert!(w.store.retry_mail("alpha", out[0].id, now).await.unwrap());
+    assert!(
+        w.store
+            .mail
+            .retry_mail("alpha", out[0].id, now)
+            .await
+            .unwrap()
+    );
     assert_eq!(
-        w.store.outbox("alpha", 10).await.unwrap()[0].state,
+        w.store.mail.outbox("alpha", 10).await.unwrap()[0].state,
         "waiting"
     );
 }
@@ -372,7 +382,7 @@ async fn starttls_and_a_log_in() {
         (s.sent, s.deferred, s.failed),
         (1, 0, 0),
         "{:?}",
-        w.store.outbox("alpha", 1).await.unwrap()
+        w.store.mail.outbox("alpha", 1).await.unwrap()
     );
     assert_eq!(server.received().len(), 1);
 }

@@ -18,7 +18,6 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use empires_host::store::SeatCode;
-use empires_host::store::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use utoipa::{OpenApi, ToSchema};
@@ -126,6 +125,7 @@ async fn login(
     let token = new_secret();
     let token_id = host
         .store
+        .accounts
         .create_token(account.id, &label, &secret_hash(&token), host.now())
         .await?;
     Ok(Json(LoginAnswer { token, token_id }))
@@ -151,7 +151,7 @@ async fn games(
     State(host): State<Arc<Host>>,
     ApiUser(me): ApiUser,
 ) -> Result<Json<Vec<GameItem>>, ApiFailure> {
-    let item = |g: empires_host::store::sql::GameEntry, role| GameItem {
+    let item = |g: empires_host::store::GameEntry, role| GameItem {
         name: g.name,
         title: g.title,
         turn: g.turn,
@@ -160,13 +160,14 @@ async fn games(
     };
     let mut out: Vec<GameItem> = host
         .store
+        .accounts
         .games_played_by(me.id)
         .await?
         .into_iter()
         .map(|g| item(g, "player"))
         .collect();
-    if me.role == empires_host::store::sql::Role::Gm {
-        let run = host.store.games_run_by(me.id).await?;
+    if me.role == empires_host::store::Role::Gm {
+        let run = host.store.accounts.games_run_by(me.id).await?;
         out.extend(run.into_iter().map(|g| item(g, "gm")));
     }
     Ok(Json(out))
@@ -308,6 +309,7 @@ async fn tokens(
 ) -> Result<Json<Vec<TokenItem>>, ApiFailure> {
     Ok(Json(
         host.store
+            .accounts
             .tokens(me.id)
             .await?
             .into_iter()
@@ -329,7 +331,12 @@ async fn revoke(
     ApiUser(me): ApiUser,
     Path(id): Path<i64>,
 ) -> Result<StatusCode, ApiFailure> {
-    if host.store.revoke_token(me.id, id, host.now()).await? {
+    if host
+        .store
+        .accounts
+        .revoke_token(me.id, id, host.now())
+        .await?
+    {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiFailure(Failure::not_found(

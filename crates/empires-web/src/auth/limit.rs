@@ -9,7 +9,7 @@
 //!   ([`MAX_FAILURES_PER_ADDRESS`], across names).
 //!
 //! A right password gives its try back; a wrong one keeps it counted. The counts are kept
-//! in the database (`login_limits`, see [`empires_host::store::sql::SqlStore::reserve_login_try`]),
+//! in the database (`login_limits`, see [`empires_host::store::LoginLimits::reserve_login_try`]),
 //! so several `serve` processes on one database count together, and a restart does not
 //! start them again. What a key holds is bounded: a name longer than [`MAX_NAME`] is
 //! refused before anything is kept, an address is an IP address (an IPv6 one by its /64),
@@ -18,8 +18,7 @@
 use crate::failure::Failure;
 use axum::http::StatusCode;
 use empires_host::store::Millis;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::SqlStore;
+use empires_host::store::Services;
 use std::net::IpAddr;
 
 /// Failed log-ins allowed for one account name within the window.
@@ -113,11 +112,11 @@ impl Keys {
 
     /// Reserves a try on every count, or refuses the attempt with 429. Counts whose
     /// window has passed are dropped first.
-    pub async fn reserve(&self, store: &SqlStore, now: Millis) -> Result<(), Failure> {
-        store.prune_login_limits(now, WINDOW).await?;
+    pub async fn reserve(&self, store: &Services, now: Millis) -> Result<(), Failure> {
+        store.accounts.prune_login_limits(now, WINDOW).await?;
         let limits = self.limits();
         let keys: Vec<(&str, i64)> = limits.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-        if store.reserve_login_try(&keys, now, WINDOW).await? {
+        if store.accounts.reserve_login_try(&keys, now, WINDOW).await? {
             Ok(())
         } else {
             Err(Failure::new(
@@ -130,13 +129,13 @@ impl Keys {
     /// The password was right. A device's count starts again (it is the player's own); a
     /// name's and an address's only get this try back: clearing a name's count would hand
     /// whoever is guessing it a fresh allowance each time the player logs in.
-    pub async fn succeeded(&self, store: &SqlStore) -> Result<(), Failure> {
+    pub async fn succeeded(&self, store: &Services) -> Result<(), Failure> {
         match self {
-            Keys::Device(sha) => store.clear_login_tries(&device_key(sha)).await?,
+            Keys::Device(sha) => store.accounts.clear_login_tries(&device_key(sha)).await?,
             Keys::Name { .. } => {
                 let limits = self.limits();
                 let keys: Vec<&str> = limits.iter().map(|(k, _)| k.as_str()).collect();
-                store.release_login_try(&keys).await?;
+                store.accounts.release_login_try(&keys).await?;
             }
         }
         Ok(())

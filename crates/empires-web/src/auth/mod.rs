@@ -14,8 +14,7 @@ use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use empires_host::gamedir::sha256_hex;
 use empires_host::store::Millis;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Account, Role};
+use empires_host::store::{Account, Role};
 use serde::de::DeserializeOwned;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -199,6 +198,7 @@ async fn session_of(parts: &Parts, host: &Host) -> Result<Option<Me>, Failure> {
     let sha = secret_hash(&token);
     Ok(host
         .store
+        .accounts
         .session(&sha, host.now())
         .await?
         .map(|(account, csrf)| Me {
@@ -324,7 +324,12 @@ where
         let Some(token) = token else {
             return Err(unauthorized());
         };
-        match host.store.token_account(&secret_hash(token)).await? {
+        match host
+            .store
+            .accounts
+            .token_account(&secret_hash(token))
+            .await?
+        {
             Some(a) => Ok(ApiUser(a)),
             None => Err(unauthorized()),
         }

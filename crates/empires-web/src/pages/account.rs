@@ -14,8 +14,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
-use empires_host::store::prelude::*;
-use empires_host::store::sql::LinkPurpose;
+use empires_host::store::LinkPurpose;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -66,6 +65,7 @@ const LOG_LINES: i64 = 100;
 pub async fn log_lines(host: &Host, account: i64, name: &str) -> Result<Vec<LogLine>, Failure> {
     Ok(host
         .store
+        .accounts
         .account_log(account, LOG_LINES)
         .await?
         .into_iter()
@@ -91,6 +91,7 @@ async fn account_page(
 ) -> Result<Response, Failure> {
     let tokens = host
         .store
+        .accounts
         .tokens(me.account.id)
         .await?
         .into_iter()
@@ -103,6 +104,7 @@ async fn account_page(
         .collect();
     let invitations = host
         .store
+        .accounts
         .invitations_for(me.account.id)
         .await?
         .into_iter()
@@ -157,8 +159,12 @@ pub async fn password(
     check_new_password(&f.password, &f.again)?;
     let hash = hash_password(&f.password).await?;
     let now = host.now();
-    host.store.set_password(me.account.id, &hash, now).await?;
     host.store
+        .accounts
+        .set_password(me.account.id, &hash, now)
+        .await?;
+    host.store
+        .accounts
         .log_account(
             me.account.id,
             Some(me.account.id),
@@ -191,6 +197,7 @@ pub async fn make_token(
     }
     let token = new_secret();
     host.store
+        .accounts
         .create_token(form.me.account.id, label, &secret_hash(&token), host.now())
         .await?;
     account_page(&host, &form.me, None, Some(token)).await
@@ -204,6 +211,7 @@ pub async fn revoke_token(
 ) -> Result<Response, Failure> {
     if !host
         .store
+        .accounts
         .revoke_token(form.me.account.id, id, host.now())
         .await?
     {
@@ -245,6 +253,7 @@ pub async fn link_form(
     let (purpose, heading) = purpose_of(&kind)?;
     let account = host
         .store
+        .accounts
         .link_account(&secret_hash(&token), purpose, host.now())
         .await?
         .ok_or_else(spent)?;
@@ -292,10 +301,12 @@ pub async fn link_use(
     let hash = hash_password(&f.password).await?;
     let account = host
         .store
+        .accounts
         .redeem_link(&secret_hash(&token), purpose, &hash, host.now())
         .await?
         .ok_or_else(spent)?;
     host.store
+        .accounts
         .log_account(
             account,
             Some(account),
@@ -333,6 +344,7 @@ pub async fn answer_invitation(
     let now = host.now();
     let invitation = host
         .store
+        .accounts
         .answer_invitation(id, me.account.id, accept, now)
         .await?
         .ok_or_else(|| Failure::not_found("no such invitation is waiting for you"))?;
@@ -344,6 +356,7 @@ pub async fn answer_invitation(
         super::console::announce_player(&host, game, code, &me.account.name).await?;
     }
     host.store
+        .accounts
         .audit_by(
             Some(game),
             me.account.id,
@@ -353,6 +366,7 @@ pub async fn answer_invitation(
         )
         .await?;
     host.store
+        .accounts
         .log_account(
             me.account.id,
             Some(me.account.id),

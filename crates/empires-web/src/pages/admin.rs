@@ -12,8 +12,7 @@ use crate::host::Host;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Account, LinkPurpose, Role};
+use empires_host::store::{Account, LinkPurpose, Role};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -84,7 +83,7 @@ async fn line(host: &Host, a: Account, names: &[(i64, String)]) -> Result<Accoun
         },
         password: a.password_hash.is_some(),
         held_by,
-        seats: host.store.games_played_by(a.id).await?.len(),
+        seats: host.store.accounts.games_played_by(a.id).await?.len(),
         name: a.name,
     })
 }
@@ -95,7 +94,7 @@ async fn admin_page(
     notice: Option<String>,
     link: Option<LinkShown>,
 ) -> Result<Response, Failure> {
-    let all = host.store.accounts().await?;
+    let all = host.store.accounts.accounts().await?;
     let names: Vec<(i64, String)> = all.iter().map(|a| (a.id, a.name.clone())).collect();
     let mut accounts = Vec::new();
     for a in all {
@@ -134,10 +133,14 @@ pub async fn make_gm(
     let name = form.form.name.trim();
     check_account_name(name)?;
     let now = host.now();
-    let notice = match host.store.account_by_name(name).await? {
+    let notice = match host.store.accounts.account_by_name(name).await? {
         Some(a) => {
-            host.store.set_role(a.id, Role::Gm, a.admin).await?;
             host.store
+                .accounts
+                .set_role(a.id, Role::Gm, a.admin)
+                .await?;
+            host.store
+                .accounts
                 .log_account(
                     a.id,
                     Some(me.account.id),
@@ -154,9 +157,11 @@ pub async fn make_gm(
             let hash = hash_password(&password).await?;
             let id = host
                 .store
+                .accounts
                 .create_account(name, None, Role::Gm, Some(&hash), now)
                 .await?;
             host.store
+                .accounts
                 .log_account(id, Some(me.account.id), None, now, "made", "a GM")
                 .await?;
             format!(
@@ -169,6 +174,7 @@ pub async fn make_gm(
 
 async fn account_of(host: &Host, id: i64) -> Result<Account, Failure> {
     host.store
+        .accounts
         .account(id)
         .await
         .map_err(|_| Failure::not_found("no such account"))
@@ -186,6 +192,7 @@ pub async fn reset_link(
     let token = new_secret();
     let now = host.now();
     host.store
+        .accounts
         .create_link(
             &secret_hash(&token),
             LinkPurpose::Reset,
@@ -196,6 +203,7 @@ pub async fn reset_link(
         )
         .await?;
     host.store
+        .accounts
         .log_account(
             account.id,
             Some(me.account.id),
@@ -224,6 +232,7 @@ pub async fn account_log(
     let account = account_of(&host, id).await?;
     let names: Vec<(i64, String)> = host
         .store
+        .accounts
         .accounts()
         .await?
         .into_iter()

@@ -13,10 +13,9 @@ use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
+use empires_host::store::LinkPurpose;
 use empires_host::store::SeatCode;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::LinkPurpose;
-use empires_host::store::{Millis, Store, Submission};
+use empires_host::store::{Millis, Submission};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -115,20 +114,26 @@ async fn console_page(
 ) -> Result<Response, Failure> {
     let (title, turn) = host.heading(game).await?;
     // What a missing sheet means is the ruleset's to say.
-    let missing_note = host.store.ruleset(game).await?.missed_turn();
+    let missing_note = host.store.games.ruleset(game).await?.missed_turn();
     let sent: BTreeSet<String> = host
         .store
+        .games
         .pending(game)
         .await?
         .into_iter()
         .map(|(name, _)| name.split('.').next().unwrap_or("").to_uppercase())
         .collect();
-    let paid = host.store.paid_turns(game).await?;
+    let paid = host.store.ledgers.paid_turns(game).await?;
     let mut seats = Vec::new();
-    for s in host.store.seats(game).await? {
+    for s in host.store.accounts.seats(game).await? {
         // 2.10: in a paid game, where each player stands.
         let credits = match (&s.account, paid) {
-            (Some((account, _)), true) => host.store.ledger(*account).await?.summary_line(game),
+            (Some((account, _)), true) => host
+                .store
+                .ledgers
+                .ledger(*account)
+                .await?
+                .summary_line(game),
             _ => String::new(),
         };
         seats.push(SeatLine {
@@ -145,7 +150,12 @@ async fn console_page(
                 .unwrap_or_default(),
             has_holder: s.account.is_some(),
             held: match &s.account {
-                Some((id, _)) => host.store.manages(me.account.id, *id, game).await?,
+                Some((id, _)) => {
+                    host.store
+                        .accounts
+                        .manages(me.account.id, *id, game)
+                        .await?
+                }
                 None => false,
             },
             status: s.status,
@@ -157,6 +167,7 @@ async fn console_page(
     let start_reported = match seats.first() {
         Some(s) => host
             .store
+            .games
             .turn_file(game, 0, &format!("reports/{}.html", s.empire), None)
             .await
             .is_ok(),
@@ -164,6 +175,7 @@ async fn console_page(
     };
     let audit = host
         .store
+        .accounts
         .audit_entries(game)
         .await?
         .into_iter()
@@ -190,13 +202,16 @@ async fn console_page(
         seats,
         invitations: host
             .store
+            .accounts
             .invitations_of_game(game)
             .await?
             .into_iter()
             .map(|i| (i.seat, i.account, time(i.created_at)))
             .collect(),
         audit,
-        schedule: super::schedule::ScheduleForm::of(host.store.schedule_of(game).await?.as_ref()),
+        schedule: super::schedule::ScheduleForm::of(
+            host.store.schedules.schedule_of(game).await?.as_ref(),
+        ),
         paid,
         missing_note: missing_note.to_string(),
         start_reported,
@@ -238,6 +253,7 @@ pub async fn play(
     gm_of(&host, &form.me.account, &game).await?;
     let report = host.play_turn(&game, form.form.turn).await?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             form.me.account.id,
@@ -281,6 +297,7 @@ pub async fn message(
     };
     let accepted = host.submit(&game, &submission, "message").await?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             form.me.account.id,
@@ -320,8 +337,12 @@ pub async fn seat(
     let name = form.form.account.trim();
     let now = host.now();
     if name.is_empty() {
-        host.store.assign_seat(&game, empire, None, now).await?;
         host.store
+            .accounts
+            .assign_seat(&game, empire, None, now)
+            .await?;
+        host.store
+            .accounts
             .audit_by(
                 Some(&game),
                 me,
@@ -333,20 +354,23 @@ pub async fn seat(
         return Ok(back(&game, "seat"));
     }
     check_account_name(name)?;
-    let (account, made) = match host.store.account_by_name(name).await? {
+    let (account, made) = match host.store.accounts.account_by_name(name).await? {
         None => (
             host.store
+                .accounts
                 .create_managed_account(name, me, &game, now)
                 .await?,
             true,
         ),
-        Some(a) if host.store.manages(me, a.id, &game).await? => (a.id, false),
+        Some(a) if host.store.accounts.manages(me, a.id, &game).await? => (a.id, false),
         Some(a) => {
             host.store
+                .accounts
                 .invite_to_seat(&game, empire, a.id, me, now)
                 .await?;
             let detail = format!("{name} to {empire}");
             host.store
+                .accounts
                 .audit_by(
                     Some(&game),
                     me,
@@ -356,6 +380,7 @@ pub async fn seat(
                 )
                 .await?;
             host.store
+                .accounts
                 .log_account(
                     a.id,
                     Some(me),
@@ -369,10 +394,12 @@ pub async fn seat(
         }
     };
     host.store
+        .accounts
         .assign_seat(&game, empire, Some(account), now)
         .await?;
     announce_player(&host, &game, empire, name).await?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             me,
@@ -387,6 +414,7 @@ pub async fn seat(
         "given a seat"
     };
     host.store
+        .accounts
         .log_account(
             account,
             Some(me),
@@ -469,6 +497,7 @@ pub async fn link(
     };
     let seat = host
         .store
+        .accounts
         .seats(&game)
         .await?
         .into_iter()
@@ -481,7 +510,12 @@ pub async fn link(
     };
     // A GM's links reach only the accounts it made for this game, and only until their
     // owners set passwords of their own: never an account that plays elsewhere, never a GM.
-    if !host.store.manages(me.account.id, account, &game).await? {
+    if !host
+        .store
+        .accounts
+        .manages(me.account.id, account, &game)
+        .await?
+    {
         return Err(Failure::forbidden(format!(
             "{name} has a password of their own, or plays in other games: only they can reset it (\"forgot your password?\" on the log-in page sends a link to their address), or the host administrator"
         )));
@@ -489,6 +523,7 @@ pub async fn link(
     let token = new_secret();
     let now = host.now();
     host.store
+        .accounts
         .create_link(
             &secret_hash(&token),
             purpose,
@@ -499,6 +534,7 @@ pub async fn link(
         )
         .await?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             me.account.id,
@@ -508,6 +544,7 @@ pub async fn link(
         )
         .await?;
     host.store
+        .accounts
         .log_account(
             account,
             Some(me.account.id),
@@ -551,10 +588,12 @@ pub async fn sheet(
     let next = turn + 1;
     let (body, sha256, at) = host
         .store
+        .accounts
         .latest_sheet(&game, empire, next)
         .await?
         .ok_or_else(|| Failure::not_found(format!("{empire} has sent nothing for turn {next}")))?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             me.account.id,
@@ -591,7 +630,7 @@ pub async fn export(
     // A fixed folder and a tidied name: a game's name is never a path of its own, even one
     // kept before names were checked.
     let dir = scratch.path().join("game");
-    empires_host::transfer::export(&host.store, &game, &dir).await?;
+    empires_host::transfer::export(host.store.games.as_ref(), &game, &dir).await?;
     let name: String = game
         .chars()
         .map(|c| {
@@ -621,6 +660,7 @@ pub async fn export(
         )))
     })?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             me.account.id,

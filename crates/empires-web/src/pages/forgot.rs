@@ -13,9 +13,8 @@ use askama::Template;
 use axum::extract::{Request, State};
 use axum::http::header::SET_COOKIE;
 use axum::response::{IntoResponse, Response};
+use empires_host::store::LinkPurpose;
 use empires_host::store::Millis;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::LinkPurpose;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -73,12 +72,13 @@ pub async fn send(State(host): State<Arc<Host>>, req: Request) -> Result<Respons
     }
     let name = f.name.trim();
     if name.len() <= 40
-        && let Some(account) = host.store.account_by_name(name).await?
+        && let Some(account) = host.store.accounts.account_by_name(name).await?
         && let (Some(email), true) = (account.email.clone(), account.email_verified)
     {
         let now = host.now();
         let sent = host
             .store
+            .accounts
             .mail_count_since(account.id, KIND, now - 3600 * 1000)
             .await?;
         if sent < MAILS_PER_HOUR {
@@ -90,12 +90,13 @@ pub async fn send(State(host): State<Arc<Host>>, req: Request) -> Result<Respons
 
 async fn mail_link(
     host: &Host,
-    account: &empires_host::store::sql::Account,
+    account: &empires_host::store::Account,
     email: &str,
     now: Millis,
 ) -> Result<(), Failure> {
     let token = new_secret();
     host.store
+        .accounts
         .create_link(
             &secret_hash(&token),
             LinkPurpose::Reset,
@@ -119,6 +120,7 @@ async fn mail_link(
     )
     .await?;
     host.store
+        .accounts
         .log_account(
             account.id,
             None,

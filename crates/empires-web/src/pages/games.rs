@@ -12,8 +12,7 @@ use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::ruleset::Game;
-use empires_host::store::prelude::*;
-use empires_host::store::{SeatCode, Store};
+use empires_host::store::SeatCode;
 use std::sync::Arc;
 
 /// A game in a list.
@@ -35,15 +34,15 @@ struct GamesPage {
 
 /// `/games`: the games I play and, for a GM, the games I run.
 pub async fn list(State(host): State<Arc<Host>>, me: Me) -> Result<Response, Failure> {
-    let line = |g: empires_host::store::sql::GameEntry| GameLine {
+    let line = |g: empires_host::store::GameEntry| GameLine {
         name: g.name,
         title: g.title,
         turn: g.turn,
         empire: g.empire.map(|e| e.to_string()).unwrap_or_default(),
     };
-    let played = host.store.games_played_by(me.account.id).await?;
+    let played = host.store.accounts.games_played_by(me.account.id).await?;
     let run = if me.is_gm() {
-        host.store.games_run_by(me.account.id).await?
+        host.store.accounts.games_run_by(me.account.id).await?
     } else {
         Vec::new()
     };
@@ -116,6 +115,7 @@ pub async fn show(
     let turn = g.turn();
     let sent = host
         .store
+        .accounts
         .latest_sheet(&game, seat, turn + 1)
         .await?
         .map(|(_, sha, at)| SentLine {
@@ -124,7 +124,12 @@ pub async fn show(
         });
     // A ruleset may write no report for the starting position.
     let path = format!("{}/{seat}.html", empires_host::gamedir::REPORTS_DIR);
-    let first = match host.store.turn_file(&game, 0, &path, Some(seat)).await {
+    let first = match host
+        .store
+        .games
+        .turn_file(&game, 0, &path, Some(seat))
+        .await
+    {
         Ok(_) => 0,
         Err(_) => 1,
     };
@@ -139,8 +144,14 @@ pub async fn show(
         next: turn + 1,
         deadline: deadline_text(&host, &game).await?,
         missed_turn: g.ruleset().missed_turn().to_string(),
-        credits: if host.store.paid_turns(&game).await? {
-            Some(host.store.ledger(me.account.id).await?.summary_line(&game))
+        credits: if host.store.ledgers.paid_turns(&game).await? {
+            Some(
+                host.store
+                    .ledgers
+                    .ledger(me.account.id)
+                    .await?
+                    .summary_line(&game),
+            )
         } else {
             None
         },
@@ -162,7 +173,7 @@ pub async fn show(
 /// "Orders are due in 2 h 10 min": shown to a player who has sent nothing once the deadline
 /// is within the earliest of the game's reminder times, as the reminder mail says it.
 async fn reminder(host: &Host, game: &str) -> Result<Option<String>, Failure> {
-    let Some(s) = host.store.schedule_of(game).await? else {
+    let Some(s) = host.store.schedules.schedule_of(game).await? else {
         return Ok(None);
     };
     let (Some(deadline), None) = (s.deadline, s.paused_at) else {
@@ -227,12 +238,13 @@ pub async fn report_bytes(
     // 2.10: a player's own report of a turn not paid for waits for payment, on every door.
     if let Viewer::Player(e) = who
         && file.split('.').next() == Some(e.as_str())
-        && let Some(why) = host.store.report_held(game, e, turn).await?
+        && let Some(why) = host.store.ledgers.report_held(game, e, turn).await?
     {
         return Err(Failure::new(StatusCode::PAYMENT_REQUIRED, why));
     }
     let path = format!("{}/{file}", empires_host::gamedir::REPORTS_DIR);
     host.store
+        .games
         .turn_file(game, turn, &path, who.empire())
         .await
         .map_err(|e| match e.kind() {

@@ -5,7 +5,6 @@ use crate::failure::Failure;
 use askama::Template;
 use axum::response::Html;
 use empires_host::store::Millis;
-use empires_host::store::prelude::*;
 
 /// The navigation bar of a logged-in page.
 pub struct Nav {
@@ -56,7 +55,7 @@ pub fn time(at: Millis) -> String {
 /// What the pages say of the next turn's deadline (2.4): the schedule's, in its own time
 /// zone, or that the game is paused or run by hand.
 pub async fn deadline_text(host: &crate::host::Host, game: &str) -> Result<String, Failure> {
-    let Some(s) = host.store.schedule_of(game).await? else {
+    let Some(s) = host.store.schedules.schedule_of(game).await? else {
         return Ok("none set: the GM plays the turn when the players are ready".into());
     };
     Ok(match (s.paused_at, s.deadline) {

@@ -8,7 +8,6 @@ use crate::failure::Failure;
 use crate::host::Host;
 use axum::extract::{Path, State};
 use axum::response::Response;
-use empires_host::store::prelude::*;
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -26,7 +25,10 @@ pub async fn paid(
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
     let on = form.form.paid == "on";
-    host.store.set_paid_turns(&game, on, host.now()).await?;
+    host.store
+        .ledgers
+        .set_paid_turns(&game, on, host.now())
+        .await?;
     let what = if on {
         "made turns paid for"
     } else {
@@ -64,6 +66,7 @@ pub async fn buy(
         .ok_or_else(|| Failure::bad_request("the number of turns paid for: 1 to 1000"))?;
     let account = host
         .store
+        .accounts
         .seats(&game)
         .await?
         .into_iter()
@@ -74,7 +77,10 @@ pub async fn buy(
         game: game.clone(),
         turns,
     };
-    host.store.enter(account.0, &entry, host.now()).await?;
+    host.store
+        .ledgers
+        .enter(account.0, &entry, host.now())
+        .await?;
     let detail = format!("{turns} turns for {} ({empire})", account.1);
     audit(
         &host,

@@ -16,8 +16,7 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Redirect, Response};
-use empires_host::store::prelude::*;
-use empires_host::store::sql::Account;
+use empires_host::store::Account;
 use serde::Deserialize;
 use std::sync::Arc;
 use tokio::sync::OnceCell;
@@ -110,11 +109,11 @@ pub async fn authenticate(
         )));
     }
     let now = host.now();
-    let account = host.store.account_by_name(name).await?;
+    let account = host.store.accounts.account_by_name(name).await?;
     let device = match (device.filter(|d| !d.is_empty()), &account) {
         (Some(token), Some(a)) => {
             let sha = secret_hash(token);
-            let owner = host.store.login_device(&sha, now).await?;
+            let owner = host.store.accounts.login_device(&sha, now).await?;
             (owner == Some(a.id)).then_some(sha)
         }
         _ => None,
@@ -157,12 +156,13 @@ async fn device_cookie(
     let expires = now + limit::DEVICE_LIFE;
     let token = match (&logged.device, sent) {
         (Some(sha), Some(token)) => {
-            host.store.renew_login_device(sha, expires).await?;
+            host.store.accounts.renew_login_device(sha, expires).await?;
             token.to_string()
         }
         _ => {
             let token = new_secret();
             host.store
+                .accounts
                 .add_login_device(
                     &secret_hash(&token),
                     logged.account.id,
@@ -187,6 +187,7 @@ pub async fn start_session(host: &Host, account: i64) -> Result<String, Failure>
     let token = new_secret();
     let now = host.now();
     host.store
+        .accounts
         .create_session(
             &secret_hash(&token),
             account,
@@ -255,7 +256,10 @@ pub async fn logout(
     State(host): State<Arc<Host>>,
     form: CsrfForm<Empty>,
 ) -> Result<Response, Failure> {
-    host.store.end_session(&form.me.session, host.now()).await?;
+    host.store
+        .accounts
+        .end_session(&form.me.session, host.now())
+        .await?;
     let clear = set_cookie(SESSION_COOKIE, "", 0, host.config.secure_cookies);
     Ok(([(SET_COOKIE, clear)], Redirect::to("/login")).into_response())
 }

@@ -11,7 +11,6 @@ use crate::host::Host;
 use askama::Template;
 use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
-use empires_host::store::prelude::*;
 use empires_mail::password;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -37,9 +36,10 @@ async fn settings_page(
     notice: Option<String>,
     new_password: Option<String>,
 ) -> Result<Response, Failure> {
-    let (email, reports) = host.store.mail_settings(me.account.id).await?;
+    let (email, reports) = host.store.mail.mail_settings(me.account.id).await?;
     let has_password = host
         .store
+        .mail
         .mail_password_hash(me.account.id)
         .await?
         .is_some();
@@ -47,7 +47,12 @@ async fn settings_page(
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
         email: email.unwrap_or_default(),
-        verified: host.store.account(me.account.id).await?.email_verified,
+        verified: host
+            .store
+            .accounts
+            .account(me.account.id)
+            .await?
+            .email_verified,
         reports,
         has_password,
         new_password,
@@ -92,6 +97,7 @@ pub async fn save(
     let me = &form.me;
     let waits = host
         .store
+        .accounts
         .set_address(me.account.id, email, reports, false)
         .await?;
     let notice = match email {
@@ -105,6 +111,7 @@ pub async fn save(
     };
     if waits {
         host.store
+            .accounts
             .log_account(
                 me.account.id,
                 Some(me.account.id),
@@ -126,6 +133,7 @@ async fn mail_proof(host: &Host, account: i64, email: &str) -> Result<(), Failur
     let token = crate::auth::new_secret();
     let now = host.now();
     host.store
+        .accounts
         .create_email_link(
             &crate::auth::secret_hash(&token),
             account,
@@ -158,6 +166,7 @@ pub async fn verify(
     let now = host.now();
     let (account, email) = host
         .store
+        .accounts
         .verify_email(&crate::auth::secret_hash(&token), now)
         .await?
         .ok_or_else(|| {
@@ -166,6 +175,7 @@ pub async fn verify(
             )
         })?;
     host.store
+        .accounts
         .log_account(
             account,
             Some(account),
@@ -191,6 +201,7 @@ pub async fn new_password(
 ) -> Result<Response, Failure> {
     let p = password::issue();
     host.store
+        .mail
         .set_mail_password(form.me.account.id, &password::hash(&p))
         .await?;
     settings_page(&host, &form.me, None, Some(p)).await
@@ -243,6 +254,7 @@ async fn console_page(
 ) -> Result<Response, Failure> {
     let log = host
         .store
+        .mail
         .mail_log(Some(game), 200)
         .await?
         .into_iter()
@@ -257,6 +269,7 @@ async fn console_page(
         .collect();
     let outbox = host
         .store
+        .mail
         .outbox(game, 100)
         .await?
         .into_iter()
@@ -273,6 +286,7 @@ async fn console_page(
         .collect();
     let seats = host
         .store
+        .accounts
         .seats(game)
         .await?
         .into_iter()
@@ -312,12 +326,13 @@ pub async fn retry(
     form: CsrfForm<Empty>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    if !host.store.retry_mail(&game, id, host.now()).await? {
+    if !host.store.mail.retry_mail(&game, id, host.now()).await? {
         return Err(Failure::not_found(
             "no such message waiting in this game's outbox",
         ));
     }
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             form.me.account.id,
@@ -346,6 +361,7 @@ pub async fn reset_password(
         .ok_or_else(|| Failure::not_found("no such seat"))?;
     let seat = host
         .store
+        .accounts
         .seats(&game)
         .await?
         .into_iter()
@@ -356,6 +372,7 @@ pub async fn reset_password(
     // mail password opens every game the account plays.
     if !host
         .store
+        .accounts
         .manages(form.me.account.id, seat.0, &game)
         .await?
     {
@@ -366,9 +383,11 @@ pub async fn reset_password(
     }
     let p = password::issue();
     host.store
+        .mail
         .set_mail_password(seat.0, &password::hash(&p))
         .await?;
     host.store
+        .accounts
         .log_account(
             seat.0,
             Some(form.me.account.id),
@@ -379,6 +398,7 @@ pub async fn reset_password(
         )
         .await?;
     host.store
+        .accounts
         .audit_by(
             Some(&game),
             form.me.account.id,

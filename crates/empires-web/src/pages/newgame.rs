@@ -13,8 +13,7 @@ use askama::Template;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::ruleset::{GameText, Ruleset, Setup};
-use empires_host::store::prelude::*;
-use empires_host::store::{SeatCode, Store};
+use empires_host::store::SeatCode;
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -223,10 +222,12 @@ async fn start(
     let now = host.now();
     let fail = |e: empires_host::Error| e.to_string();
     host.store
+        .games
         .create_game(name, ruleset, &started, now)
         .await
         .map_err(fail)?;
     host.store
+        .accounts
         .set_game_gm(name, me.account.id)
         .await
         .map_err(fail)?;
@@ -245,6 +246,7 @@ async fn start(
         _ => format!("{}, seed {seed}", ruleset.title()),
     };
     host.store
+        .accounts
         .audit_by(Some(name), me.account.id, now, "started the game", &on)
         .await
         .map_err(fail)?;
@@ -258,7 +260,7 @@ async fn existing_accounts(
 ) -> empires_host::Result<BTreeMap<SeatCode, i64>> {
     let mut out = BTreeMap::new();
     for (seat, name) in players {
-        if let Some(a) = host.store.account_by_name(name).await? {
+        if let Some(a) = host.store.accounts.account_by_name(name).await? {
             out.insert(*seat, a.id);
         }
     }
@@ -281,11 +283,16 @@ async fn seat_players(
     for (seat, player) in players {
         let detail = format!("{seat} of game \"{game}\"");
         if let Some(&account) = existing.get(seat) {
-            host.store.assign_seat(game, *seat, None, now).await?;
             host.store
+                .accounts
+                .assign_seat(game, *seat, None, now)
+                .await?;
+            host.store
+                .accounts
                 .invite_to_seat(game, *seat, account, gm, now)
                 .await?;
             host.store
+                .accounts
                 .audit_by(
                     Some(game),
                     gm,
@@ -295,6 +302,7 @@ async fn seat_players(
                 )
                 .await?;
             host.store
+                .accounts
                 .log_account(
                     account,
                     Some(gm),
@@ -308,21 +316,24 @@ async fn seat_players(
         }
         // A game whose state names its players made the account with the game; every
         // seat is given here.
-        let account = match host.store.account_by_name(player).await? {
+        let account = match host.store.accounts.account_by_name(player).await? {
             Some(a) => {
-                host.store.mark_managed(a.id, gm, game).await?;
+                host.store.accounts.mark_managed(a.id, gm, game).await?;
                 a.id
             }
             None => {
                 host.store
+                    .accounts
                     .create_managed_account(player, gm, game, now)
                     .await?
             }
         };
         host.store
+            .accounts
             .assign_seat(game, *seat, Some(account), now)
             .await?;
         host.store
+            .accounts
             .log_account(
                 account,
                 Some(gm),

@@ -13,7 +13,6 @@ use axum::Json;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use empires_host::ruleset::{Checked, Diagnostic, Forecast, Game};
-use empires_host::store::prelude::*;
 use empires_host::store::{SeatCode, Submission};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -161,7 +160,12 @@ pub async fn editor(
 ) -> Result<Response, Failure> {
     let seat = seat_of(&host, &me.account, &game).await?;
     let g = host.game(&game).await?;
-    let sheet = match host.store.latest_sheet(&game, seat, g.turn() + 1).await? {
+    let sheet = match host
+        .store
+        .accounts
+        .latest_sheet(&game, seat, g.turn() + 1)
+        .await?
+    {
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
         None => g.sheet(seat.as_str())?,
     };
@@ -241,6 +245,7 @@ pub async fn submit(
     // the receipt is a page, not on the API's path.
     let previous = host
         .store
+        .accounts
         .latest_sheet(&game, seat, form.form.for_turn.unwrap_or(next))
         .await?
         .map(|(b, _, _)| String::from_utf8_lossy(&b).into_owned());

@@ -11,8 +11,7 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::schedule::{Schedule, parse_duration};
 use empires_host::store::Millis;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{CatchUp, GameSchedule, reminders_text};
+use empires_host::store::{CatchUp, GameSchedule, reminders_text};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -81,6 +80,7 @@ pub async fn set(
     let catch_up = CatchUp::parse(&form.form.catch_up).unwrap_or(CatchUp::Each);
     let remind = reminders(&form.form.remind)?;
     host.store
+        .schedules
         .set_schedule(&game, &schedule, catch_up, &remind, host.now())
         .await?;
     audit(
@@ -101,7 +101,7 @@ pub async fn pause(
     form: CsrfForm<Empty>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    host.store.pause(&game, host.now()).await?;
+    host.store.schedules.pause(&game, host.now()).await?;
     audit(&host, &game, form.me.account.id, "paused the game", "").await?;
     Ok(back(&game, "paused"))
 }
@@ -113,7 +113,7 @@ pub async fn resume(
     form: CsrfForm<Empty>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    host.store.resume(&game, host.now()).await?;
+    host.store.schedules.resume(&game, host.now()).await?;
     audit(&host, &game, form.me.account.id, "resumed the game", "").await?;
     Ok(back(&game, "resumed"))
 }
@@ -135,11 +135,15 @@ pub async fn extend(
         .map_err(|e| Failure::bad_request(format!("the extension: {e}")))?;
     let current = host
         .store
+        .schedules
         .schedule_of(&game)
         .await?
         .and_then(|s| s.deadline)
         .ok_or_else(|| Failure::bad_request("the game has no deadline to extend"))?;
-    host.store.extend(&game, current + by, host.now()).await?;
+    host.store
+        .schedules
+        .extend(&game, current + by, host.now())
+        .await?;
     audit(
         &host,
         &game,
@@ -160,6 +164,7 @@ pub async fn audit(
     detail: &str,
 ) -> Result<(), Failure> {
     host.store
+        .accounts
         .audit_by(Some(game), gm, host.now(), what, detail)
         .await?;
     Ok(())

@@ -6,7 +6,6 @@ use crate::common;
 
 use axum::http::{Method, StatusCode};
 use common::{Session, World, world};
-use empires_host::store::Store;
 
 /// The routes of the game "alpha" that only its members may use: (method, path, fields).
 /// A route of `pages::router` or `api::router` that touches a game belongs here.
@@ -134,7 +133,15 @@ async fn a_player_of_another_game_and_its_gm_see_nothing_of_this_one() {
         }
     }
     // Nothing was changed by those attempts.
-    assert!(w.host.store.pending("alpha").await.unwrap().is_empty());
+    assert!(
+        w.host
+            .store
+            .games
+            .pending("alpha")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(w.host.turn("alpha").await.unwrap(), 0);
 }
 

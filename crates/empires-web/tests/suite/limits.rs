@@ -7,9 +7,9 @@
 
 use crate::common::{self, world};
 use axum::http::{Method, StatusCode};
-use empires_host::store::Store;
+use empires_host::store::HostLimits;
 use empires_host::store::prelude::*;
-use empires_host::store::sql::{HostLimits, WAL_CAP};
+use empires_host::store::sql::WAL_CAP;
 use serde_json::json;
 
 const SHEET: &str = "GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n";
@@ -41,7 +41,7 @@ async fn an_api_body_over_256_kib_is_refused_as_json() {
             a.body
         );
     }
-    assert_eq!(w.host.store.sheet_count("alpha").await.unwrap(), 0);
+    assert_eq!(w.host.store.accounts.sheet_count("alpha").await.unwrap(), 0);
 }
 
 #[tokio::test]
@@ -49,6 +49,7 @@ async fn an_account_over_its_sheets_a_minute_is_told_to_wait() {
     let w = world().await;
     w.host
         .store
+        .limits
         .set_host_limits(HostLimits {
             sheets_per_minute: 3,
             sheets_kept: 50,
@@ -102,6 +103,7 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
     on_every_store("web_kept", |w| async move {
         w.host
             .store
+            .limits
             .set_host_limits(HostLimits {
                 sheets_per_minute: 1000,
                 sheets_kept: 3,
@@ -117,8 +119,7 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
             assert_eq!(a.status, StatusCode::OK, "{}", a.body);
         }
         let kept: Vec<String> = w
-            .host
-            .store
+            .sql
             .submissions("alpha")
             .await
             .unwrap()
@@ -126,7 +127,7 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
             .map(|(_, _, h, _, _, _)| h)
             .collect();
         assert_eq!(kept, hashes[5..], "the three newest are kept");
-        let audit = w.host.store.audit_entries("alpha").await.unwrap();
+        let audit = w.host.store.accounts.audit_entries("alpha").await.unwrap();
         let dropped: String = audit
             .iter()
             .filter(|(_, _, a, _)| a == "dropped superseded sheets")
@@ -137,7 +138,7 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
         }
         // The turn plays the newest, and keeps it.
         w.host.play_turn("alpha", Some(1)).await.unwrap();
-        let played = w.host.store.turn_files("alpha", 1).await.unwrap();
+        let played = w.host.store.games.turn_files("alpha", 1).await.unwrap();
         let en = played.iter().find(|(p, _)| p == "orders/EN.txt").unwrap();
         assert_eq!(empires_host::gamedir::sha256_hex(&en.1), hashes[7]);
     })
@@ -152,6 +153,7 @@ async fn superseded_sheets_are_dropped_a_fifth_of_the_limit_at_a_time() {
     let w = world().await;
     w.host
         .store
+        .limits
         .set_host_limits(HostLimits {
             sheets_per_minute: 1000,
             sheets_kept: 10,
@@ -166,14 +168,13 @@ async fn superseded_sheets_are_dropped_a_fifth_of_the_limit_at_a_time() {
         hashes.push(empires_host::gamedir::sha256_hex(text.as_bytes()));
         let a = w.post_orders(&token, &text, Some(1)).await;
         assert_eq!(a.status, StatusCode::OK, "{}", a.body);
-        let held = w.host.store.submissions("alpha").await.unwrap().len();
+        let held = w.sql.submissions("alpha").await.unwrap().len();
         assert!(held <= 11, "sheet {i}: {held} held");
         most = most.max(held);
     }
     assert_eq!(most, 11, "at most one sheet waits to be dropped");
     let kept: Vec<String> = w
-        .host
-        .store
+        .sql
         .submissions("alpha")
         .await
         .unwrap()
@@ -181,7 +182,7 @@ async fn superseded_sheets_are_dropped_a_fifth_of_the_limit_at_a_time() {
         .map(|(_, _, h, _, _, _)| h)
         .collect();
     assert_eq!(kept, hashes[25 - kept.len()..], "the newest are kept");
-    let audit = w.host.store.audit_entries("alpha").await.unwrap();
+    let audit = w.host.store.accounts.audit_entries("alpha").await.unwrap();
     let dropped: String = audit
         .iter()
         .filter(|(_, _, a, _)| a == "dropped superseded sheets")
@@ -195,7 +196,7 @@ async fn superseded_sheets_are_dropped_a_fifth_of_the_limit_at_a_time() {
 #[tokio::test]
 async fn the_write_ahead_log_stays_under_its_cap_while_readers_never_stop() {
     let w = world().await;
-    let store = w.host.store.clone();
+    let store = w.sql.clone();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let reader = {
         let (store, stop) = (store.clone(), stop.clone());

@@ -5,7 +5,6 @@
 //! PostgreSQL.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
@@ -188,6 +187,7 @@ async fn a_rotated_forwarded_left_entry_does_not_escape_the_limit(w: &World) {
     let keys: Vec<String> = w
         .host
         .store
+        .accounts
         .login_limits()
         .await
         .unwrap()
@@ -276,7 +276,15 @@ async fn a_megabyte_name_is_refused_and_nothing_is_kept(w: &World) {
         let a = w.send(api_log_in(&"w".repeat(1000), "pw", None)).await;
         assert_eq!(a.status, StatusCode::BAD_REQUEST);
     }
-    assert!(w.host.store.login_limits().await.unwrap().is_empty());
+    assert!(
+        w.host
+            .store
+            .accounts
+            .login_limits()
+            .await
+            .unwrap()
+            .is_empty()
+    );
     // Nor were they failures: the right password still works.
     let a = w.send(api_log_in("alice", "alice-password", None)).await;
     assert_eq!(a.status, StatusCode::OK);
@@ -305,6 +313,7 @@ async fn a_known_device_logs_in_while_its_name_is_limited_from_elsewhere(w: &Wor
     let id = w
         .host
         .store
+        .accounts
         .account_by_name("alice")
         .await
         .unwrap()
@@ -313,6 +322,7 @@ async fn a_known_device_logs_in_while_its_name_is_limited_from_elsewhere(w: &Wor
     assert_eq!(
         w.host
             .store
+            .accounts
             .login_device(&empires_web::auth::secret_hash(token), w.host.now())
             .await
             .unwrap(),
@@ -322,6 +332,7 @@ async fn a_known_device_logs_in_while_its_name_is_limited_from_elsewhere(w: &Wor
     assert_eq!(
         w.host
             .store
+            .accounts
             .login_device(token, w.host.now())
             .await
             .unwrap(),
@@ -352,6 +363,7 @@ async fn a_known_device_logs_in_while_its_name_is_limited_from_elsewhere(w: &Wor
     assert_eq!(
         w.host
             .store
+            .accounts
             .login_device_count(id, w.host.now())
             .await
             .unwrap(),
@@ -379,12 +391,14 @@ async fn a_known_device_logs_in_while_its_name_is_limited_from_elsewhere(w: &Wor
         .unwrap();
     w.host
         .store
+        .accounts
         .set_password(id, &hash, w.host.now())
         .await
         .unwrap();
     assert_eq!(
         w.host
             .store
+            .accounts
             .login_device_count(id, w.host.now())
             .await
             .unwrap(),
@@ -442,7 +456,7 @@ async fn two_hosts_share_the_count(w: &World) {
     }
     let a = other.send(api_log_in("bob", "bob-password", None)).await;
     assert_eq!(a.status, StatusCode::OK);
-    let kept = w.host.store.login_limits().await.unwrap();
+    let kept = w.host.store.accounts.login_limits().await.unwrap();
     assert!(kept.iter().all(|(k, _, _)| k != "name:alice"), "{kept:?}");
     let a = restarted
         .send(api_log_in("alice", "alice-password", None))
@@ -502,6 +516,7 @@ async fn a_browser_throwing_its_cookies_away_does_not_grow_the_devices() {
     let id = w
         .host
         .store
+        .accounts
         .account_by_name("carol")
         .await
         .unwrap()
@@ -510,6 +525,7 @@ async fn a_browser_throwing_its_cookies_away_does_not_grow_the_devices() {
     assert_eq!(
         w.host
             .store
+            .accounts
             .login_device_count(id, w.host.now())
             .await
             .unwrap(),

@@ -2,11 +2,10 @@
 //! page (log, outbox, a player's new mail password), each for its own account only.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use axum::http::StatusCode;
 use common::world;
-use empires_host::store::sql::{Direction, OutMail};
+use empires_host::store::{Direction, OutMail};
 
 /// The value of the read-only input a secret shown once is put in.
 fn shown_secret(body: &str) -> String {
@@ -24,6 +23,7 @@ async fn a_player_sets_their_address_reports_and_mail_password() {
     let id = w
         .host
         .store
+        .accounts
         .account_by_name("alice")
         .await
         .unwrap()
@@ -42,7 +42,7 @@ async fn a_player_sets_their_address_reports_and_mail_password() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     assert_eq!(
-        w.host.store.mail_settings(id).await.unwrap(),
+        w.host.store.mail.mail_settings(id).await.unwrap(),
         (Some("alice@example.org".into()), true)
     );
     // Not an address; reports without an address.
@@ -75,7 +75,14 @@ async fn a_player_sets_their_address_reports_and_mail_password() {
         .await;
     assert_ne!(a.status, StatusCode::OK);
     assert_eq!(
-        w.host.store.mail_settings(id).await.unwrap().0.as_deref(),
+        w.host
+            .store
+            .mail
+            .mail_settings(id)
+            .await
+            .unwrap()
+            .0
+            .as_deref(),
         Some("alice@example.org")
     );
 
@@ -83,7 +90,14 @@ async fn a_player_sets_their_address_reports_and_mail_password() {
         .post_form("/account/mail-password", Some(&alice), &[], true)
         .await;
     let p = shown_secret(&a.body);
-    let kept = w.host.store.mail_password_hash(id).await.unwrap().unwrap();
+    let kept = w
+        .host
+        .store
+        .mail
+        .mail_password_hash(id)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(empires_mail::password::verify(&p, &kept));
     assert!(!kept.contains(&p), "kept only as a hash");
     // Shown once: the page does not show it again.
@@ -98,6 +112,7 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
     let gm = w.session("gm1").await;
     let store = &w.host.store;
     store
+        .mail
         .log_mail(
             Some("alpha"),
             None,
@@ -119,11 +134,13 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
         message: b"Subject: x\r\n\r\nx".to_vec(),
     };
     let id = store
+        .mail
         .queue_mail(&out, common::START)
         .await
         .unwrap()
         .unwrap();
     store
+        .mail
         .mail_not_sent(id, "550 no such user", None, common::START)
         .await
         .unwrap();
@@ -143,7 +160,10 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
         )
         .await;
     assert_eq!(a.status, StatusCode::OK);
-    assert_eq!(store.outbox("alpha", 5).await.unwrap()[0].state, "waiting");
+    assert_eq!(
+        store.mail.outbox("alpha", 5).await.unwrap()[0].state,
+        "waiting"
+    );
     // Another game's GM cannot send this game's mail again.
     let gm2 = w.session("gm2").await;
     let a = w
@@ -185,12 +205,18 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     let i = a.body.find("shown only now: ").unwrap() + 16;
     let p: String = a.body[i..].chars().take(14).collect();
-    let dave = store.account_by_name("dave").await.unwrap().unwrap().id;
+    let dave = store
+        .accounts
+        .account_by_name("dave")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
     assert!(empires_mail::password::verify(
         &p,
-        &store.mail_password_hash(dave).await.unwrap().unwrap()
+        &store.mail.mail_password_hash(dave).await.unwrap().unwrap()
     ));
-    let audit = store.audit_entries("alpha").await.unwrap();
+    let audit = store.accounts.audit_entries("alpha").await.unwrap();
     assert!(
         audit
             .iter()
@@ -206,7 +232,13 @@ async fn a_new_address_is_proved_before_it_is_used() {
     let w = world().await;
     let store = &w.host.store;
     let alice = w.session("alice").await;
-    let id = store.account_by_name("alice").await.unwrap().unwrap().id;
+    let id = store
+        .accounts
+        .account_by_name("alice")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
     let a = w
         .post_form(
             "/account/mail",
@@ -217,9 +249,10 @@ async fn a_new_address_is_proved_before_it_is_used() {
         .await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     assert!(a.body.contains("A link is on its way"), "{}", a.body);
-    assert!(!store.account(id).await.unwrap().email_verified);
+    assert!(!store.accounts.account(id).await.unwrap().email_verified);
     assert!(
         store
+            .mail
             .accounts_by_email("alice@example.org")
             .await
             .unwrap()
@@ -227,13 +260,14 @@ async fn a_new_address_is_proved_before_it_is_used() {
     );
     assert!(
         store
+            .mail
             .report_recipients("alpha", true)
             .await
             .unwrap()
             .is_empty()
     );
     // The link is in the outbox, to the new address.
-    let due = store.due_mail(i64::MAX, 50).await.unwrap();
+    let due = store.mail.due_mail(i64::MAX, 50).await.unwrap();
     let mail = due
         .iter()
         .find(|m| m.recipient == "alice@example.org")
@@ -254,13 +288,22 @@ async fn a_new_address_is_proved_before_it_is_used() {
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.body);
     let opened = w.get(&link, None).await;
     assert_eq!(opened.status, StatusCode::OK, "{}", opened.body);
-    assert!(store.account(id).await.unwrap().email_verified);
+    assert!(store.accounts.account(id).await.unwrap().email_verified);
     assert_eq!(
-        store.accounts_by_email("alice@example.org").await.unwrap(),
+        store
+            .mail
+            .accounts_by_email("alice@example.org")
+            .await
+            .unwrap(),
         vec![id]
     );
     assert_eq!(
-        store.report_recipients("alpha", true).await.unwrap().len(),
+        store
+            .mail
+            .report_recipients("alpha", true)
+            .await
+            .unwrap()
+            .len(),
         1
     );
     assert_eq!(
@@ -276,7 +319,7 @@ async fn a_new_address_is_proved_before_it_is_used() {
         true,
     )
     .await;
-    assert!(store.account(id).await.unwrap().email_verified);
+    assert!(store.accounts.account(id).await.unwrap().email_verified);
     w.post_form(
         "/account/mail",
         Some(&alice),
@@ -284,11 +327,12 @@ async fn a_new_address_is_proved_before_it_is_used() {
         true,
     )
     .await;
-    assert!(!store.account(id).await.unwrap().email_verified);
+    assert!(!store.accounts.account(id).await.unwrap().email_verified);
     // The operator's word (`empires mail account --email`) needs no link.
     store
+        .mail
         .set_mail_settings(id, Some("op@example.org"), false)
         .await
         .unwrap();
-    assert!(store.account(id).await.unwrap().email_verified);
+    assert!(store.accounts.account(id).await.unwrap().email_verified);
 }

@@ -5,11 +5,9 @@
 //! gets nothing of it.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use axum::http::StatusCode;
 use common::{START, World, world};
-use empires_host::store::Store;
 
 /// Adds the Napoleonic game "europe", run by gm1, with alice playing France and bob
 /// Prussia; carol plays only in the Empires game "beta".
@@ -17,8 +15,13 @@ pub async fn europe(w: &World) {
     let store = &w.host.store;
     let players = [("FRA", "alice"), ("PRU", "bob")];
     empires_testkit::napoleonic_game(store, "europe", &players, 5, START).await;
-    let gm = store.account_by_name("gm1").await.unwrap().unwrap();
-    store.set_game_gm("europe", gm.id).await.unwrap();
+    let gm = store
+        .accounts
+        .account_by_name("gm1")
+        .await
+        .unwrap()
+        .unwrap();
+    store.accounts.set_game_gm("europe", gm.id).await.unwrap();
 }
 
 #[tokio::test]
@@ -48,7 +51,8 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     let blank = w
         .host
         .store
-        .read_hosted("europe")
+        .games
+        .hosted("europe")
         .await
         .map(|g| g.ruleset.sheet(g.text(), "FRA").unwrap())
         .unwrap();
@@ -57,7 +61,7 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     assert_eq!(sent.status, StatusCode::OK, "{}", sent.body);
     assert!(sent.body.contains("was kept"), "{}", sent.body);
     assert!(sent.body.contains("1 error"), "{}", sent.body);
-    let pending = w.host.store.pending("europe").await.unwrap();
+    let pending = w.host.store.games.pending("europe").await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].0, "FRA.txt");
 
@@ -78,7 +82,7 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
             || v["forecast"]["title"] == "Dry run",
         "{v}"
     );
-    assert_eq!(w.host.store.pending("europe").await.unwrap().len(), 1);
+    assert_eq!(w.host.store.games.pending("europe").await.unwrap().len(), 1);
 
     // A sheet written for a turn already played is refused.
     let stale = w.send_sheet("europe", &alice, &blank, 7).await;
@@ -107,7 +111,7 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
         )
         .await;
     assert_eq!(played.status, StatusCode::SEE_OTHER, "{}", played.body);
-    assert_eq!(w.host.store.read_hosted("europe").await.unwrap().turn, 1);
+    assert_eq!(w.host.store.games.hosted("europe").await.unwrap().turn, 1);
 
     // France reads its report of turn 1, in each form; the game page shows it.
     for ext in ["html", "txt", "json"] {
@@ -135,6 +139,7 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     let kept = w
         .host
         .store
+        .games
         .turn_file("europe", 1, "orders/FRA.txt", Some("FRA".parse().unwrap()))
         .await
         .unwrap();
@@ -216,8 +221,16 @@ async fn no_one_else_reads_or_writes_a_kingdoms_part() {
         .send_sheet("europe", &carol, "GAME europe KINGDOM FRA TURN 2\n", 2)
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
-    assert_eq!(w.host.store.read_hosted("europe").await.unwrap().turn, 1);
-    assert!(w.host.store.pending("europe").await.unwrap().is_empty());
+    assert_eq!(w.host.store.games.hosted("europe").await.unwrap().turn, 1);
+    assert!(
+        w.host
+            .store
+            .games
+            .pending("europe")
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -248,7 +261,7 @@ async fn a_gm_starts_a_napoleonic_game_on_the_web() {
         "{}",
         wrong.body
     );
-    assert!(w.host.store.read_hosted("europe2").await.is_err());
+    assert!(w.host.store.games.hosted("europe2").await.is_err());
     let made = w
         .post_form(
             "/games/new",
@@ -276,9 +289,21 @@ async fn a_gm_starts_a_napoleonic_game_on_the_web() {
     assert!(list.body.contains("europe2"), "{}", list.body);
     let page = w.get("/games/europe2", Some(&alice)).await;
     assert!(page.body.contains("(FRA)"), "{}", page.body);
-    let dave = w.host.store.account_by_name("dave").await.unwrap().unwrap();
+    let dave = w
+        .host
+        .store
+        .accounts
+        .account_by_name("dave")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(
-        w.host.store.seat_of("europe2", dave.id).await.unwrap(),
+        w.host
+            .store
+            .accounts
+            .seat_of("europe2", dave.id)
+            .await
+            .unwrap(),
         Some("RUS".parse().unwrap())
     );
     // A player cannot start a game.
@@ -302,7 +327,8 @@ async fn the_api_checks_and_keeps_a_kingdoms_sheet_for_its_player_alone() {
     let blank = w
         .host
         .store
-        .read_hosted("europe")
+        .games
+        .hosted("europe")
         .await
         .map(|g| g.ruleset.sheet(g.text(), "FRA").unwrap())
         .unwrap();
@@ -320,7 +346,13 @@ async fn the_api_checks_and_keeps_a_kingdoms_sheet_for_its_player_alone() {
     assert_eq!(v["errors"], 1, "{v}");
     assert!(v["text"].as_str().unwrap().contains("Dry run"), "{v}");
     assert!(
-        w.host.store.pending("europe").await.unwrap().is_empty(),
+        w.host
+            .store
+            .games
+            .pending("europe")
+            .await
+            .unwrap()
+            .is_empty(),
         "a check keeps nothing"
     );
 
@@ -340,7 +372,7 @@ async fn the_api_checks_and_keeps_a_kingdoms_sheet_for_its_player_alone() {
         "{v}"
     );
     assert_eq!(
-        w.host.store.pending("europe").await.unwrap()[0].0,
+        w.host.store.games.pending("europe").await.unwrap()[0].0,
         "FRA.txt"
     );
 
@@ -360,5 +392,5 @@ async fn the_api_checks_and_keeps_a_kingdoms_sheet_for_its_player_alone() {
         )
         .await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
-    assert_eq!(w.host.store.pending("europe").await.unwrap().len(), 1);
+    assert_eq!(w.host.store.games.pending("europe").await.unwrap().len(), 1);
 }

@@ -5,12 +5,10 @@
 //! and any input a browser or a script can send.
 
 use crate::common;
-use empires_host::store::prelude::*;
 
 use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use common::{World, world};
-use empires_host::store::Store;
 
 const GOOD: &str = "GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n";
 const TYPO: &str = "GAME alpha\nTURN 1\nEMPIRE EN\n\n1. TAX\n2. LEVY LOM\n";
@@ -124,7 +122,7 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
         )
         .await;
     assert_eq!(played.status, StatusCode::SEE_OTHER, "{}", played.body);
-    let log = w.host.store.audit_entries("alpha").await.unwrap();
+    let log = w.host.store.accounts.audit_entries("alpha").await.unwrap();
     // The store records its own work (the game made, the turn kept); the GM's actions are
     // recorded with the GM's name.
     let by_gm: Vec<&str> = log
@@ -161,7 +159,15 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     // A sheet written for turn 1, sent after it was played, is refused, not kept for turn 2.
     let late = w.send_sheet("alpha", &alice, GOOD, 1).await;
     assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.body);
-    assert!(w.host.store.pending("alpha").await.unwrap().is_empty());
+    assert!(
+        w.host
+            .store
+            .games
+            .pending("alpha")
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -215,7 +221,15 @@ async fn posts_without_the_sessions_csrf_token_are_refused() {
         .body(Body::from(body))
         .unwrap();
     assert_eq!(w.send(r).await.status, StatusCode::FORBIDDEN);
-    assert!(w.host.store.pending("alpha").await.unwrap().is_empty());
+    assert!(
+        w.host
+            .store
+            .games
+            .pending("alpha")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(w.host.turn("alpha").await.unwrap(), 0);
 }
 
@@ -472,7 +486,7 @@ async fn the_api_logs_in_checks_sends_and_revokes() {
     let receipt: serde_json::Value = serde_json::from_str(&sent.body).unwrap();
     assert_eq!(receipt["for_turn"], 1);
     assert_eq!(receipt["sha256"].as_str().unwrap().len(), 64);
-    let pending = w.host.store.pending("alpha").await.unwrap();
+    let pending = w.host.store.games.pending("alpha").await.unwrap();
     assert_eq!(pending.len(), 1);
     assert_eq!(pending[0].1, GOOD.as_bytes());
     let spec = w.api(Method::GET, "/api/openapi.json", None, None).await;
@@ -615,7 +629,15 @@ async fn bad_input_gets_a_clear_client_error_and_changes_nothing() {
         );
         assert!(!a.body.contains("panicked"), "{name}");
     }
-    assert!(w.host.store.pending("alpha").await.unwrap().is_empty());
+    assert!(
+        w.host
+            .store
+            .games
+            .pending("alpha")
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[tokio::test]
@@ -670,14 +692,13 @@ async fn a_turn_played_by_another_process_is_seen_at_once() {
             .contains("No turn has been played yet")
     );
     // `empires turn --db` from the command line, beside the server.
-    let other = empires_host::store::sql::SqlStore::open(&w.url)
-        .await
-        .unwrap();
+    let other = empires_host::store::Services::open(&w.url).await.unwrap();
     let options = empires_host::turn::TurnOptions {
         yes: true,
         ..Default::default()
     };
     other
+        .games
         .play_turn("alpha", options, common::START)
         .await
         .unwrap();
@@ -692,7 +713,7 @@ async fn a_turn_played_by_another_process_is_seen_at_once() {
     let r = w.send_sheet("alpha", &alice, &sheet, 2).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     // Taking the turn back is refused while a sheet for the next one waits.
-    other.undo("alpha", common::START).await.unwrap_err();
+    other.games.undo("alpha", common::START).await.unwrap_err();
     assert!(
         w.get("/games/alpha", Some(&alice))
             .await
@@ -844,9 +865,11 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
     let id = w
         .host
         .store
+        .accounts
         .invitations_for(
             w.host
                 .store
+                .accounts
                 .account_by_name("carol")
                 .await
                 .unwrap()
@@ -892,9 +915,16 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
         true,
     )
     .await;
-    let erin = w.host.store.account_by_name("erin").await.unwrap().unwrap();
+    let erin = w
+        .host
+        .store
+        .accounts
+        .account_by_name("erin")
+        .await
+        .unwrap()
+        .unwrap();
     assert!(erin.password_hash.is_none());
-    let log = w.host.store.audit_entries("alpha").await.unwrap();
+    let log = w.host.store.accounts.audit_entries("alpha").await.unwrap();
     assert!(
         log.iter()
             .any(|(_, who, a, d)| who.as_deref() == Some("gm1")
@@ -908,7 +938,7 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
                 && d == "carol to SC")
     );
     // The game is told with the next reports (2.5): who plays the empire from which turn.
-    let pending = w.host.store.pending("alpha").await.unwrap();
+    let pending = w.host.store.games.pending("alpha").await.unwrap();
     let gm_txt = pending
         .iter()
         .find(|(n, _)| n == "gm.txt")
@@ -949,7 +979,14 @@ async fn the_gm_sets_pauses_resumes_and_extends_deadlines_from_the_console() {
     );
     assert!(console.contains("value=\"24h,2h\""));
     // The player sees the same deadline on the game and orders pages.
-    let s = w.host.store.schedule_of("alpha").await.unwrap().unwrap();
+    let s = w
+        .host
+        .store
+        .schedules
+        .schedule_of("alpha")
+        .await
+        .unwrap()
+        .unwrap();
     let words = s.schedule.describe(s.deadline.unwrap());
     for page in ["/games/alpha", "/games/alpha/orders"] {
         let body = w.get(page, Some(&alice)).await.body;
@@ -995,7 +1032,14 @@ async fn the_gm_sets_pauses_resumes_and_extends_deadlines_from_the_console() {
         )
         .await;
     assert_eq!(ext.status, StatusCode::SEE_OTHER, "{}", ext.body);
-    let after = w.host.store.schedule_of("alpha").await.unwrap().unwrap();
+    let after = w
+        .host
+        .store
+        .schedules
+        .schedule_of("alpha")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(after.deadline, Some(s.deadline.unwrap() + 48 * 3_600_000));
     let p = w
         .post_form("/games/alpha/console/pause", Some(&gm), &[], true)
@@ -1020,7 +1064,7 @@ async fn the_gm_sets_pauses_resumes_and_extends_deadlines_from_the_console() {
         assert!(console.contains(line), "audit: {line}");
     }
     // The players are told with the next report.
-    let pending = w.host.store.pending("alpha").await.unwrap();
+    let pending = w.host.store.games.pending("alpha").await.unwrap();
     let gm_txt = pending
         .iter()
         .find(|(n, _)| n == "gm.txt")
@@ -1125,8 +1169,15 @@ async fn a_report_not_paid_for_waits_on_every_door_and_the_gm_still_reads_it() {
             .contains("2 in hand")
     );
     // Bob pays; his report is his again.
-    let bob_id = store.account_by_name("bob").await.unwrap().unwrap().id;
+    let bob_id = store
+        .accounts
+        .account_by_name("bob")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
     store
+        .ledgers
         .enter(
             bob_id,
             &empires_host::ledger::Entry::Bought {
@@ -1169,6 +1220,7 @@ async fn the_editors_blank_sheet_names_the_game_as_kept_with_the_seats_own_actio
     en.actions_per_turn = Some(10);
     w.host
         .store
+        .games
         .create(&NewGame {
             name: "titled",
             map_text: standard.text,

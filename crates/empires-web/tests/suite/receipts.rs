@@ -4,15 +4,14 @@
 
 use crate::common::{self, world};
 use axum::http::StatusCode;
-use empires_host::store::Store;
-use empires_host::store::prelude::*;
-use empires_host::store::sql::HostLimits;
+use empires_host::store::HostLimits;
 use empires_host::turn::TurnOptions;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 async fn sheets_while_turns_are_played(w: common::World) {
     w.host
         .store
+        .limits
         .set_host_limits(HostLimits {
             sheets_per_minute: 100_000,
             sheets_kept: 50,
@@ -61,6 +60,7 @@ async fn sheets_while_turns_are_played(w: common::World) {
             };
             w.host
                 .store
+                .games
                 .play_turn("alpha", options, w.host.now())
                 .await
                 .unwrap();
@@ -71,13 +71,13 @@ async fn sheets_while_turns_are_played(w: common::World) {
     };
     let (a, b, ()) = tokio::join!(sender(one), sender(two), turns);
     assert!(a + b > 8, "{a} + {b} sheets kept");
-    let stranded = w.host.store.stranded_receipts("alpha").await.unwrap();
+    let stranded = w.host.store.games.stranded_receipts("alpha").await.unwrap();
     assert!(
         stranded.is_empty(),
         "{} stranded: {stranded:?}",
         stranded.len()
     );
-    let checked = empires_host::verify::verify(&w.host.store, "alpha")
+    let checked = empires_host::verify::verify(w.host.store.games.as_ref(), "alpha")
         .await
         .unwrap();
     assert_eq!(checked.failures(), 0, "{checked}");

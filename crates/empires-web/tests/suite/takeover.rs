@@ -7,7 +7,6 @@
 use crate::common::{self, Session, World, world};
 use crate::play::log_in_form;
 use axum::http::{Method, StatusCode};
-use empires_host::store::prelude::*;
 
 async fn seat(w: &World, gm: &Session, game: &str, empire: &str, name: &str) -> common::Answer {
     w.post_form(
@@ -32,6 +31,7 @@ async fn link(w: &World, gm: &Session, game: &str, empire: &str, purpose: &str) 
 async fn id_of(w: &World, name: &str) -> i64 {
     w.host
         .store
+        .accounts
         .account_by_name(name)
         .await
         .unwrap()
@@ -47,11 +47,15 @@ async fn takeover_is_refused(w: &World) {
     let a = seat(w, &gm1, "alpha", "SC", "carol").await;
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.body);
     let carol = id_of(w, "carol").await;
-    assert_eq!(w.host.store.seat_of("alpha", carol).await.unwrap(), None);
+    assert_eq!(
+        w.host.store.accounts.seat_of("alpha", carol).await.unwrap(),
+        None
+    );
     let bob = id_of(w, "bob").await;
     assert_eq!(
         w.host
             .store
+            .accounts
             .seat_of("alpha", bob)
             .await
             .unwrap()
@@ -76,7 +80,7 @@ async fn takeover_is_refused(w: &World) {
     assert_eq!(a.status, StatusCode::FORBIDDEN, "{}", a.body);
     // Even once carol accepts the seat, her account stays hers.
     let carol_s = w.session("carol").await;
-    let id = w.host.store.invitations_for(carol).await.unwrap()[0].id;
+    let id = w.host.store.accounts.invitations_for(carol).await.unwrap()[0].id;
     let a = w
         .post_form(
             &format!("/account/invitations/{id}/accept"),
@@ -89,6 +93,7 @@ async fn takeover_is_refused(w: &World) {
     assert!(
         w.host
             .store
+            .accounts
             .seat_of("alpha", carol)
             .await
             .unwrap()
@@ -121,7 +126,7 @@ async fn takeover_is_refused(w: &World) {
         StatusCode::NOT_FOUND
     );
     // What gm1 did is in alpha's audit log and carol's own log, and nowhere in beta's.
-    let alpha = w.host.store.audit_entries("alpha").await.unwrap();
+    let alpha = w.host.store.accounts.audit_entries("alpha").await.unwrap();
     assert!(
         alpha
             .iter()
@@ -130,14 +135,14 @@ async fn takeover_is_refused(w: &World) {
                 && d == "carol to SC"),
         "{alpha:?}"
     );
-    let beta = w.host.store.audit_entries("beta").await.unwrap();
+    let beta = w.host.store.accounts.audit_entries("beta").await.unwrap();
     assert!(
         !beta
             .iter()
             .any(|(_, who, _, _)| who.as_deref() == Some("gm1")),
         "{beta:?}"
     );
-    let log = w.host.store.account_log(carol, 50).await.unwrap();
+    let log = w.host.store.accounts.account_log(carol, 50).await.unwrap();
     assert!(
         log.iter().any(|l| l.actor.as_deref() == Some("gm1")
             && l.game.as_deref() == Some("alpha")
@@ -183,12 +188,46 @@ async fn a_new_game_invites_the_accounts_that_exist() {
     assert_eq!(a.status, StatusCode::SEE_OTHER, "{}", a.body);
     let carol = id_of(&w, "carol").await;
     let erin = id_of(&w, "erin").await;
-    assert_eq!(w.host.store.seat_of("gamma", carol).await.unwrap(), None);
-    assert_eq!(w.host.store.invitations_for(carol).await.unwrap().len(), 1);
-    assert!(w.host.store.seat_of("gamma", erin).await.unwrap().is_some());
+    assert_eq!(
+        w.host.store.accounts.seat_of("gamma", carol).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        w.host
+            .store
+            .accounts
+            .invitations_for(carol)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(
+        w.host
+            .store
+            .accounts
+            .seat_of("gamma", erin)
+            .await
+            .unwrap()
+            .is_some()
+    );
     let gm1_id = id_of(&w, "gm1").await;
-    assert!(w.host.store.manages(gm1_id, erin, "gamma").await.unwrap());
-    assert!(!w.host.store.manages(gm1_id, carol, "gamma").await.unwrap());
+    assert!(
+        w.host
+            .store
+            .accounts
+            .manages(gm1_id, erin, "gamma")
+            .await
+            .unwrap()
+    );
+    assert!(
+        !w.host
+            .store
+            .accounts
+            .manages(gm1_id, carol, "gamma")
+            .await
+            .unwrap()
+    );
     let a = link(&w, &gm1, "gamma", "SC", "invite").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.body);
     assert!(a.body.contains("/invite/"));
@@ -247,7 +286,8 @@ async fn the_administrator_makes_gms_and_recovers_accounts() {
     let gm1_id = id_of(&w, "gm1").await;
     w.host
         .store
-        .set_role(gm1_id, empires_host::store::sql::Role::Gm, true)
+        .accounts
+        .set_role(gm1_id, empires_host::store::Role::Gm, true)
         .await
         .unwrap();
     let gm1 = w.session("gm1").await;
@@ -292,7 +332,7 @@ async fn the_administrator_makes_gms_and_recovers_accounts() {
 async fn the_first_gm_becomes_the_administrator() {
     let w = world().await;
     let gm1 = id_of(&w, "gm1").await;
-    assert!(!w.host.store.account(gm1).await.unwrap().admin);
+    assert!(!w.host.store.accounts.account(gm1).await.unwrap().admin);
     let options = empires_web::serve::ServeOptions {
         listen: "127.0.0.1:0".parse().unwrap(),
         db: w.url.clone(),
@@ -312,10 +352,11 @@ async fn the_first_gm_becomes_the_administrator() {
         "{:?}",
         started.lines
     );
-    assert!(w.host.store.account(gm1).await.unwrap().admin);
+    assert!(w.host.store.accounts.account(gm1).await.unwrap().admin);
     assert!(
         !w.host
             .store
+            .accounts
             .account(id_of(&w, "gm2").await)
             .await
             .unwrap()
@@ -330,10 +371,16 @@ async fn a_forgotten_password_is_mailed_to_its_owner_alone() {
     let alice = id_of(&w, "alice").await;
     w.host
         .store
+        .mail
         .set_mail_settings(alice, Some("alice@example.org"), false)
         .await
         .unwrap();
-    w.host.store.set_email_verified(alice, true).await.unwrap();
+    w.host
+        .store
+        .accounts
+        .set_email_verified(alice, true)
+        .await
+        .unwrap();
     let ask = |name: &'static str| {
         let w = &w;
         async move {
@@ -370,6 +417,7 @@ async fn a_forgotten_password_is_mailed_to_its_owner_alone() {
     let sent = w
         .host
         .store
+        .accounts
         .mail_count_since(alice, "reset", 0)
         .await
         .unwrap();

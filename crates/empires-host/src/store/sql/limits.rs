@@ -92,6 +92,14 @@ impl Upkeep for SqlStore {
             .store(limits.sheets_kept, std::sync::atomic::Ordering::Relaxed);
         Ok(())
     }
+
+    async fn keep_wal_small(&self) -> Result<bool> {
+        SqlStore::keep_wal_small(self).await
+    }
+
+    async fn close(&self) {
+        SqlStore::close(self).await
+    }
 }
 
 impl SqlStore {

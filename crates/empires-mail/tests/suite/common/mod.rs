@@ -5,8 +5,7 @@
 //! receives in a Maildir.
 #![allow(dead_code)]
 
-use empires_host::store::prelude::*;
-use empires_host::store::sql::SqlStore;
+use empires_host::store::Services;
 use empires_mail::{MailConfig, password};
 use empires_rules::EmpireCode;
 use std::io::{BufRead, BufReader, Write};
@@ -17,7 +16,7 @@ pub const START: i64 = 1_795_000_000_000;
 pub const ALICE_PW: &str = "tst2-mail-pass";
 
 pub struct World {
-    pub store: SqlStore,
+    pub store: Services,
     pub cfg: MailConfig,
     pub dir: tempfile::TempDir,
 }
@@ -33,7 +32,7 @@ pub async fn world() -> World {
 }
 
 pub async fn world_at(url: &str, dir: tempfile::TempDir) -> World {
-    let store = SqlStore::open(url).await.unwrap();
+    let store = Services::open(url).await.unwrap();
     new_game(&store, "alpha", &[("EN", "alice"), ("SC", "bob")]).await;
     new_game(&store, "beta", &[("EN", "carol")]).await;
     for (name, email, pw, reports) in [
@@ -41,13 +40,15 @@ pub async fn world_at(url: &str, dir: tempfile::TempDir) -> World {
         ("bob", "bob@example.net", Some("bob-mail-pass"), true),
         ("carol", "carol@example.com", None, false),
     ] {
-        let a = store.account_by_name(name).await.unwrap().unwrap();
+        let a = store.accounts.account_by_name(name).await.unwrap().unwrap();
         store
+            .mail
             .set_mail_settings(a.id, Some(email), reports)
             .await
             .unwrap();
         if let Some(pw) = pw {
             store
+                .mail
                 .set_mail_password(a.id, &password::hash(pw))
                 .await
                 .unwrap();
@@ -57,7 +58,7 @@ pub async fn world_at(url: &str, dir: tempfile::TempDir) -> World {
     World { store, cfg, dir }
 }
 
-async fn new_game(store: &SqlStore, name: &str, players: &[(&str, &str)]) {
+async fn new_game(store: &Services, name: &str, players: &[(&str, &str)]) {
     empires_testkit::tutorial_game(store, name, players, 3, START).await;
 }
 
@@ -83,8 +84,9 @@ impl OutMessage {
 }
 
 /// Every message of the outbox waiting to be sent, oldest first.
-pub async fn outbox(store: &SqlStore) -> Vec<OutMessage> {
+pub async fn outbox(store: &Services) -> Vec<OutMessage> {
     store
+        .mail
         .due_mail(i64::MAX, 10_000)
         .await
         .unwrap()

@@ -6,8 +6,8 @@
 use axum::Router;
 use axum::body::Body;
 use axum::http::{HeaderMap, Method, Request, StatusCode};
-use empires_host::store::prelude::*;
-use empires_host::store::sql::{Role, SqlStore};
+use empires_host::store::sql::SqlStore;
+use empires_host::store::{Role, Services};
 use empires_rules::EmpireCode;
 use empires_web::{Clock, Host, WebConfig, auth};
 use http_body_util::BodyExt;
@@ -18,6 +18,8 @@ pub const START: i64 = 1_795_000_000_000;
 
 pub struct World {
     pub host: Arc<Host>,
+    /// The database the host keeps, for what only it can tell (its log, what it holds).
+    pub sql: SqlStore,
     pub app: Router,
     _dir: Option<tempfile::TempDir>,
     pub url: String,
@@ -72,8 +74,12 @@ pub async fn world_with(config: WebConfig) -> World {
 pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: WebConfig) -> World {
     // The host runs every game the program is built with, as `empires serve` does.
     empires_testkit::rulesets();
-    let store = SqlStore::open(&url).await.unwrap();
-    let host = Arc::new(Host::new(store, Clock::manual(START), config));
+    let sql = SqlStore::open(&url).await.unwrap();
+    let host = Arc::new(Host::new(
+        Services::of(sql.clone()),
+        Clock::manual(START),
+        config,
+    ));
     for (name, role) in [
         ("gm1", Role::Gm),
         ("gm2", Role::Gm),
@@ -85,6 +91,7 @@ pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: Web
             .await
             .unwrap();
         host.store
+            .accounts
             .create_account(name, None, role, Some(&hash), START)
             .await
             .unwrap();
@@ -94,6 +101,7 @@ pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: Web
     let app = empires_web::app(host.clone());
     World {
         host,
+        sql,
         app,
         _dir: dir,
         url,
@@ -102,23 +110,30 @@ pub async fn build_with(url: String, dir: Option<tempfile::TempDir>, config: Web
 
 async fn new_game(host: &Host, name: &str, gm: &str, players: &[(&str, &str)]) {
     empires_testkit::tutorial_game(&host.store, name, players, 3, START).await;
-    let gm = host.store.account_by_name(gm).await.unwrap().unwrap();
-    host.store.set_game_gm(name, gm.id).await.unwrap();
+    let gm = host
+        .store
+        .accounts
+        .account_by_name(gm)
+        .await
+        .unwrap()
+        .unwrap();
+    host.store.accounts.set_game_gm(name, gm.id).await.unwrap();
 }
 
 impl World {
     /// Another host over the same database, as a second `serve` process (or this one
     /// started again) would be: a store and a router of its own, nothing shared in memory.
     pub async fn another_host(&self) -> World {
-        let store = SqlStore::open(&self.url).await.unwrap();
+        let sql = SqlStore::open(&self.url).await.unwrap();
         let host = Arc::new(Host::new(
-            store,
+            Services::of(sql.clone()),
             Clock::manual(self.host.now()),
             self.host.config.clone(),
         ));
         let app = empires_web::app(host.clone());
         World {
             host,
+            sql,
             app,
             _dir: None,
             url: self.url.clone(),
@@ -130,6 +145,7 @@ impl World {
         let account = self
             .host
             .store
+            .accounts
             .account_by_name(name)
             .await
             .unwrap()
@@ -142,6 +158,7 @@ impl World {
         let (_, csrf) = self
             .host
             .store
+            .accounts
             .session(&auth::secret_hash(token), self.host.now())
             .await
             .unwrap()
@@ -155,12 +172,20 @@ impl World {
         let account = self
             .host
             .store
+            .accounts
             .account_by_name(name)
             .await
             .unwrap()
             .unwrap();
         let s = self.session(name).await;
-        for i in self.host.store.invitations_for(account.id).await.unwrap() {
+        for i in self
+            .host
+            .store
+            .accounts
+            .invitations_for(account.id)
+            .await
+            .unwrap()
+        {
             let a = self
                 .post_form(
                     &format!("/account/invitations/{}/accept", i.id),
@@ -178,6 +203,7 @@ impl World {
         let account = self
             .host
             .store
+            .accounts
             .account_by_name(name)
             .await
             .unwrap()
@@ -185,6 +211,7 @@ impl World {
         let token = auth::new_secret();
         self.host
             .store
+            .accounts
             .create_token(account.id, "test", &auth::secret_hash(&token), START)
             .await
             .unwrap();
