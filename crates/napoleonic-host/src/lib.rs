@@ -214,12 +214,11 @@ impl Game for Opened {
     ) -> Result<ruleset_api::mail::MailReport> {
         let mut report = ruleset_api::mail::as_written(files, seat)?;
         let json = files.text(&format!("reports/{seat}.json"))?;
-        match Napoleonic.picture(self.game.text(), seat, &json) {
-            Ok(Some(png)) => {
+        match picture(self.game.text(), seat, &json) {
+            Ok(png) => {
                 report.html = ruleset_api::mail::picture_in_page(&report.html);
                 report.picture = Some(png);
             }
-            Ok(None) => {}
             Err(e) => tracing::warn!("turn {turn}, {seat}: no map picture: {e}"),
         }
         Ok(report)
@@ -441,16 +440,6 @@ impl Ruleset for Napoleonic {
         })
     }
 
-    // The kingdom's map as its report page draws it, made a small PNG for mail.
-    fn picture(&self, game: GameText, seat: &str, report: &str) -> Result<Option<Vec<u8>>> {
-        let map = map_of(game.map)?;
-        let r: napoleonic_report::model::Report = serde_json::from_str(report)
-            .map_err(|e| Error::corrupt(format!("reports/{seat}.json: {e}")))?;
-        let (drawer, _) = drawer(game, &map)?;
-        let png = empires_maps::draw::png_small(&drawer.svg(&map, &r)).map_err(Error::new)?;
-        Ok(Some(png))
-    }
-
     fn header(&self, sheet: &str) -> SheetHeader {
         // The header names no province, so any map reads it: the standard one, made once.
         static EUROPE: std::sync::OnceLock<Map> = std::sync::OnceLock::new();
@@ -462,6 +451,16 @@ impl Ruleset for Napoleonic {
             turn: h.turn.map(|t| t.value.to_string()),
         }
     }
+}
+
+/// The kingdom's map as its report page draws it, made a small PNG for mail: drawn from
+/// the seat's report of the turn (`reports/SEAT.json`).
+fn picture(game: GameText, seat: &str, report: &str) -> Result<Vec<u8>> {
+    let map = map_of(game.map)?;
+    let r: napoleonic_report::model::Report = serde_json::from_str(report)
+        .map_err(|e| Error::corrupt(format!("reports/{seat}.json: {e}")))?;
+    let (drawer, _) = drawer(game, &map)?;
+    empires_maps::draw::png_small(&drawer.svg(&map, &r)).map_err(Error::new)
 }
 
 #[cfg(test)]

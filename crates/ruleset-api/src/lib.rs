@@ -533,12 +533,6 @@ pub trait Ruleset: Send + Sync {
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;
-    /// A seat's map of a played turn as a picture (PNG), for its report sent by mail, where
-    /// a page's drawing would not be shown: made from the seat's report as the turn wrote it
-    /// (`reports/SEAT.json`). `None` for a game that draws no map.
-    fn picture(&self, _game: GameText, _seat: &str, _report: &str) -> Result<Option<Vec<u8>>> {
-        Ok(None)
-    }
     /// The inline scripts this ruleset's report pages carry, for the web's
     /// Content-Security-Policy: a page is allowed to run those and no other.
     fn page_scripts(&self) -> PageScripts {

@@ -146,34 +146,35 @@ pub fn report(at: &GameAt, seat: SeatCode, turn: Option<u32>, ext: &str) -> Resu
 }
 
 /// `empires report --format png` for a game of another ruleset: the seat's map of a played
-/// turn, as its mailed report carries it, written to `out` (default `SEAT-turnN.png`).
+/// turn, as its mailed report carries it ([`empires_host::ruleset::Game::mail_report`]),
+/// written to `out` (default `SEAT-turnN.png`).
 pub fn picture(
     at: &GameAt,
     seat: SeatCode,
     turn: Option<u32>,
     out: Option<PathBuf>,
 ) -> Result<PathBuf> {
-    let report = report(at, seat, turn, "json")?;
-    let (ruleset, map, state, kept, shown) = match at {
-        GameAt::Dir(dir) => {
-            let game = GameFiles::open(dir, None)?;
-            let h = game.hosted()?;
-            (game.ruleset, h.map, h.state, h.kept, turn.unwrap_or(h.turn))
-        }
-        GameAt::Db { url, name } => {
-            let g = block_on(open_db(url)?.read_hosted(name))?;
-            (g.ruleset, g.map, g.state, g.kept, turn.unwrap_or(g.turn))
-        }
+    let (store, key) = open(at)?;
+    let game = block_on(empires_host::submit::open(store.as_ref(), &key))?;
+    if game.turn() == 0 {
+        return Err(Error::new(
+            "no turn has been played yet: `empires sheet` prints a blank sheet",
+        ));
+    }
+    let shown = turn.unwrap_or(game.turn());
+    let files: std::collections::HashMap<String, Vec<u8>> =
+        block_on(store.turn_files(&key, shown))?
+            .into_iter()
+            .collect();
+    let place = format!("{}, turn {shown}", store.describe(&key));
+    let files = empires_host::ruleset::mail::TurnFiles {
+        place: &place,
+        files: &files,
     };
-    let text = empires_host::ruleset::GameText {
-        name: "",
-        map: &map,
-        state: &state,
-        kept: kept.as_deref(),
-    };
-    let png = ruleset
-        .picture(text, seat.as_str(), &report)?
-        .ok_or_else(|| Error::new(format!("a game of {} draws no map", ruleset.title())))?;
+    let png = game
+        .mail_report(shown, &files, seat.as_str())?
+        .picture
+        .ok_or_else(|| Error::new(format!("a game of {} draws no map", game.ruleset().title())))?;
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{seat}-turn{shown}.png")));
     std::fs::write(&out, png).map_err(|e| Error::io("cannot write", &out, e))?;
     Ok(out)
