@@ -143,7 +143,7 @@ fn failed(e: Failure) -> Error {
 /// Opens the store and makes it ready to serve: the first GM account when there is none,
 /// the games no GM runs given to the first GM, the demo game when asked for.
 pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
-    let store = Services::of(empires_host::store::sql::SqlStore::open(&options.db).await?);
+    let store = Services::open(&options.db).await?;
     let host = Arc::new(Host::new(store, clock, options.config.clone()));
     let mut lines = Vec::new();
     let now = host.now();
