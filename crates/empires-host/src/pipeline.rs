@@ -99,10 +99,13 @@ fn read_taken(
 ) -> Result<Read> {
     let next = game.turn() + 1;
     let held = taken.held.as_deref();
+    // The step says which seats it waits for and plays: every living seat unless the game
+    // plays in steps (one runner's leg, one country's slot).
+    let step = game.step()?;
     let sent_by = |code: &str| taken.sent.iter().any(|(s, _)| s.as_deref() == Some(code));
-    let silent = |s: &&Seat| s.alive && !sent_by(&s.code);
-    // A turn waits for every living seat with a player unless the GM says to play it
-    // anyway (the clock always does, at the deadline).
+    let silent = |s: &&Seat| s.alive && step.expects(&s.code) && !sent_by(&s.code);
+    // A step waits for every expected living seat with a player unless the GM says to play
+    // it anyway (the clock always does, at the deadline).
     if !options.yes {
         let missing: Vec<String> = before
             .iter()
@@ -114,8 +117,13 @@ fn read_taken(
             })
             .collect();
         if !missing.is_empty() {
+            let at = if step.expected.is_some() {
+                format!(" for {}", step.label)
+            } else {
+                String::new()
+            };
             return Err(Error::new(format!(
-                "no orders yet from {}: {} Wait for them, or play now with `empires turn --yes`",
+                "no orders yet{at} from {}: {} Wait for them, or play now with `empires turn --yes`",
                 missing.join(", "),
                 game.ruleset().missed_turn()
             )));
@@ -164,7 +172,8 @@ fn read_taken(
     let stand_ins: Vec<String> = match held {
         Some(_) => before
             .iter()
-            .filter(|s| s.alive && !sheets.iter().any(|(c, _)| c == &s.code))
+            .filter(|s| s.alive && step.expects(&s.code))
+            .filter(|s| !sheets.iter().any(|(c, _)| c == &s.code))
             .filter(|s| !has_player(s, held))
             .map(|s| s.code.clone())
             .collect(),

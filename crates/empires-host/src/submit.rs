@@ -67,6 +67,13 @@ pub async fn accept_on(
             "the sheet was written for turn {want}, but turn {next} is next: read your new report and send it again"
         )));
     }
+    // A game played in steps takes a sheet only from a seat its step expects (or one
+    // allowed a standing sheet); the others are told when their turn comes.
+    if let Some(seat) = submission.empire
+        && let Some(why) = game.step()?.refusal(seat.as_str())
+    {
+        return Err(Error::conflict(format!("{file}: {why}")));
+    }
     let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
     let checked = match submission.empire {
         Some(seat) => Some(game.check(seat.as_str(), file, &text)?),

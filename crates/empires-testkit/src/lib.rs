@@ -6,6 +6,8 @@
 //! `EMPIRES_REQUIRE_POSTGRES=1` (as the project's CI sets) a missing or unreachable server
 //! fails the test instead.
 
+pub mod relay;
+
 use sqlx::Connection;
 
 /// The URL of a new, empty database named for `tag` on the server `DATABASE_URL` names, or
@@ -113,6 +115,14 @@ pub async fn tutorial_game(
 /// starts: a test that reads a game of any ruleset but Empires calls this first.
 pub fn rulesets() {
     rulesets::install();
+}
+
+/// [`rulesets`] and, beside them, Relay ([`relay`]), the game written for the tests of the
+/// step model: for a test program's start, before any test runs.
+pub fn rulesets_and_relay() {
+    let mut all = rulesets::ALL.to_vec();
+    all.push(&relay::Relay);
+    empires_host::ruleset::install(&all).expect("the tests install one list of rulesets");
 }
 
 /// Creates the Napoleonic Empires game `name` on the standard map of Europe in `store`,

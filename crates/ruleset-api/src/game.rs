@@ -27,6 +27,10 @@ pub trait Game: Send + Sync + Any {
             ..SheetHelp::default()
         }
     }
+    /// The next step ([`Ruleset::step`]).
+    fn step(&self) -> Result<crate::Step> {
+        Ok(crate::Step::turn(self.turn() + 1))
+    }
     /// Reads and checks a seat's sheet, named `file` in messages.
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
     /// Plays the next turn with what was sent for it ([`Ruleset::play`] on the game as
@@ -89,6 +93,10 @@ impl Game for TextGame {
 
     fn sheet(&self, seat: &str) -> Result<String> {
         self.game.ruleset.sheet(self.game.text(), seat)
+    }
+
+    fn step(&self) -> Result<crate::Step> {
+        self.game.ruleset.step(self.game.text())
     }
 
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {

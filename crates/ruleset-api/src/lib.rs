@@ -507,6 +507,70 @@ pub struct SheetHeader {
     pub turn: Option<String>,
 }
 
+/// The next step of a game: one turn of the host (one `turns/NNNN`, one receipt's "for
+/// turn", one undo), as its ruleset describes it. Most games play a game-turn in one step
+/// that waits for everyone ([`Step::turn`]); a game played in windows, or one country at a
+/// time, describes each step.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Step {
+    /// The step for people: "turn 5", "game-turn 6, slot 4 of 9".
+    pub label: String,
+    /// The seats the step waits for and plays; `None`: every living seat with a player.
+    /// A sheet from a seat not among them is refused.
+    pub expected: Option<Vec<String>>,
+    /// For a seat not expected now, the label of the step it is next expected at, so that
+    /// a refused sheet says when to send it.
+    pub next_expected: Vec<(String, String)>,
+    /// The seats that may send a standing sheet now.
+    pub standing: Vec<String>,
+    /// Why the GM must rule before the step is played, when the step needs the GM.
+    pub needs_gm: Option<String>,
+    /// The time the step suggests its seats be given, from the previous play, in
+    /// milliseconds.
+    pub allowance: Option<i64>,
+    /// Whether the step begins a game-turn: what the ledger charges for.
+    pub begins_game_turn: bool,
+}
+
+impl Step {
+    /// A whole turn `turn`, played in one step that waits for every living seat with a
+    /// player.
+    pub fn turn(turn: u32) -> Step {
+        Step {
+            label: format!("turn {turn}"),
+            begins_game_turn: true,
+            ..Step::default()
+        }
+    }
+
+    /// Whether the step waits for, and plays, `seat`.
+    pub fn expects(&self, seat: &str) -> bool {
+        self.expected
+            .as_ref()
+            .is_none_or(|e| e.iter().any(|s| s == seat))
+    }
+
+    /// Why a sheet from `seat` is not taken for this step, or `None` when it is: the seat
+    /// is neither expected nor allowed a standing sheet.
+    pub fn refusal(&self, seat: &str) -> Option<String> {
+        if self.expects(seat) || self.standing.iter().any(|s| s == seat) {
+            return None;
+        }
+        let next = self
+            .next_expected
+            .iter()
+            .find(|(s, _)| s == seat)
+            .map_or_else(
+                || "it is not expected again".to_string(),
+                |(_, label)| format!("its next is {label}"),
+            );
+        Some(format!(
+            "{seat} is not expected at {}, the step now being played: {next}; send its sheet then",
+            self.label
+        ))
+    }
+}
+
 /// A game family the host can run.
 pub trait Ruleset: Send + Sync {
     /// The name kept in a game's `game.toml`: `empires`, `napoleonic`.
@@ -524,6 +588,11 @@ pub trait Ruleset: Send + Sync {
     fn seats(&self, game: GameText) -> Result<Vec<Seat>>;
     /// The turn to be played next.
     fn next_turn(&self, game: GameText) -> Result<u32>;
+    /// The next step: whom it waits for, and how people name it. Unless a ruleset plays in
+    /// steps, the whole next turn, waiting for everyone.
+    fn step(&self, game: GameText) -> Result<Step> {
+        self.next_turn(game).map(Step::turn)
+    }
     /// The blank sheet a seat fills in for the next turn.
     fn sheet(&self, game: GameText, seat: &str) -> Result<String>;
     /// Reads and checks a seat's sheet, named `file` in messages.
@@ -600,4 +669,34 @@ pub fn to_pretty_json<T: serde::Serialize>(value: &T, what: &str) -> Result<Stri
         .map_err(|e| Error::new(format!("cannot encode {what}: {e}")))?;
     text.push('\n');
     Ok(text)
+}
+
+#[cfg(test)]
+mod step_tests {
+    use super::Step;
+
+    #[test]
+    fn a_whole_turn_waits_for_everyone_and_refuses_no_seat() {
+        let step = Step::turn(5);
+        assert_eq!(step.label, "turn 5");
+        assert!(step.begins_game_turn && step.expects("EN") && step.refusal("EN").is_none());
+    }
+
+    #[test]
+    fn a_seat_out_of_turn_is_told_its_next_step_and_a_standing_seat_is_taken() {
+        let step = Step {
+            label: "slot 1 of 3".into(),
+            expected: Some(vec!["AA".into()]),
+            next_expected: vec![("BB".into(), "slot 2 of 3".into())],
+            standing: vec!["CC".into()],
+            ..Step::default()
+        };
+        let why = step.refusal("BB").unwrap();
+        assert!(
+            why.contains("slot 1 of 3") && why.contains("its next is slot 2 of 3"),
+            "{why}"
+        );
+        assert!(step.refusal("CC").is_none());
+        assert!(step.refusal("DD").unwrap().contains("not expected again"));
+    }
 }

@@ -1,0 +1,156 @@
+//! Turns played in steps, proven with Relay (`empires_testkit::relay`): each step waits
+//! only for the runner whose leg it is, a sheet from the other runner is refused with the
+//! step it is next expected at, and the race is played to its end and one step undone, on
+//! a directory, SQLite and PostgreSQL.
+
+use empires_host::error::Kind;
+use empires_host::ruleset::{self, Ruleset};
+use empires_host::store::dir::DirStore;
+use empires_host::store::sql::SqlStore;
+use empires_host::store::{Services, Store, Submission};
+use empires_host::submit::accept;
+use empires_host::turn::TurnOptions;
+use empires_testkit::relay::Relay;
+
+const T0: i64 = 1_795_000_000_000;
+
+fn sheet(seat: &str, text: &str) -> Submission {
+    Submission {
+        empire: Some(seat.parse().expect("a runner's code")),
+        body: format!("RUNNER {seat}\n{text}\n").into_bytes(),
+        door: "test".into(),
+        received_at: T0,
+        for_turn: None,
+        late: false,
+    }
+}
+
+/// Plays the next step as the GM would without `--yes`: it waits for the expected seats.
+async fn play(store: &dyn Store, game: &str) -> empires_host::Result<u32> {
+    let options = TurnOptions::default();
+    store.play_turn(game, options, T0).await.map(|r| r.turn)
+}
+
+async fn race(store: &dyn Store, game: &str, held: bool) {
+    // Step 1 is A's leg: B's sheet is refused, naming B's own next step.
+    let refused = accept(store, game, &sheet("BLU", "RUN 3"), "BLU.txt")
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), Kind::Conflict, "{refused}");
+    let message = refused.to_string();
+    assert!(
+        message.contains("game-turn 1, leg 1 of 2: RED runs"),
+        "{message}"
+    );
+    assert!(
+        message.contains("game-turn 1, leg 2 of 2: BLU runs"),
+        "{message}"
+    );
+    assert!(store.pending(game).await.unwrap().is_empty());
+    if held {
+        // RED has a player: the step waits for RED, and for RED alone.
+        let waiting = play(store, game).await.unwrap_err().to_string();
+        assert!(
+            waiting.contains("from RED:") && !waiting.contains("BLU"),
+            "{waiting}"
+        );
+    }
+    // The legs: RED 5, BLU 1, RED 5, BLU 1, RED 2: RED reaches 12 on the fifth step and wins.
+    for (step, (seat, run)) in [("RED", 5), ("BLU", 1), ("RED", 5), ("BLU", 1), ("RED", 2)]
+        .into_iter()
+        .enumerate()
+    {
+        let kept = accept(store, game, &sheet(seat, &format!("RUN {run}")), "s.txt")
+            .await
+            .unwrap();
+        assert_eq!(kept.receipt.for_turn, step as u32 + 1);
+        assert_eq!(play(store, game).await.unwrap(), step as u32 + 1);
+    }
+    let report = store
+        .turn_file(game, 5, "reports/RED.txt", None)
+        .await
+        .unwrap();
+    let report = String::from_utf8(report).unwrap();
+    assert!(report.contains("You have run 12 of 12"), "{report}");
+    // The race is over: no sheet is kept, for either runner.
+    for seat in ["RED", "BLU"] {
+        let over = accept(store, game, &sheet(seat, "RUN 1"), "s.txt").await;
+        assert!(over.is_err(), "a sheet kept after the race was won");
+    }
+    // Taking the last step back gives RED's sheet back and the race is on again.
+    let undone = store.undo(game, T0).await.unwrap();
+    assert_eq!(undone.turn, 5);
+    let hosted = store.hosted(game).await.unwrap();
+    assert_eq!(hosted.turn, 4);
+    assert!(hosted.ruleset.finished(hosted.text()).unwrap().is_none());
+    let waiting: Vec<String> = store
+        .pending(game)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    assert!(
+        waiting.iter().any(|p| p.ends_with("RED.txt")),
+        "{waiting:?}"
+    );
+}
+
+fn relay() -> &'static dyn Ruleset {
+    ruleset::by_id("relay").expect("the test program installs Relay")
+}
+
+#[tokio::test]
+async fn a_race_in_a_directory_waits_for_no_one_and_refuses_the_runner_out_of_turn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("race");
+    let setup = ruleset::Setup {
+        name: "race".into(),
+        ..Default::default()
+    };
+    let started = Relay.create(&setup).unwrap();
+    let key = dir.display().to_string();
+    DirStore
+        .create_game(&key, relay(), &started, T0)
+        .await
+        .unwrap();
+    race(&DirStore, &key, false).await;
+}
+
+async fn race_in_database(url: &str) {
+    let store = SqlStore::open(url).await.unwrap();
+    let services = Services::of(store.clone());
+    let started = relay().create(&ruleset::Setup::default()).unwrap();
+    store
+        .create_game("race", relay(), &started, T0)
+        .await
+        .unwrap();
+    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
+        let id = services
+            .accounts
+            .create_account(player, None, empires_host::store::Role::Player, None, T0)
+            .await
+            .unwrap();
+        services
+            .accounts
+            .assign_seat("race", seat.parse().unwrap(), Some(id), T0)
+            .await
+            .unwrap();
+    }
+    race(&store, "race", true).await;
+}
+
+#[tokio::test]
+async fn a_race_in_sqlite_waits_only_for_the_runner_whose_leg_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    race_in_database(&format!("sqlite:{}", tmp.path().join("host.db").display())).await;
+}
+
+#[tokio::test]
+async fn a_race_in_postgres_waits_only_for_the_runner_whose_leg_it_is() {
+    let Some(url) = empires_testkit::fresh_postgres("steps").await else {
+        return;
+    };
+    race_in_database(&url).await;
+    empires_testkit::drop_postgres(&url).await;
+}

@@ -1,0 +1,329 @@
+//! Relay: a small game written for the host's tests, to prove the step model on every store
+//! and door. It is no one's rulebook; every rule below is this project's own.
+//!
+//! Two runners, `RED` and `BLU`, carry a baton in turn: a game-turn is two steps, `RED`'s
+//! leg and then `BLU`'s, and each step waits for the one runner whose leg it is. A runner's sheet
+//! says how far they run (`RUN n`, 1 to 5); the first to have run 12 wins, and the game
+//! ends after four game-turns whatever the distances. A sheet may carry a `NOTE` line,
+//! which the runner's next report repeats.
+
+use empires_host::ruleset::{
+    Checked, Diagnostic, Error, Finished, GameText, Orders, Result, Ruleset, Seat, Setup, Severity,
+    SheetHeader, Started, Step, Turn, Written,
+};
+use serde::{Deserialize, Serialize};
+
+/// The ruleset.
+pub struct Relay;
+
+/// The two runners, in the order they run.
+pub const RUNNERS: [&str; 2] = ["RED", "BLU"];
+
+/// The distance that wins.
+pub const FINISH: u32 = 12;
+
+/// The game-turns a game lasts at most.
+pub const GAME_TURNS: u32 = 4;
+
+/// What a game of Relay keeps.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+struct State {
+    /// Steps played.
+    step: u32,
+    /// Each runner's distance, in the order of [`RUNNERS`].
+    run: [u32; 2],
+    /// The winner, once there is one; `-` for a game that ran out of legs.
+    winner: Option<String>,
+    /// Each runner's last note.
+    notes: [String; 2],
+}
+
+fn state_of(text: &str) -> Result<State> {
+    serde_json::from_str(text).map_err(|e| Error::corrupt(format!("state.json: {e}")))
+}
+
+fn state_text(state: &State) -> String {
+    serde_json::to_string_pretty(state).unwrap_or_default() + "\n"
+}
+
+fn index_of(seat: &str) -> Option<usize> {
+    RUNNERS.iter().position(|r| *r == seat)
+}
+
+/// The runner whose leg step `step` (counted from 1) is.
+fn runner_of(step: u32) -> &'static str {
+    RUNNERS[((step + 1) % 2) as usize]
+}
+
+/// How people name step `step`: its game-turn and whose leg it is.
+fn label(step: u32) -> String {
+    format!(
+        "game-turn {}, leg {} of 2: {} runs",
+        step.div_ceil(2),
+        (step + 1) % 2 + 1,
+        runner_of(step)
+    )
+}
+
+/// What a sheet says: the distance, and the note.
+struct Sheet {
+    run: Option<u32>,
+    note: Option<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn read_sheet(sheet: &str) -> Sheet {
+    let mut out = Sheet {
+        run: None,
+        note: None,
+        diagnostics: Vec::new(),
+    };
+    for (i, line) in sheet.lines().enumerate() {
+        let line_no = i + 1;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let problem = |code: &str, message: String, expected: &str| Diagnostic {
+            severity: Severity::Error,
+            line: line_no as u32,
+            column: 1,
+            code: code.to_string(),
+            message,
+            expected: Some(expected.to_string()),
+            suggestions: Vec::new(),
+            note: None,
+        };
+        match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
+            None | Some("GAME") | Some("RUNNER") | Some("STEP") => {}
+            Some(w) if w.starts_with('#') => {}
+            Some("RUN") => match words.get(1).and_then(|n| n.parse::<u32>().ok()) {
+                Some(n @ 1..=5) => out.run = Some(n),
+                _ => out.diagnostics.push(problem(
+                    "distance",
+                    format!("line {line_no}: \"{line}\" is not a distance of 1 to 5"),
+                    "RUN 1 to RUN 5",
+                )),
+            },
+            Some("NOTE") => out.note = Some(words[1..].join(" ")),
+            Some(_) => out.diagnostics.push(problem(
+                "unknown",
+                format!("line {line_no}: \"{line}\" is not an order of Relay"),
+                "RUN n or NOTE text",
+            )),
+        }
+    }
+    out
+}
+
+impl Relay {
+    fn step_of(state: &State) -> Step {
+        let next = state.step + 1;
+        let runner = runner_of(next);
+        let other = RUNNERS
+            .iter()
+            .find(|r| **r != runner)
+            .copied()
+            .unwrap_or("BLU");
+        Step {
+            label: label(next),
+            expected: Some(vec![runner.to_string()]),
+            next_expected: vec![(other.to_string(), label(next + 1))],
+            allowance: Some(24 * 60 * 60 * 1000),
+            begins_game_turn: next % 2 == 1,
+            ..Step::default()
+        }
+    }
+}
+
+impl Ruleset for Relay {
+    fn id(&self) -> &'static str {
+        "relay"
+    }
+
+    fn title(&self) -> &'static str {
+        "Relay"
+    }
+
+    fn missed_turn(&self) -> &'static str {
+        "a runner who sends nothing stands still for the leg."
+    }
+
+    fn create(&self, _setup: &Setup) -> Result<Started> {
+        let state = State::default();
+        let reports = RUNNERS
+            .iter()
+            .map(|r| {
+                Written::for_seat(
+                    r,
+                    format!("{r}.txt"),
+                    format!("Relay: you are runner {r}.\n"),
+                )
+            })
+            .collect();
+        Ok(Started {
+            map: "relay\n".to_string(),
+            state: state_text(&state),
+            reports,
+            ..Started::default()
+        })
+    }
+
+    fn seats(&self, game: GameText) -> Result<Vec<Seat>> {
+        let state = state_of(game.state)?;
+        Ok(RUNNERS
+            .iter()
+            .map(|r| Seat::new(*r, format!("Runner {r}"), state.winner.is_none()))
+            .collect())
+    }
+
+    fn next_turn(&self, game: GameText) -> Result<u32> {
+        Ok(state_of(game.state)?.step + 1)
+    }
+
+    fn step(&self, game: GameText) -> Result<Step> {
+        Ok(Relay::step_of(&state_of(game.state)?))
+    }
+
+    fn sheet(&self, game: GameText, seat: &str) -> Result<String> {
+        let state = state_of(game.state)?;
+        let i = index_of(seat).ok_or_else(|| Error::not_found(format!("no runner {seat}")))?;
+        Ok(format!(
+            "GAME {}\nRUNNER {seat}\n# You have run {} of {FINISH}. RUN 1 to 5:\nRUN \n",
+            game.name, state.run[i]
+        ))
+    }
+
+    fn check(&self, _game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
+        index_of(seat).ok_or_else(|| Error::not_found(format!("{file}: no runner {seat}")))?;
+        let read = read_sheet(sheet);
+        let text = read
+            .diagnostics
+            .iter()
+            .map(|d| format!("{file}: {}\n", d.message))
+            .collect::<String>();
+        Ok(Checked::of_text(read.diagnostics.len(), 0, text))
+    }
+
+    fn play(&self, game: GameText, orders: Orders) -> Result<Turn> {
+        let mut state = state_of(game.state)?;
+        if state.winner.is_some() {
+            return Err(Error::new("the race is over"));
+        }
+        let step = state.step + 1;
+        let runner = runner_of(step);
+        let i = index_of(runner).unwrap_or(0);
+        // Only the runner whose leg it is moves; any other sheet handed in is not read.
+        let sheet = orders.sheets.iter().find(|(s, _)| s == runner);
+        let read = sheet.map(|(_, text)| read_sheet(text));
+        let ran = read.as_ref().and_then(|r| r.run).unwrap_or(0);
+        state.run[i] += ran;
+        if let Some(note) = read.as_ref().and_then(|r| r.note.clone()) {
+            state.notes[i] = note;
+        }
+        state.step = step;
+        if state.run[i] >= FINISH {
+            state.winner = Some(runner.to_string());
+        } else if step >= GAME_TURNS * 2 {
+            state.winner = Some("-".to_string());
+        }
+        let finished = state.winner.as_ref().map(|w| Finished {
+            summary: if w == "-" {
+                format!("the race ended after {GAME_TURNS} game-turns with no winner")
+            } else {
+                format!("runner {w} won at step {step}")
+            },
+            results: RUNNERS
+                .iter()
+                .map(|r| {
+                    (
+                        r.to_string(),
+                        if r == w { "won" } else { "ran" }.to_string(),
+                    )
+                })
+                .collect(),
+        });
+        let gm = orders
+            .gm
+            .map(|g| format!("The GM says: {g}\n"))
+            .unwrap_or_default();
+        let reports = RUNNERS
+            .iter()
+            .enumerate()
+            .map(|(k, r)| {
+                let text = format!(
+                    "Relay, {}\n{gm}{runner} ran {ran}.\nYou have run {} of {FINISH}; the other runner {}.\nYour note: {}\n",
+                    label(step),
+                    state.run[k],
+                    state.run[1 - k],
+                    state.notes[k]
+                );
+                Written::for_seat(r, format!("{r}.txt"), text)
+            })
+            .collect();
+        Ok(Turn {
+            turn: step,
+            state: state_text(&state),
+            events: format!("[{{\"runner\": \"{runner}\", \"ran\": {ran}}}]\n"),
+            reports,
+            seats: self.seats(GameText {
+                state: &state_text(&state),
+                ..game
+            })?,
+            computer_orders: Vec::new(),
+            computer_played: Vec::new(),
+            events_count: 1,
+            failed: 0,
+            ignored: 0,
+            finished,
+            news: Vec::new(),
+            notes: Vec::new(),
+            kept: None,
+        })
+    }
+
+    fn header(&self, sheet: &str) -> SheetHeader {
+        let find = |key: &str| {
+            sheet.lines().find_map(|l| {
+                let mut w = l.split_whitespace();
+                (w.next()?.eq_ignore_ascii_case(key)).then(|| w.collect::<Vec<_>>().join(" "))
+            })
+        };
+        SheetHeader {
+            game: find("GAME"),
+            seat: find("RUNNER"),
+            turn: find("STEP"),
+        }
+    }
+
+    fn finished(&self, game: GameText) -> Result<Option<String>> {
+        Ok(state_of(game.state)?.winner.map(|w| {
+            if w == "-" {
+                "the race is over".to_string()
+            } else {
+                format!("runner {w} won the race")
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legs_alternate_and_each_game_turn_begins_with_a() {
+        assert_eq!(runner_of(1), "RED");
+        assert_eq!(runner_of(2), "BLU");
+        assert_eq!(runner_of(3), "RED");
+        assert_eq!(label(4), "game-turn 2, leg 2 of 2: BLU runs");
+        let step = Relay::step_of(&State::default());
+        assert_eq!(step.expected, Some(vec!["RED".to_string()]));
+        assert!(step.begins_game_turn);
+        assert_eq!(step.next_expected, vec![("BLU".into(), label(2))]);
+    }
+
+    #[test]
+    fn a_distance_outside_one_to_five_is_named_by_its_line() {
+        let read = read_sheet("RUNNER RED\nRUN 9\n");
+        assert_eq!(read.run, None);
+        assert_eq!(read.diagnostics[0].line, 2);
+    }
+}
