@@ -94,6 +94,8 @@ fn read_sheet(sheet: &str) -> Sheet {
         match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
             None | Some("GAME") | Some("RUNNER") | Some("STEP") => {}
             Some(w) if w.starts_with('#') => {}
+            // A blank distance, as the printed sheet leaves it, stands still.
+            Some("RUN") if words.len() == 1 => {}
             Some("RUN") => match words.get(1).and_then(|n| n.parse::<u32>().ok()) {
                 Some(n @ 1..=5) => out.run = Some(n),
                 _ => out.diagnostics.push(problem(

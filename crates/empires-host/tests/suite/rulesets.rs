@@ -22,7 +22,8 @@ fn repo() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
-/// A small game of each ruleset: the tutorial map for Empires, two kingdoms of Europe.
+/// A small game of each ruleset: the tutorial map for Empires, two kingdoms of Europe, the
+/// two runners of Relay (the test game of the step model).
 fn setup(r: &dyn Ruleset) -> Setup {
     match r.id() {
         "empires" => Setup {
@@ -30,6 +31,12 @@ fn setup(r: &dyn Ruleset) -> Setup {
             seed: 7,
             map: Some(fs::read_to_string(repo().join("maps/tutorial.toml")).unwrap()),
             seats: vec!["EN".into(), "SC".into()],
+            ..Default::default()
+        },
+        "relay" => Setup {
+            name: "Race".into(),
+            seed: 7,
+            seats: vec!["RED".into(), "BLU".into()],
             ..Default::default()
         },
         _ => Setup {
