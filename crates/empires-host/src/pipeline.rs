@@ -10,7 +10,7 @@ use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{
     EVENTS_FILE, GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex,
 };
-use crate::ruleset::{Finished, Game, Orders, Seat, Standing, to_pretty_json};
+use crate::ruleset::{Finished, Game, Orders, Seat, Standing, Step, to_pretty_json};
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Declared, Files, sorted_unique};
 use crate::turn::{TurnOptions, TurnReport, decode_sheet};
@@ -52,6 +52,9 @@ pub struct PlayedTurn {
     pub kept: Option<String>,
     /// What the turn did, for the GM; the store says where it was written.
     pub report: TurnReport,
+    /// The step that was played, as the ruleset described it before playing it: whether it
+    /// began a game-turn decides whether the players are charged for it.
+    pub step: Step,
 }
 
 /// The name a sent file has in a turn's `orders/`: `EN.txt`, or `gm.txt` for the GM's.
@@ -210,6 +213,7 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
     let ruleset = game.ruleset();
     let next = game.turn() + 1;
     let before = game.seats()?;
+    let step = game.step()?;
     let Read {
         sheets,
         gm,
@@ -327,5 +331,6 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         finished: played.finished,
         kept: played.kept,
         report,
+        step,
     })
 }

@@ -12,6 +12,9 @@ use std::sync::Arc;
 #[derive(Debug, Clone)]
 pub struct Accepted {
     pub receipt: Receipt,
+    /// The step the sheet is kept for, as people name it, in a game played in steps (a
+    /// game that plays each turn whole needs no more than the receipt's turn).
+    pub step: Option<String>,
     /// The ruleset's diagnostics and forecast or dry run; none for the GM's messages.
     pub checked: Option<Checked>,
 }
@@ -69,8 +72,9 @@ pub async fn accept_on(
     }
     // A game played in steps takes a sheet only from a seat its step expects (or one
     // allowed a standing sheet); the others are told when their turn comes.
+    let step = game.step()?;
     if let Some(seat) = submission.empire
-        && let Some(why) = game.step()?.refusal(seat.as_str())
+        && let Some(why) = step.refusal(seat.as_str())
     {
         return Err(Error::conflict(format!("{file}: {why}")));
     }
@@ -100,7 +104,11 @@ pub async fn accept_on(
         ..submission.clone()
     };
     let receipt = store.submit(key, &submission).await?;
-    Ok(Accepted { receipt, checked })
+    Ok(Accepted {
+        receipt,
+        checked,
+        step: step.expected.is_some().then_some(step.label),
+    })
 }
 
 /// What changed between two sheets, line by line: `- ` a line taken out, `+ ` one put in.

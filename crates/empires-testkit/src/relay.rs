@@ -5,7 +5,8 @@
 //! leg and then `BLU`'s, and each step waits for the one runner whose leg it is. A runner's sheet
 //! says how far they run (`RUN n`, 1 to 5); the first to have run 12 wins, and the game
 //! ends after four game-turns whatever the distances. A sheet may carry a `NOTE` line,
-//! which the runner's next report repeats.
+//! which the runner's next report repeats. A game's turns may be paid for: a game-turn is
+//! charged once, at its first leg.
 
 use empires_host::ruleset::{
     Checked, Diagnostic, Error, Finished, GameText, Orders, Result, Ruleset, Seat, Setup, Severity,
@@ -293,6 +294,12 @@ impl Ruleset for Relay {
             seat: find("RUNNER"),
             turn: find("STEP"),
         }
+    }
+
+    // A race's legs may be paid for, a game-turn at a time, to prove the ledger charges
+    // game-turns, not steps.
+    fn paid_turns(&self) -> bool {
+        true
     }
 
     fn finished(&self, game: GameText) -> Result<Option<String>> {

@@ -207,6 +207,8 @@ pub struct SubmitReport {
     pub receipt: store::Receipt,
     pub game: String,
     pub empire: Option<SeatCode>,
+    /// The step the sheet is for, in a game played in steps.
+    pub step: Option<String>,
 }
 
 impl fmt::Display for SubmitReport {
@@ -217,9 +219,13 @@ impl fmt::Display for SubmitReport {
         let who = self.empire.map_or("the GM's messages".to_string(), |e| {
             format!("{e}'s turnsheet")
         });
+        let step = self
+            .step
+            .as_ref()
+            .map_or(String::new(), |s| format!(" ({s})"));
         write!(
             f,
-            "kept {who} for turn {} of {}\nsha256: {}",
+            "kept {who} for turn {}{step} of {}\nsha256: {}",
             self.receipt.for_turn, self.game, self.receipt.sha256
         )?;
         match &self.receipt.replaces {
@@ -261,6 +267,7 @@ pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<Subm
     ))?;
     Ok(SubmitReport {
         check: accepted.check_text(),
+        step: accepted.step.clone(),
         receipt: accepted.receipt,
         game: store.describe(&game),
         empire,

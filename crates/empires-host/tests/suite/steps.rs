@@ -64,6 +64,10 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
             .await
             .unwrap();
         assert_eq!(kept.receipt.for_turn, step as u32 + 1);
+        // The receipt names the step as people do.
+        let leg = if seat == "RED" { 1 } else { 2 };
+        let label = format!("game-turn {}, leg {leg} of 2: {seat} runs", step / 2 + 1);
+        assert_eq!(kept.step.as_deref(), Some(label.as_str()));
         assert_eq!(play(store, game).await.unwrap(), step as u32 + 1);
     }
     let report = store
@@ -137,7 +141,28 @@ async fn race_in_database(url: &str) {
             .await
             .unwrap();
     }
+    services
+        .ledgers
+        .set_paid_turns("race", true, T0)
+        .await
+        .unwrap();
     race(&store, "race", true).await;
+    // Five legs are three game-turns begun (legs 1, 3 and 5): each runner is charged three
+    // times, not five.
+    for player in ["alice", "bob"] {
+        let account = services
+            .accounts
+            .account_by_name(player)
+            .await
+            .unwrap()
+            .unwrap();
+        let entries = services.ledgers.ledger_entries(account.id).await.unwrap();
+        let charged = entries
+            .iter()
+            .filter(|(_, e)| matches!(e, empires_host::ledger::Entry::Charged { .. }))
+            .count();
+        assert_eq!(charged, 3, "{player}: {entries:?}");
+    }
 }
 
 #[tokio::test]

@@ -355,8 +355,12 @@ impl<'a> Receiver<'a> {
                 written_for.unwrap_or_default()
             ));
         } else {
+            let step = accepted
+                .step
+                .as_ref()
+                .map_or(String::new(), |s| format!(" ({s})"));
             body.push_str(&format!(
-                "Your turnsheet for {empire} in game \"{game}\" is kept for turn {for_turn}.\n\n"
+                "Your turnsheet for {empire} in game \"{game}\" is kept for turn {for_turn}{step}.\n\n"
             ));
         }
         body.push_str(&receipt_lines(

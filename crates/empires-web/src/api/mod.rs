@@ -244,6 +244,9 @@ async fn check_sheet(
 #[derive(Serialize, ToSchema)]
 pub struct SheetReceipt {
     pub for_turn: u32,
+    /// The step the sheet is for, as people name it, in a game played in steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<String>,
     pub sha256: String,
     /// The hash of the sheet this one replaces, if I had sent one for the turn.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -283,6 +286,7 @@ async fn send_sheet(
     let r = accepted.receipt;
     Ok(Json(SheetReceipt {
         for_turn: r.for_turn,
+        step: accepted.step,
         sha256: r.sha256,
         replaces: r.replaces,
         received_at,

@@ -192,6 +192,8 @@ struct ReceiptPage {
     title: String,
     seat: String,
     for_turn: u32,
+    /// The step the sheet is for, in a game played in steps; empty otherwise.
+    step: String,
     /// Kept for a later turn than the one waiting: it came after that turn's deadline and
     /// is kept as late orders (2.4, decision 22).
     late: bool,
@@ -263,6 +265,7 @@ pub async fn submit(
         title: g.title().to_string(),
         seat: seat.to_string(),
         for_turn: r.for_turn,
+        step: accepted.step.clone().unwrap_or_default(),
         late: r.for_turn > next,
         at: time(at),
         sha256: r.sha256.clone(),

@@ -11,11 +11,13 @@ mod napoleonic;
 mod play;
 mod receipts;
 mod request_log;
+mod steps;
 mod takeover;
 
 /// The host names no game: like `empires` when it starts, this test program hands it the
-/// rulesets it is built with before any test runs.
+/// rulesets it is built with before any test runs, and Relay, the game its tests of the
+/// step model play.
 #[ctor::ctor]
 fn install_rulesets() {
-    empires_testkit::rulesets();
+    empires_testkit::rulesets_and_relay();
 }

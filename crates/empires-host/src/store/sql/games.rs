@@ -392,12 +392,13 @@ where
         let before = Self::seats_before(&mut *tx, id).await?;
         // The seats as the turn left them, by the ruleset.
         Self::update_seats(&mut *tx, id, &played.after).await?;
-        // Charges, dropouts and results in the players' ledgers (2.10, 11.7).
+        // Charges, dropouts and results in the players' ledgers (2.10, 11.7). A game played
+        // in steps is charged once a game-turn, at the step that begins it.
         let finished = played.finished.as_ref();
         Self::record_turn(
             &mut *tx,
             (id, next),
-            ruleset.paid_turns(),
+            ruleset.paid_turns() && played.step.begins_game_turn,
             &before,
             &played.after,
             finished,
