@@ -44,6 +44,10 @@ pub const GM_MESSAGES_FILE: &str = "gm.txt";
 /// The directory of a turn's reports.
 pub const REPORTS_DIR: &str = "reports";
 
+/// The standing sheets: in a game's directory, each seat's latest, kept until it sends
+/// another; in a turn, those the turn was played with.
+pub const STANDING_DIR: &str = "standing";
+
 /// The game's map as its ruleset reads it fastest ([`crate::ruleset::Ruleset::ready_map`]):
 /// only a copy, made again when missing or made from another map.
 pub const READY_MAP_FILE: &str = ".map.json";

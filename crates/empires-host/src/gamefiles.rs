@@ -21,8 +21,8 @@
 
 use crate::error::{Error, Result};
 use crate::files;
-use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{GameDir, HASH_FILE, MAP_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
+use crate::gamedir::{REPORTS_DIR, STANDING_DIR};
 use crate::pipeline::{self, Taken};
 use crate::ruleset::{self, Checked, GameText, HostedGame, Ruleset, Seat, Setup};
 use crate::staging::{RECORD_FILE, SUPERSEDED_DIR, TurnRecord, UNREADABLE_DIR};
@@ -363,6 +363,7 @@ impl GameFiles {
         let played = pipeline::play(
             game,
             Taken {
+                standing: self.standing()?,
                 sent,
                 held: None,
                 superseded: taken.superseded.clone(),
@@ -406,6 +407,65 @@ impl GameFiles {
         let mut report = played.report;
         report.written_to = target.display().to_string();
         Ok(report)
+    }
+
+    /// Keeps a seat's standing sheet in `standing/SEAT.txt`, written whole under the game's
+    /// shared lock; it replaces the seat's last one and is read by every play from the next.
+    pub fn keep_standing(&self, seat: &str, body: &[u8]) -> Result<Receipt> {
+        let _lock = self.dir.lock_shared()?;
+        let game = self.hosted()?;
+        if let Some(over) = self.ruleset.finished(game.text())? {
+            return Err(Error::conflict(format!(
+                "{}: the game is over ({over}); it takes no more sheets or messages",
+                self.root().display()
+            )));
+        }
+        let seats = self.ruleset.seats(game.text())?;
+        let Some(s) = seats.iter().find(|s| s.code.eq_ignore_ascii_case(seat)) else {
+            return Err(Error::new(format!("{seat} is not a seat of this game")));
+        };
+        let dir = self.root().join(STANDING_DIR);
+        fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+        let target = dir.join(format!("{}.txt", s.code));
+        let before =
+            match files::Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? {
+                files::Kind::File => Some(files::read_in_game(&target, files::MAX_STATE_BYTES)?),
+                _ => None,
+            };
+        files::write_atomic(&target, body)?;
+        Ok(Receipt {
+            for_turn: game.turn + 1,
+            sha256: sha256_hex(body),
+            replaces: before.map(|b| sha256_hex(&b)),
+        })
+    }
+
+    /// The standing sheets in force, each seat's latest, by seat, from `standing/`.
+    fn standing(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        let dir = self.root().join(STANDING_DIR);
+        if files::Kind::of(&dir).map_err(|e| Error::io("cannot read", &dir, e))?
+            != files::Kind::Directory
+        {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for entry in files::read_dir_sorted(&dir)? {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(seat) = name.strip_suffix(".txt") else {
+                continue;
+            };
+            if files::Kind::of(&path).map_err(|e| Error::io("cannot read", &path, e))?
+                != files::Kind::File
+            {
+                continue;
+            }
+            out.push((
+                seat.to_string(),
+                files::read_in_game(&path, files::MAX_STATE_BYTES)?,
+            ));
+        }
+        Ok(out)
     }
 
     /// Keeps a seat's sheet (or, for `None`, the GM's messages, which add up) for the next

@@ -6,10 +6,10 @@
 //! turn the same way and keep the same bytes.
 
 use crate::error::{Error, Result};
-use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{
     EVENTS_FILE, GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex,
 };
+use crate::gamedir::{REPORTS_DIR, STANDING_DIR};
 use crate::ruleset::{Finished, Game, Orders, Seat, Standing, Step, to_pretty_json};
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Declared, Files, sorted_unique};
@@ -31,6 +31,8 @@ pub struct Taken {
     pub state_accepted: Option<String>,
     /// Where the sheets were, for messages: `orders`, a game's `orders` in a database.
     pub label: String,
+    /// The standing sheets in force, each seat's latest: (seat, bytes as received).
+    pub standing: Vec<(String, Vec<u8>)>,
 }
 
 /// A turn played and laid out, ready for a store to commit.
@@ -79,6 +81,8 @@ struct Read {
     unreadable: Vec<(String, String)>,
     stand_ins: Vec<String>,
     warnings: Vec<String>,
+    /// The standing sheets in force, as (seat, text).
+    standing: Vec<(String, String)>,
 }
 
 impl Read {
@@ -87,6 +91,7 @@ impl Read {
             sheets: &self.sheets,
             stand_ins: &self.stand_ins,
             gm: self.gm.as_deref(),
+            standing: &self.standing,
         }
     }
 }
@@ -182,6 +187,13 @@ fn read_taken(
             .collect(),
         None => Vec::new(),
     };
+    // A standing sheet that cannot be read as text stands as no sheet: it was checked
+    // when it was kept, so only a damaged store gives one.
+    let standing = taken
+        .standing
+        .iter()
+        .filter_map(|(seat, body)| decode_sheet(body).ok().map(|t| (seat.clone(), t)))
+        .collect();
     Ok(Read {
         sheets,
         gm,
@@ -189,6 +201,7 @@ fn read_taken(
         unreadable,
         stand_ins,
         warnings,
+        standing,
     })
 }
 
@@ -221,11 +234,13 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         unreadable,
         stand_ins,
         mut warnings,
+        standing,
     } = read_taken(game, &before, &taken, options)?;
     let orders = Orders {
         sheets: &sheets,
         stand_ins: &stand_ins,
         gm: gm.as_deref(),
+        standing: &standing,
     };
     let played = game.play(orders)?;
     if played.turn != next {
@@ -272,8 +287,18 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         let path = format!("{}/{name}", ruleset.computer_dir());
         files.push((path, text.clone().into_bytes()));
     }
-    // Who reads a report is the ruleset's word, not its name's.
+    // Who reads a report is the ruleset's word, not its name's; a standing sheet in force
+    // is kept with every turn it was played in, its seat's and the GM's alone, so that the
+    // turn replays as it was played.
     let mut declared = Declared::new();
+    for (seat, body) in &taken.standing {
+        let path = format!("{STANDING_DIR}/{seat}.txt");
+        declared.insert(
+            path.clone(),
+            crate::ruleset::Readers::Seats(vec![seat.clone()]),
+        );
+        files.push((path, body.clone()));
+    }
     for w in &played.reports {
         let path = format!("{REPORTS_DIR}/{}", w.name);
         declared.insert(path.clone(), w.readers.clone());

@@ -103,6 +103,19 @@ pub async fn accept_on(
         for_turn: Some(next),
         ..submission.clone()
     };
+    // A seat the step allows a standing sheet but does not expect sends one: kept until it
+    // sends another, read by every play.
+    let standing = submission.empire.is_some_and(|s| {
+        !step.expects(s.as_str()) && step.standing.iter().any(|c| c == s.as_str())
+    });
+    if standing {
+        let receipt = store.keep_standing(key, &submission).await?;
+        return Ok(Accepted {
+            receipt,
+            checked,
+            step: Some("standing orders, in force until replaced".to_string()),
+        });
+    }
     let receipt = store.submit(key, &submission).await?;
     Ok(Accepted {
         receipt,

@@ -4,7 +4,9 @@
 //! written, or rules that have changed since the turn was played.
 
 use crate::error::{Error, Result};
-use crate::gamedir::{GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
+use crate::gamedir::{
+    GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STANDING_DIR, STATE_FILE, sha256_hex,
+};
 use crate::pipeline::Taken;
 use crate::ruleset::HostedGame;
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
@@ -211,7 +213,17 @@ fn replay(
         .map(|s| s.code)
         .filter(|c| !computer.contains(c))
         .collect();
+    // The standing sheets the turn was played with are kept with it.
+    let standing = files
+        .iter()
+        .filter_map(|(p, b)| {
+            let name = p.strip_prefix(&format!("{STANDING_DIR}/"))?;
+            let seat = name.strip_suffix(".txt").filter(|s| !s.contains('/'))?;
+            Some((seat.to_string(), b.to_vec()))
+        })
+        .collect();
     let taken = Taken {
+        standing,
         sent,
         held: Some(held),
         superseded: Vec::new(),

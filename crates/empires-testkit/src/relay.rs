@@ -5,7 +5,9 @@
 //! leg and then `BLU`'s, and each step waits for the one runner whose leg it is. A runner's sheet
 //! says how far they run (`RUN n`, 1 to 5); the first to have run 12 wins, and the game
 //! ends after four game-turns whatever the distances. A sheet may carry a `NOTE` line,
-//! which the runner's next report repeats. A game's turns may be paid for: a game-turn is
+//! which the runner's next report repeats. The crowd, `GRN`, never runs: it sends a standing
+//! sheet (`CHEER RED` or `CHEER BLU`), in force until it sends another, and the runner it
+//! cheers runs one further on each of their legs. A game's turns may be paid for: a game-turn is
 //! charged once, at its first leg.
 
 use empires_host::ruleset::{
@@ -19,6 +21,9 @@ pub struct Relay;
 
 /// The two runners, in the order they run.
 pub const RUNNERS: [&str; 2] = ["RED", "BLU"];
+
+/// The crowd: a seat no step expects, that sends standing sheets.
+pub const CROWD: &str = "GRN";
 
 /// The distance that wins.
 pub const FINISH: u32 = 12;
@@ -66,10 +71,11 @@ fn label(step: u32) -> String {
     )
 }
 
-/// What a sheet says: the distance, and the note.
+/// What a sheet says: the distance, the note, and (the crowd's) whom it cheers.
 struct Sheet {
     run: Option<u32>,
     note: Option<String>,
+    cheer: Option<String>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -77,6 +83,7 @@ fn read_sheet(sheet: &str) -> Sheet {
     let mut out = Sheet {
         run: None,
         note: None,
+        cheer: None,
         diagnostics: Vec::new(),
     };
     for (i, line) in sheet.lines().enumerate() {
@@ -106,6 +113,15 @@ fn read_sheet(sheet: &str) -> Sheet {
                 )),
             },
             Some("NOTE") => out.note = Some(words[1..].join(" ")),
+            Some("CHEER") if words.len() == 1 => {}
+            Some("CHEER") => match words.get(1).map(|w| w.to_ascii_uppercase()) {
+                Some(r) if index_of(&r).is_some() => out.cheer = Some(r),
+                _ => out.diagnostics.push(problem(
+                    "runner",
+                    format!("line {line_no}: \"{line}\" cheers no runner"),
+                    "CHEER RED or CHEER BLU",
+                )),
+            },
             Some(_) => out.diagnostics.push(problem(
                 "unknown",
                 format!("line {line_no}: \"{line}\" is not an order of Relay"),
@@ -129,6 +145,7 @@ impl Relay {
             label: label(next),
             expected: Some(vec![runner.to_string()]),
             next_expected: vec![(other.to_string(), label(next + 1))],
+            standing: vec![CROWD.to_string()],
             allowance: Some(24 * 60 * 60 * 1000),
             begins_game_turn: next % 2 == 1,
             ..Step::default()
@@ -153,13 +170,8 @@ impl Ruleset for Relay {
         let state = State::default();
         let reports = RUNNERS
             .iter()
-            .map(|r| {
-                Written::for_seat(
-                    r,
-                    format!("{r}.txt"),
-                    format!("Relay: you are runner {r}.\n"),
-                )
-            })
+            .chain([&CROWD])
+            .map(|r| Written::for_seat(r, format!("{r}.txt"), format!("Relay: you are {r}.\n")))
             .collect();
         Ok(Started {
             map: "relay\n".to_string(),
@@ -171,10 +183,13 @@ impl Ruleset for Relay {
 
     fn seats(&self, game: GameText) -> Result<Vec<Seat>> {
         let state = state_of(game.state)?;
-        Ok(RUNNERS
+        let alive = state.winner.is_none();
+        let mut seats: Vec<Seat> = RUNNERS
             .iter()
-            .map(|r| Seat::new(*r, format!("Runner {r}"), state.winner.is_none()))
-            .collect())
+            .map(|r| Seat::new(*r, format!("Runner {r}"), alive))
+            .collect();
+        seats.push(Seat::new(CROWD, "The crowd", alive));
+        Ok(seats)
     }
 
     fn next_turn(&self, game: GameText) -> Result<u32> {
@@ -187,6 +202,12 @@ impl Ruleset for Relay {
 
     fn sheet(&self, game: GameText, seat: &str) -> Result<String> {
         let state = state_of(game.state)?;
+        if seat == CROWD {
+            return Ok(format!(
+                "GAME {}\nRUNNER {CROWD}\n# The crowd cheers one runner, until it cheers another:\nCHEER \n",
+                game.name
+            ));
+        }
         let i = index_of(seat).ok_or_else(|| Error::not_found(format!("no runner {seat}")))?;
         Ok(format!(
             "GAME {}\nRUNNER {seat}\n# You have run {} of {FINISH}. RUN 1 to 5:\nRUN \n",
@@ -195,7 +216,9 @@ impl Ruleset for Relay {
     }
 
     fn check(&self, _game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
-        index_of(seat).ok_or_else(|| Error::not_found(format!("{file}: no runner {seat}")))?;
+        if seat != CROWD {
+            index_of(seat).ok_or_else(|| Error::not_found(format!("{file}: no runner {seat}")))?;
+        }
         let read = read_sheet(sheet);
         let text = read
             .diagnostics
@@ -216,7 +239,14 @@ impl Ruleset for Relay {
         // Only the runner whose leg it is moves; any other sheet handed in is not read.
         let sheet = orders.sheets.iter().find(|(s, _)| s == runner);
         let read = sheet.map(|(_, text)| read_sheet(text));
-        let ran = read.as_ref().and_then(|r| r.run).unwrap_or(0);
+        // The crowd's standing sheet, in force until it sends another, carries its runner.
+        let cheered = orders
+            .standing
+            .iter()
+            .find(|(s, _)| s == CROWD)
+            .and_then(|(_, text)| read_sheet(text).cheer);
+        let cheer = u32::from(cheered.as_deref() == Some(runner));
+        let ran = read.as_ref().and_then(|r| r.run).unwrap_or(0) + cheer;
         state.run[i] += ran;
         if let Some(note) = read.as_ref().and_then(|r| r.note.clone()) {
             state.notes[i] = note;
@@ -247,6 +277,16 @@ impl Ruleset for Relay {
             .gm
             .map(|g| format!("The GM says: {g}\n"))
             .unwrap_or_default();
+        let crowd = Written::for_seat(
+            CROWD,
+            format!("{CROWD}.txt"),
+            format!(
+                "Relay, {}\n{gm}{runner} ran {ran}. The runners have run {} and {}.\n",
+                label(step),
+                state.run[0],
+                state.run[1]
+            ),
+        );
         let reports = RUNNERS
             .iter()
             .enumerate()
@@ -260,6 +300,7 @@ impl Ruleset for Relay {
                 );
                 Written::for_seat(r, format!("{r}.txt"), text)
             })
+            .chain([crowd])
             .collect();
         Ok(Turn {
             turn: step,

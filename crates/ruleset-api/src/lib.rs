@@ -413,6 +413,9 @@ pub struct Orders<'a> {
     pub stand_ins: &'a [String],
     /// The GM's messages to every player, printed in every report of the turn.
     pub gm: Option<&'a str>,
+    /// The standing sheets in force, as (seat, text): each seat's latest, kept until it
+    /// sends another ([`Step::standing`]).
+    pub standing: &'a [(String, String)],
 }
 
 /// A turn played: everything the host writes for it, as text.

@@ -79,6 +79,13 @@ impl Store for DirStore {
         )
     }
 
+    async fn keep_standing(&self, game: &str, submission: &Submission) -> Result<Receipt> {
+        let Some(seat) = submission.empire else {
+            return Err(Error::new("the GM sends no standing sheet"));
+        };
+        GameFiles::open(&path(game), None)?.keep_standing(seat.as_str(), &submission.body)
+    }
+
     async fn pending(&self, game: &str) -> Result<Files> {
         GameFiles::open(&path(game), None)?.pending()
     }

@@ -298,6 +298,11 @@ pub trait Store: Send + Sync {
     /// sends for a turn is the one played.
     async fn submit(&self, game: &str, submission: &Submission) -> Result<Receipt>;
 
+    /// Keeps a seat's standing sheet, in force from the next play until the seat sends
+    /// another: what a seat its step does not expect, but allows a standing sheet, sends
+    /// ([`crate::ruleset::Step::standing`]).
+    async fn keep_standing(&self, game: &str, submission: &Submission) -> Result<Receipt>;
+
     /// Every receipt the store gave that its turns broke: a sheet kept for a turn that has
     /// been played without it, though no later sheet of its seat replaced it. Empty on a
     /// sound store. A game directory keeps no receipts apart from its files, so it finds

@@ -954,6 +954,76 @@ impl Store for SqlStore {
         })
     }
 
+    async fn keep_standing(&self, game: &str, submission: &Submission) -> Result<Receipt> {
+        let shown = &self.shown;
+        let Some(seat) = submission.empire else {
+            return Err(Error::new("the GM sends no standing sheet"));
+        };
+        let sha = sha256_hex(&submission.body);
+        on_pool!(&self.pool, |p, Ops| {
+            let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+            let mut tx = p
+                .begin_with(Ops::BEGIN_WRITE)
+                .await
+                .map_err(fail("cannot start"))?;
+            let row: Option<(i64, i64, Option<i32>, Option<String>, Option<Millis>)> =
+                sqlx::query_as(Ops::READ_FOR_SHEET)
+                    .bind(game)
+                    .bind(seat.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(fail("cannot read the game"))?;
+            let (id, turn, held, _, finished) = row.ok_or_else(|| not_found(shown, game))?;
+            if finished.is_some() {
+                return Err(game_over(shown, game, turn));
+            }
+            if held.is_none() {
+                return Err(Error::not_found(format!(
+                    "{shown}, game \"{game}\": there is no seat {seat} in the game"
+                )));
+            }
+            let before: Option<(String,)> = sqlx::query_as(
+                "SELECT sha256 FROM standing_sheets WHERE game_id = $1 AND seat = $2",
+            )
+            .bind(id)
+            .bind(seat.as_str())
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(fail("cannot read the standing sheets"))?;
+            sqlx::query(
+                "INSERT INTO standing_sheets (game_id, seat, body, sha256, received_at) \
+                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, seat) DO UPDATE \
+                 SET body = excluded.body, sha256 = excluded.sha256, received_at = excluded.received_at",
+            )
+            .bind(id)
+            .bind(seat.as_str())
+            .bind(&submission.body[..])
+            .bind(&sha)
+            .bind(submission.received_at)
+            .execute(&mut *tx)
+            .await
+            .map_err(fail("cannot keep the standing sheet"))?;
+            let detail = format!("{seat}, sha256 {sha}");
+            Ops::audit(
+                &mut tx,
+                id,
+                submission.received_at,
+                "standing sheet",
+                &detail,
+            )
+            .await
+            .map_err(fail("cannot keep the standing sheet"))?;
+            tx.commit()
+                .await
+                .map_err(fail("cannot keep the standing sheet"))?;
+            Ok(Receipt {
+                for_turn: turn as u32 + 1,
+                sha256: sha,
+                replaces: before.map(|(h,)| h),
+            })
+        })
+    }
+
     async fn stranded_receipts(&self, game: &str) -> Result<Vec<Stranded>> {
         // A sheet no turn played, for a turn that has been played, is stranded unless a
         // sheet the turn did play outranks it: on-time orders outrank late ones (2.4,

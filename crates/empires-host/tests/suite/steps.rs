@@ -1,6 +1,6 @@
 //! Turns played in steps, proven with Relay (`empires_testkit::relay`): each step waits
 //! only for the runner whose leg it is, a sheet from the other runner is refused with the
-//! step it is next expected at, and the race is played to its end and one step undone, on
+//! step it is next expected at, the crowd's standing sheet is read by every later play, and the race is played to its end and one step undone, on
 //! a directory, SQLite and PostgreSQL.
 
 use empires_host::error::Kind;
@@ -47,6 +47,19 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
         "{message}"
     );
     assert!(store.pending(game).await.unwrap().is_empty());
+    // The crowd is never expected but may send standing orders: kept until replaced, read
+    // by every play. It cheers BLU, who then runs one further on each leg.
+    let cheer = accept(store, game, &sheet("GRN", "CHEER BLU"), "GRN.txt")
+        .await
+        .unwrap();
+    assert_eq!(
+        cheer.step.as_deref(),
+        Some("standing orders, in force until replaced")
+    );
+    assert!(
+        store.pending(game).await.unwrap().is_empty(),
+        "a standing sheet is not a step's sheet"
+    );
     if held {
         // RED has a player: the step waits for RED, and for RED alone.
         let waiting = play(store, game).await.unwrap_err().to_string();
@@ -76,6 +89,17 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
         .unwrap();
     let report = String::from_utf8(report).unwrap();
     assert!(report.contains("You have run 12 of 12"), "{report}");
+    // BLU ran 1 and 1, and the crowd's one standing sheet carried BLU one further on both.
+    let report = store
+        .turn_file(game, 4, "reports/BLU.txt", None)
+        .await
+        .unwrap();
+    let report = String::from_utf8(report).unwrap();
+    assert!(report.contains("You have run 4 of 12"), "{report}");
+    // Every step is replayed with the standing sheet it was played with.
+    let verified = empires_host::verify::verify(store, game).await.unwrap();
+    assert_eq!(verified.failures(), 0, "{verified}");
+    assert_eq!(verified.turns.len(), 5, "{verified}");
     // The race is over: no sheet is kept, for either runner.
     for seat in ["RED", "BLU"] {
         let over = accept(store, game, &sheet(seat, "RUN 1"), "s.txt").await;
@@ -129,7 +153,7 @@ async fn race_in_database(url: &str) {
         .create_game("race", relay(), &started, T0)
         .await
         .unwrap();
-    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
+    for (seat, player) in [("RED", "alice"), ("BLU", "bob"), ("GRN", "carol")] {
         let id = services
             .accounts
             .create_account(player, None, empires_host::store::Role::Player, None, T0)
@@ -147,6 +171,13 @@ async fn race_in_database(url: &str) {
         .await
         .unwrap();
     race(&store, "race", true).await;
+    // The crowd's standing sheet is its own and the GM's: the runners cannot read it.
+    let grn = Some("GRN".parse().unwrap());
+    let blu = Some("BLU".parse().unwrap());
+    let path = "standing/GRN.txt";
+    assert!(store.turn_file("race", 2, path, grn).await.is_ok());
+    assert!(store.turn_file("race", 2, path, blu).await.is_err());
+    assert!(store.turn_file("race", 2, path, None).await.is_ok());
     // Five legs are three game-turns begun (legs 1, 3 and 5): each runner is charged three
     // times, not five.
     for player in ["alice", "bob"] {

@@ -318,6 +318,13 @@ where
         .fetch_all(&mut *tx)
         .await
         .map_err(fail("cannot read the seats"))?;
+        let standing: Vec<(String, Vec<u8>)> = sqlx::query_as(
+            "SELECT seat, body FROM standing_sheets WHERE game_id = $1 ORDER BY seat",
+        )
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(fail("cannot read the standing sheets"))?;
         let label = format!("{shown}, game \"{game}\"");
         let taken = Taken {
             sent: pending
@@ -328,6 +335,7 @@ where
             superseded: Vec::new(),
             state_accepted,
             label: format!("{label}, {ORDERS_DIR}"),
+            standing,
         };
         let ruleset = g.ruleset;
         let played = pipeline::play(ruleset.open(g)?.as_ref(), taken, options)?;

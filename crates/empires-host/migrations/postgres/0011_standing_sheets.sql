@@ -1,0 +1,10 @@
+-- Standing sheets: each seat's latest, kept until it sends another, read by every play of a
+-- game played in steps.
+CREATE TABLE standing_sheets (
+    game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat TEXT NOT NULL,
+    body BYTEA NOT NULL,
+    sha256 TEXT NOT NULL,
+    received_at BIGINT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
