@@ -57,6 +57,8 @@ pub struct PlayedTurn {
     /// The step that was played, as the ruleset described it before playing it: whether it
     /// began a game-turn decides whether the players are charged for it.
     pub step: Step,
+    /// The seats the next step expects, when the game plays in steps; `None`: every seat.
+    pub next_expected: Option<Vec<String>>,
 }
 
 /// The name a sent file has in a turn's `orders/`: `EN.txt`, or `gm.txt` for the GM's.
@@ -331,6 +333,7 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
             record.superseded.join(" ")
         ));
     }
+    let next_expected = played.next.as_ref().and_then(|s| s.expected.clone());
     let report = TurnReport {
         game: game.name().to_string(),
         turn: next,
@@ -357,5 +360,6 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         kept: played.kept,
         report,
         step,
+        next_expected,
     })
 }

@@ -413,8 +413,9 @@ pub async fn queue_reminders(
         None => crate::inbound::when(deadline),
     };
     let mut queued = 0;
+    // A game played in steps reminds only the seats its next step waits for.
     for r in store.mail.report_recipients(game, false).await? {
-        if sent.contains(&r.empire.to_string()) {
+        if sent.contains(&r.empire.to_string()) || !r.expected {
             continue;
         }
         let key = format!("reminder:{game}:{next}:{}:{label}", r.empire);

@@ -462,6 +462,7 @@ fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<
         notes,
         kept: fresh.map(|s| s.into_owned()),
         state: played.files.state,
+        next: None,
     })
 }
 

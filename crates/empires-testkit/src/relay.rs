@@ -320,6 +320,7 @@ impl Ruleset for Relay {
             news: Vec::new(),
             notes: Vec::new(),
             kept: None,
+            next: Some(Relay::step_of(&state)),
         })
     }
 

@@ -437,6 +437,7 @@ impl Ruleset for Napoleonic {
             news: Vec::new(),
             notes,
             kept,
+            next: None,
         })
     }
 

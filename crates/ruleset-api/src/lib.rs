@@ -446,6 +446,9 @@ pub struct Turn {
     pub notes: Vec<String>,
     /// New derived data to keep, when what was kept was missing or stale.
     pub kept: Option<String>,
+    /// The step after this one, as [`Ruleset::step`] would read it from the new state,
+    /// for a game played in steps; `None`: the next whole turn, every seat expected.
+    pub next: Option<Step>,
 }
 
 /// How a game ended.

@@ -48,9 +48,10 @@ pub trait Schedules: Send + Sync {
     async fn extend(&self, game: &str, to: Millis, now: Millis) -> Result<GameSchedule>;
 
     /// The turns the clock says are to be run at `now`: deadlines (with their grace)
-    /// passed, or, for games that run early, every living human player has sent orders (a
-    /// player is a seat an account holds: a seat no one holds is the computer's, and
-    /// waits for no one).
+    /// passed, or, for games that run early, every living human player the next step
+    /// expects has sent orders (a player is a seat an account holds: a seat no one holds is
+    /// the computer's, and waits for no one; a game played in steps expects some seats at a
+    /// time).
     /// Paused games and games whose next turn is not the one the deadline is for are left.
     async fn due(&self, now: Millis) -> Result<Vec<Due>>;
 

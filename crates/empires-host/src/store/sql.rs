@@ -796,7 +796,11 @@ where
         // The seats as they stood before the turn undone.
         let (_, before) = Self::read(&mut tx, shown, game).await?;
         let seats = before.ruleset.seats(before.text())?;
+        let expected = before.ruleset.step(before.text())?.expected;
         Self::update_seats(&mut tx, id, &seats)
+            .await
+            .map_err(fail("cannot undo the turn"))?;
+        Self::mark_expected(&mut tx, id, expected.as_deref())
             .await
             .map_err(fail("cannot undo the turn"))?;
         tx.commit().await.map_err(fail("cannot undo the turn"))?;

@@ -210,3 +210,87 @@ async fn a_race_in_postgres_waits_only_for_the_runner_whose_leg_it_is() {
     race_in_database(&url).await;
     empires_testkit::drop_postgres(&url).await;
 }
+
+/// A race on a schedule that runs early, its runners with addresses for reminders.
+async fn scheduled_race(url: &str) -> Services {
+    let store = SqlStore::open(url).await.unwrap();
+    let services = Services::of(store.clone());
+    let started = relay().create(&ruleset::Setup::default()).unwrap();
+    store
+        .create_game("race", relay(), &started, T0)
+        .await
+        .unwrap();
+    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
+        let id = services
+            .accounts
+            .create_account(player, None, empires_host::store::Role::Player, None, T0)
+            .await
+            .unwrap();
+        let email = format!("{player}@example.org");
+        services
+            .mail
+            .set_mail_settings(id, Some(&email), true)
+            .await
+            .unwrap();
+        services
+            .accounts
+            .set_email_verified(id, true)
+            .await
+            .unwrap();
+        services
+            .accounts
+            .assign_seat("race", seat.parse().unwrap(), Some(id), T0)
+            .await
+            .unwrap();
+    }
+    let schedule = empires_host::schedule::Schedule::parse("every 24h early").unwrap();
+    services
+        .schedules
+        .set_schedule(
+            "race",
+            &schedule,
+            empires_host::store::CatchUp::Each,
+            &[],
+            T0,
+        )
+        .await
+        .unwrap();
+    services
+}
+
+/// Which seats the reminders of `game` go to, by seat.
+async fn reminded(services: &Services, game: &str) -> Vec<String> {
+    let all = services.mail.report_recipients(game, false).await.unwrap();
+    all.into_iter()
+        .filter(|r| r.expected)
+        .map(|r| r.empire.to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_step_runs_early_once_its_runner_has_sent_and_reminds_only_that_runner() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let services = scheduled_race(&url).await;
+    let soon = T0 + 60_000;
+    assert!(services.schedules.due(soon).await.unwrap().is_empty());
+    assert_eq!(reminded(&services, "race").await, ["RED"]);
+    // RED's leg: RED's sheet alone makes the step due, though BLU has sent nothing.
+    let store = services.games.as_ref();
+    accept(store, "race", &sheet("RED", "RUN 4"), "RED.txt")
+        .await
+        .unwrap();
+    let due = services.schedules.due(soon).await.unwrap();
+    assert!(
+        matches!(&due[..], [d] if d.game == "race" && d.early && d.turn == 1),
+        "{due:?}"
+    );
+    let ran = empires_host::clock::run_due(&services, soon).await.unwrap();
+    assert_eq!(ran.len(), 1);
+    // Now BLU's leg: BLU alone is reminded, and RED's sheet would not make it due.
+    assert_eq!(reminded(&services, "race").await, ["BLU"]);
+    assert!(services.schedules.due(soon).await.unwrap().is_empty());
+    // Taking the leg back expects RED again.
+    services.games.undo("race", soon).await.unwrap();
+    assert_eq!(reminded(&services, "race").await, ["RED"]);
+}

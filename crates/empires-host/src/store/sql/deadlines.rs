@@ -384,8 +384,8 @@ impl Schedules for SqlStore {
                  FROM schedules d JOIN games g ON g.id = d.game_id \
                  WHERE d.paused_at IS NULL AND d.deadline IS NOT NULL AND g.turn + 1 = d.for_turn \
                  AND (d.deadline + d.grace <= $1 OR (d.early = 1 \
-                   AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL) \
-                   AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL \
+                   AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL AND s.expected = 1) \
+                   AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL AND s.expected = 1 \
                      AND NOT EXISTS (SELECT 1 FROM submissions u WHERE u.game_id = g.id AND u.empire = s.empire \
                        AND u.for_turn = d.for_turn AND u.consumed_turn IS NULL AND u.status = 'accepted')))) \
                  ORDER BY d.deadline, g.name",

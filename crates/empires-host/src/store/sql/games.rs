@@ -157,6 +157,28 @@ where
         Ok(())
     }
 
+    /// Marks the seats the game's next step expects (every seat, for `None`): the clock's
+    /// early run and the reminders count only these.
+    pub async fn mark_expected(
+        c: &mut D::Connection,
+        id: i64,
+        expected: Option<&[String]>,
+    ) -> sqlx::Result<()> {
+        sqlx::query("UPDATE seats SET expected = $1 WHERE game_id = $2")
+            .bind(i64::from(expected.is_none()))
+            .bind(id)
+            .execute(&mut *c)
+            .await?;
+        for seat in expected.unwrap_or_default() {
+            sqlx::query("UPDATE seats SET expected = 1 WHERE game_id = $1 AND empire = $2")
+                .bind(id)
+                .bind(seat.as_str())
+                .execute(&mut *c)
+                .await?;
+        }
+        Ok(())
+    }
+
     pub async fn create(
         p: &sqlx::Pool<D>,
         name: &str,
@@ -173,6 +195,7 @@ where
         let bad = |e: Error| sqlx::Error::Protocol(e.to_string());
         let seats = ruleset.seats(text).map_err(bad)?;
         let played = ruleset.next_turn(text).map_err(bad)?.saturating_sub(1);
+        let expected = ruleset.step(text).map_err(bad)?.expected;
         let row = GameRow {
             name,
             ruleset,
@@ -186,6 +209,7 @@ where
         };
         let mut tx = p.begin().await?;
         let id = Self::insert_game(&mut tx, &row).await?;
+        Self::mark_expected(&mut tx, id, expected.as_deref()).await?;
         let (files, declared) = start_files(started);
         let hash = sha256_hex(started.state.as_bytes());
         Self::insert_turn(&mut tx, id, played, &hash, None, now, (&files, &declared)).await?;
@@ -400,6 +424,7 @@ where
         let before = Self::seats_before(&mut *tx, id).await?;
         // The seats as the turn left them, by the ruleset.
         Self::update_seats(&mut *tx, id, &played.after).await?;
+        Self::mark_expected(&mut *tx, id, played.next_expected.as_deref()).await?;
         // Charges, dropouts and results in the players' ledgers (2.10, 11.7). A game played
         // in steps is charged once a game-turn, at the step that begins it.
         let finished = played.finished.as_ref();

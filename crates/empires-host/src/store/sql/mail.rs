@@ -97,6 +97,9 @@ pub struct ReportRecipient {
     pub account: i64,
     pub name: String,
     pub email: String,
+    /// Whether the game's next step expects the seat (every seat, unless the game plays in
+    /// steps): only these are reminded.
+    pub expected: bool,
 }
 
 type QueuedRow = (
@@ -549,9 +552,9 @@ impl Mailroom for SqlStore {
         game: &str,
         reports_only: bool,
     ) -> Result<Vec<ReportRecipient>> {
-        let rows: Vec<(String, i64, String, String)> = on_pool!(&self.pool, |p| {
+        let rows: Vec<(String, i64, String, String, i64)> = on_pool!(&self.pool, |p| {
             sqlx::query_as(
-                "SELECT s.empire, a.id, a.name, a.email FROM seats s \
+                "SELECT s.empire, a.id, a.name, a.email, CAST(s.expected AS BIGINT) FROM seats s \
                  JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id \
                  WHERE g.name = $1 AND (a.mail_reports <> 0 OR NOT $2) \
                  AND a.email IS NOT NULL AND a.email <> '' AND a.email_verified <> 0 ORDER BY s.empire",
@@ -564,12 +567,13 @@ impl Mailroom for SqlStore {
         .map_err(|e| self.err("cannot read the seats", e))?;
         Ok(rows
             .into_iter()
-            .filter_map(|(empire, account, name, email)| {
+            .filter_map(|(empire, account, name, email, expected)| {
                 Some(ReportRecipient {
                     empire: SeatCode::parse(&empire)?,
                     account,
                     name,
                     email,
+                    expected: expected != 0,
                 })
             })
             .collect())
