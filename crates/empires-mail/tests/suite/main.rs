@@ -7,10 +7,12 @@ mod corpus;
 mod door;
 mod napoleonic;
 mod smtp;
+mod steps;
 
 /// The host names no game: like `empires` when it starts, this test program hands it the
-/// rulesets it is built with before any test runs.
+/// rulesets it is built with before any test runs, and Relay, the game its tests of the
+/// step model play.
 #[ctor::ctor]
 fn install_rulesets() {
-    empires_testkit::rulesets();
+    empires_testkit::rulesets_and_relay();
 }

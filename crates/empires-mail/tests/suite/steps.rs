@@ -1,0 +1,101 @@
+//! A game played in steps by mail: Relay (`empires_testkit::relay`), whose steps each expect
+//! one runner. A reminder goes only to the runner whose leg it is, and a sheet mailed by the
+//! runner out of turn is refused with the leg at which they run next.
+
+use crate::common::{START, outbox, world};
+use empires_host::ruleset::{self, Setup};
+
+/// The race "race": alice runs RED, bob BLU (both read mail at the addresses the world
+/// gives them).
+async fn race(w: &crate::common::World) {
+    let relay = ruleset::by_id("relay").unwrap();
+    let started = relay.create(&Setup::default()).unwrap();
+    w.store
+        .games
+        .create_game("race", relay, &started, START)
+        .await
+        .unwrap();
+    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
+        let account = w
+            .store
+            .accounts
+            .account_by_name(player)
+            .await
+            .unwrap()
+            .unwrap();
+        w.store
+            .accounts
+            .assign_seat("race", seat.parse().unwrap(), Some(account.id), START)
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_reminder_goes_only_to_the_runner_whose_leg_it_is() {
+    let w = world().await;
+    race(&w).await;
+    let before = outbox(&w.store).await.len();
+    let deadline = START + 24 * 3_600_000;
+    let queued =
+        empires_mail::reports::queue_reminders(&w.store, &w.cfg, "race", deadline, "2h", START)
+            .await
+            .unwrap();
+    assert_eq!(queued, 1);
+    let sent = outbox(&w.store).await;
+    let to: Vec<&str> = sent[before..].iter().map(|m| m.to.as_str()).collect();
+    assert_eq!(
+        to,
+        ["alice@example.org"],
+        "only RED (alice) runs the first leg"
+    );
+}
+
+/// A message as text, its quoted-printable soft line breaks undone.
+fn unfolded(raw: &[u8]) -> String {
+    String::from_utf8_lossy(raw)
+        .replace("=\r\n", "")
+        .replace("=\n", "")
+}
+
+fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
+    format!("From: {from}\r\nTo: empires@localhost\r\nSubject: orders\r\nMessage-ID: <{id}@x.org>\r\n\r\n{body}")
+        .into_bytes()
+}
+
+#[tokio::test]
+async fn the_runner_out_of_turn_is_refused_by_mail_and_told_when_to_run() {
+    let w = world().await;
+    race(&w).await;
+    let mut r = empires_mail::Receiver::new(&w.store, &w.cfg);
+    let before = outbox(&w.store).await.len();
+    let bob = mail(
+        "bob@example.net",
+        "bob1",
+        "GAME race\r\nRUNNER BLU\r\nPASSWORD bob-mail-pass\r\nRUN 3\r\n",
+    );
+    let outcome = r.receive(&bob, bob.len(), START).await.unwrap();
+    assert_eq!(outcome.word(), "refused", "{outcome:?}");
+    let answers = outbox(&w.store).await;
+    let answer = unfolded(&answers[before..][0].raw);
+    assert!(
+        answer.contains("game-turn 1, leg 2 of 2: BLU runs"),
+        "{answer}"
+    );
+    let alice = mail(
+        "alice@example.org",
+        "alice1",
+        &format!(
+            "GAME race\r\nRUNNER RED\r\nPASSWORD {}\r\nRUN 3\r\n",
+            crate::common::ALICE_PW
+        ),
+    );
+    let outcome = r.receive(&alice, alice.len(), START).await.unwrap();
+    assert_eq!(outcome.word(), "accepted", "{outcome:?}");
+    let answers = outbox(&w.store).await;
+    let answer = unfolded(&answers.last().unwrap().raw);
+    assert!(
+        answer.contains("(game-turn 1, leg 1 of 2: RED runs)"),
+        "{answer}"
+    );
+}
