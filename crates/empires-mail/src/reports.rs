@@ -400,6 +400,16 @@ pub async fn queue_reminders(
     now: Millis,
 ) -> Result<usize> {
     let next = store.accounts.version(game).await?.0 + 1;
+    // A game played in steps names the step the reminder is for ("turn 3, game-turn 2, leg
+    // 1 of 2"); one played whole, the turn alone.
+    let opened = empires_host::submit::open(store.games.as_ref(), game).await?;
+    let step = opened.step()?;
+    // What a seat that sends nothing plays as is the ruleset's rule (Empires' 2.5).
+    let missed = opened.ruleset().missed_turn();
+    let turn = match step.expected {
+        Some(_) => format!("turn {next} ({})", step.label),
+        None => format!("turn {next}"),
+    };
     let sent: Vec<String> = store
         .games
         .pending(game)
@@ -421,13 +431,13 @@ pub async fn queue_reminders(
         let key = format!("reminder:{game}:{next}:{}:{label}", r.empire);
         let env = Envelope {
             to: &r.email,
-            subject: format!("Reminder: orders for turn {next} of {game} are due"),
+            subject: format!("Reminder: orders for {turn} of {game} are due"),
             in_reply_to: None,
             key: key.clone(),
             now,
         };
         let body = format!(
-            "No turnsheet from {} for turn {next} of game \"{game}\" has reached the host yet.\nOrders are due by {}. Send them to {} (with your PASSWORD line), or on the web.\nIf nothing arrives, the computer plays your empire's turn (rule 2.5).\n",
+            "No turnsheet from {} for {turn} of game \"{game}\" has reached the host yet.\nOrders are due by {}. Send them to {} (with your PASSWORD line), or on the web.\nIf nothing arrives: {missed}\n",
             r.empire, due, cfg.from.email
         );
         let message = compose::answer(cfg, &env, &body)?;

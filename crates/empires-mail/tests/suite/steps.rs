@@ -49,13 +49,24 @@ async fn a_reminder_goes_only_to_the_runner_whose_leg_it_is() {
         ["alice@example.org"],
         "only RED (alice) runs the first leg"
     );
+    let reminder = unfolded(&sent[before].raw);
+    assert!(
+        reminder.contains(
+            "Subject: Reminder: orders for turn 1 (game-turn 1, leg 1 of 2: RED runs) of race are due"
+        ),
+        "{reminder}"
+    );
+    assert!(reminder.contains("stands still for the leg"), "{reminder}");
 }
 
-/// A message as text, its quoted-printable soft line breaks undone.
+/// A message as text, its folded header lines and quoted-printable soft line breaks
+/// undone.
 fn unfolded(raw: &[u8]) -> String {
     String::from_utf8_lossy(raw)
         .replace("=\r\n", "")
         .replace("=\n", "")
+        .replace("\r\n ", " ")
+        .replace("\n ", " ")
 }
 
 fn mail(from: &str, id: &str, body: &str) -> Vec<u8> {
