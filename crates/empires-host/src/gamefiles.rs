@@ -440,8 +440,17 @@ impl GameFiles {
         })
     }
 
+    /// The standing sheets in force as their files, `standing/SEAT.txt`, sorted.
+    pub fn standing_files(&self) -> Result<Files> {
+        Ok(self
+            .standing()?
+            .into_iter()
+            .map(|(seat, body)| (format!("{STANDING_DIR}/{seat}.txt"), body))
+            .collect())
+    }
+
     /// The standing sheets in force, each seat's latest, by seat, from `standing/`.
-    fn standing(&self) -> Result<Vec<(String, Vec<u8>)>> {
+    pub fn standing(&self) -> Result<Vec<(String, Vec<u8>)>> {
         let dir = self.root().join(STANDING_DIR);
         if files::Kind::of(&dir).map_err(|e| Error::io("cannot read", &dir, e))?
             != files::Kind::Directory

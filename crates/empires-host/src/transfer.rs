@@ -47,6 +47,7 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
         }
     }
     let pending = store.pending(game).await?;
+    let standing = store.standing(game).await?;
     let files = turns.iter().map(|(_, f)| f.len()).sum::<usize>();
     crate::create::build_whole(dir, |building| {
         crate::files::write_new(&building.join(MAP_FILE), g.map.as_bytes())?;
@@ -73,6 +74,13 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
         mkdir(&orders)?;
         for (name, body) in &pending {
             crate::files::write_new(&orders.join(name), body)?;
+        }
+        // The standing sheets in force go with the game.
+        if !standing.is_empty() {
+            mkdir(&building.join(crate::gamedir::STANDING_DIR))?;
+        }
+        for (path, body) in &standing {
+            crate::files::write_new(&building.join(path), body)?;
         }
         Ok(())
     })?;
@@ -110,8 +118,10 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
     }
     let files = turns.iter().map(|(_, f)| f.len()).sum();
     let pending = game.pending()?;
+    let standing = game.standing()?;
     let ruleset = hosted.ruleset;
     let seats = ruleset.seats(hosted.text())?;
+    let expected = ruleset.step(hosted.text())?.expected;
     let title = ruleset.game_title(hosted.text())?;
     let row = GameRow {
         name,
@@ -123,6 +133,8 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
         turn: current,
         seats: &seats,
         created_at: now,
+        standing: &standing,
+        expected: expected.as_deref(),
     };
     store.import_game(&row, &turns, &pending).await?;
     Ok(Moved {

@@ -86,6 +86,10 @@ impl Store for DirStore {
         GameFiles::open(&path(game), None)?.keep_standing(seat.as_str(), &submission.body)
     }
 
+    async fn standing(&self, game: &str) -> Result<Files> {
+        GameFiles::open(&path(game), None)?.standing_files()
+    }
+
     async fn pending(&self, game: &str) -> Result<Files> {
         GameFiles::open(&path(game), None)?.pending()
     }

@@ -303,6 +303,9 @@ pub trait Store: Send + Sync {
     /// ([`crate::ruleset::Step::standing`]).
     async fn keep_standing(&self, game: &str, submission: &Submission) -> Result<Receipt>;
 
+    /// The standing sheets in force, as their files (`standing/SEAT.txt`), sorted.
+    async fn standing(&self, game: &str) -> Result<Files>;
+
     /// Every receipt the store gave that its turns broke: a sheet kept for a turn that has
     /// been played without it, though no later sheet of its seat replaced it. Empty on a
     /// sound store. A game directory keeps no receipts apart from its files, so it finds

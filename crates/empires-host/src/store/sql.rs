@@ -1028,6 +1028,26 @@ impl Store for SqlStore {
         })
     }
 
+    async fn standing(&self, game: &str) -> Result<Files> {
+        let rows: Vec<(String, Vec<u8>)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT s.seat, s.body FROM standing_sheets s JOIN games g ON g.id = s.game_id \
+                 WHERE g.name = $1",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the standing sheets", e))?;
+        let mut files: Files = rows
+            .into_iter()
+            .map(|(seat, body)| (format!("{}/{seat}.txt", crate::gamedir::STANDING_DIR), body))
+            .collect();
+        // Sorted here, byte by byte: the databases' collations differ.
+        files.sort();
+        Ok(files)
+    }
+
     async fn stranded_receipts(&self, game: &str) -> Result<Vec<Stranded>> {
         // A sheet no turn played, for a turn that has been played, is stranded unless a
         // sheet the turn did play outranks it: on-time orders outrank late ones (2.4,

@@ -294,3 +294,74 @@ async fn a_step_runs_early_once_its_runner_has_sent_and_reminds_only_that_runner
     services.games.undo("race", soon).await.unwrap();
     assert_eq!(reminded(&services, "race").await, ["RED"]);
 }
+
+#[tokio::test]
+async fn a_race_moves_between_stores_with_its_standing_sheets_and_whose_leg_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let services = scheduled_race(&url).await;
+    let store = services.games.as_ref();
+    accept(store, "race", &sheet("GRN", "CHEER BLU"), "GRN.txt")
+        .await
+        .unwrap();
+    accept(store, "race", &sheet("RED", "RUN 4"), "RED.txt")
+        .await
+        .unwrap();
+    store
+        .play_turn("race", TurnOptions::default(), T0)
+        .await
+        .unwrap();
+    let kept = store.standing("race").await.unwrap();
+    assert_eq!(kept.len(), 1);
+    // Out to a directory: the standing sheet goes with it, and the directory plays BLU's
+    // leg with the crowd's cheer.
+    let dir = tmp.path().join("race");
+    empires_host::transfer::export(store, "race", &dir)
+        .await
+        .unwrap();
+    let key = dir.display().to_string();
+    assert_eq!(DirStore.standing(&key).await.unwrap(), kept);
+    // And back into a database as another game: the standing sheet, and BLU's leg next.
+    let sql = SqlStore::open(&url).await.unwrap();
+    empires_host::transfer::import(&sql, &dir, "race2", T0)
+        .await
+        .unwrap();
+    assert_eq!(store.standing("race2").await.unwrap(), kept);
+    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
+        let account = services
+            .accounts
+            .account_by_name(player)
+            .await
+            .unwrap()
+            .unwrap();
+        services
+            .accounts
+            .assign_seat("race2", seat.parse().unwrap(), Some(account.id), T0)
+            .await
+            .unwrap();
+    }
+    assert_eq!(reminded(&services, "race2").await, ["BLU"]);
+    accept(&DirStore, &key, &sheet("BLU", "RUN 2"), "BLU.txt")
+        .await
+        .unwrap();
+    DirStore
+        .play_turn(
+            &key,
+            TurnOptions {
+                yes: true,
+                ..Default::default()
+            },
+            T0,
+        )
+        .await
+        .unwrap();
+    let report = DirStore
+        .turn_file(&key, 2, "reports/BLU.txt", None)
+        .await
+        .unwrap();
+    assert!(
+        String::from_utf8(report)
+            .unwrap()
+            .contains("You have run 3 of 12")
+    );
+}

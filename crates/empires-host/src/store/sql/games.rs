@@ -33,6 +33,10 @@ pub struct GameRow<'a> {
     pub turn: u32,
     pub seats: &'a [Seat],
     pub created_at: Millis,
+    /// The standing sheets in force, as (seat, bytes): a game brought in keeps them.
+    pub standing: &'a [(String, Vec<u8>)],
+    /// The seats the game's next step expects (every seat, for `None`).
+    pub expected: Option<&'a [String]>,
 }
 
 /// The files of a starting position: the state, its hash, and its reports with their
@@ -206,6 +210,8 @@ where
             turn: played,
             seats: &seats,
             created_at: now,
+            standing: &[],
+            expected: None,
         };
         let mut tx = p.begin().await?;
         let id = Self::insert_game(&mut tx, &row).await?;
@@ -228,6 +234,20 @@ where
     ) -> sqlx::Result<()> {
         let mut tx = p.begin().await?;
         let id = Self::insert_game(&mut tx, row).await?;
+        Self::mark_expected(&mut tx, id, row.expected).await?;
+        for (seat, body) in row.standing {
+            sqlx::query(
+                "INSERT INTO standing_sheets (game_id, seat, body, sha256, received_at) \
+                 VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(id)
+            .bind(seat.as_str())
+            .bind(&body[..])
+            .bind(sha256_hex(body))
+            .bind(row.created_at)
+            .execute(&mut *tx)
+            .await?;
+        }
         for (turn, files) in turns {
             let hash = files
                 .iter()
