@@ -21,8 +21,17 @@ pub struct Accepted {
 
 impl Accepted {
     /// The diagnostics and forecast as the player reads them.
+    /// A checker with nothing to say (no mistakes, no forecast) is answered by its summary,
+    /// never by a blank.
     pub fn check_text(&self) -> Option<String> {
-        self.checked.as_ref().map(Checked::text)
+        self.checked.as_ref().map(|c| {
+            let text = c.text();
+            if text.trim().is_empty() {
+                format!("{}\n", c.summary())
+            } else {
+                text
+            }
+        })
     }
 
     /// How many errors the check found.

@@ -109,4 +109,9 @@ async fn the_runner_out_of_turn_is_refused_by_mail_and_told_when_to_run() {
         answer.contains("(game-turn 1, leg 1 of 2: RED runs)"),
         "{answer}"
     );
+    // A sheet with no mistakes is answered so, not with an empty list.
+    assert!(
+        answer.contains("What the checker found:\r\n\r\nNo mistakes found."),
+        "{answer}"
+    );
 }
