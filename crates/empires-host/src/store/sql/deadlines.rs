@@ -5,7 +5,6 @@
 //! ([`advance_in`], called by the turn's commit), so that a turn and its deadline are never
 //! out of step: a crash between them cannot make the clock run one deadline twice.
 
-use super::backend::{Dialect, Sql};
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::schedule::{Schedule, duration_text};
@@ -141,64 +140,6 @@ pub fn next_deadline(
         }
     }
     Some(next)
-}
-
-/// The queries that move a schedule on inside a turn's transaction, for each backend.
-impl<D> Sql<D>
-where
-    D: Dialect,
-    for<'c> &'c mut D::Connection: sqlx::Executor<'c, Database = D>,
-    for<'q> D::Arguments<'q>: sqlx::IntoArguments<'q, D>,
-    for<'q> i64: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
-    for<'q> Option<i64>: sqlx::Encode<'q, D>,
-    for<'q> &'q str: sqlx::Encode<'q, D> + sqlx::Type<D>,
-    for<'q> Option<&'q str>: sqlx::Encode<'q, D>,
-    for<'q> String: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
-    for<'q> &'q [u8]: sqlx::Encode<'q, D> + sqlx::Type<D>,
-    for<'q> Option<&'q [u8]>: sqlx::Encode<'q, D>,
-    for<'q> Vec<u8>: sqlx::Decode<'q, D> + sqlx::Type<D>,
-    usize: sqlx::ColumnIndex<D::Row>,
-{
-    /// Moves the schedule of game `id` on after turn `played`, in the transaction
-    /// that stores the turn. A game that is over keeps no deadline.
-    pub async fn advance_in(
-        c: &mut D::Connection,
-        id: i64,
-        played: u32,
-        over: bool,
-        now: Millis,
-    ) -> sqlx::Result<()> {
-        let row: Option<(String, String, i64, Option<i64>)> = sqlx::query_as(
-            "SELECT spec, catch_up, for_turn, deadline FROM schedules WHERE game_id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&mut *c)
-        .await?;
-        let Some((spec, catch_up, for_turn, deadline)) = row else {
-            return Ok(());
-        };
-        let schedule = Schedule::parse(&spec)
-            .map_err(|e| sqlx::Error::Protocol(format!("the kept schedule \"{spec}\": {e}")))?;
-        let catch_up = CatchUp::parse(&catch_up).unwrap_or(CatchUp::Each);
-        // The deadline met is the one kept for this turn; one kept for another turn
-        // (the GM played ahead by hand) is counted from the present.
-        let met = deadline.filter(|_| for_turn == i64::from(played));
-        let next = if over {
-            None
-        } else {
-            next_deadline(&schedule, catch_up, met, now)
-        };
-        sqlx::query(
-            "UPDATE schedules SET for_turn = $1, deadline = $2, changed_at = $3 WHERE game_id = $4",
-        )
-        .bind(i64::from(played) + 1)
-        .bind(next)
-        .bind(now)
-        .bind(id)
-        .execute(&mut *c)
-        .await?;
-        Ok(())
-    }
 }
 
 #[async_trait::async_trait]

@@ -11,12 +11,16 @@
 //! `reports/FRA.html`), so that a game moves between stores unchanged.
 
 use super::backend::{Dialect, Lite, Pg, Sql};
+use super::deadlines::{CatchUp, next_deadline};
+use super::ledger::{SeatBefore, ledger_entries_of_turn};
 use super::{Declared, Pool, SqlStore, db_error, not_found};
 use crate::error::{Error, Result};
 use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
 use crate::pipeline::{self, PlayedTurn, Taken};
+use crate::ruleset::Finished;
 use crate::ruleset::{self, GameText, HostedGame, Ruleset, Seat, Started};
+use crate::schedule::Schedule;
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::store::{Files, Millis};
 use crate::turn::{TurnOptions, TurnReport};
@@ -500,6 +504,87 @@ where
             .await
             .map_err(fail("cannot keep the turn"))?;
         tx.commit().await.map_err(fail("cannot keep the turn"))
+    }
+
+    /// The seats of game `id` as they stand, before the turn changes them.
+    pub async fn seats_before(c: &mut D::Connection, id: i64) -> sqlx::Result<Vec<SeatBefore>> {
+        sqlx::query_as(
+            "SELECT empire, account_id, status FROM seats WHERE game_id = $1 ORDER BY empire",
+        )
+        .bind(id)
+        .fetch_all(&mut *c)
+        .await
+    }
+
+    /// Writes the ledger entries of turn `turn`, stored in this transaction, of a
+    /// game whose ruleset lets its turns be paid for (`paid_turns`) or not.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn record_turn(
+        c: &mut D::Connection,
+        (id, turn): (i64, u32),
+        paid_turns: bool,
+        before: &[SeatBefore],
+        after: &[Seat],
+        finished: Option<&Finished>,
+        now: Millis,
+    ) -> sqlx::Result<()> {
+        let (name, paid): (String, i64) =
+            sqlx::query_as("SELECT name, paid_turns FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_one(&mut *c)
+                .await?;
+        let paid = paid_turns && paid != 0;
+        for (account, entry) in ledger_entries_of_turn((&name, turn), paid, before, after, finished)
+        {
+            sqlx::query("INSERT INTO ledger (account_id, at, entry) VALUES ($1, $2, $3)")
+                .bind(account)
+                .bind(now)
+                .bind(serde_json::to_string(&entry).unwrap_or_default())
+                .execute(&mut *c)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Moves the schedule of game `id` on after turn `played`, in the transaction
+    /// that stores the turn. A game that is over keeps no deadline.
+    pub async fn advance_in(
+        c: &mut D::Connection,
+        id: i64,
+        played: u32,
+        over: bool,
+        now: Millis,
+    ) -> sqlx::Result<()> {
+        let row: Option<(String, String, i64, Option<i64>)> = sqlx::query_as(
+            "SELECT spec, catch_up, for_turn, deadline FROM schedules WHERE game_id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&mut *c)
+        .await?;
+        let Some((spec, catch_up, for_turn, deadline)) = row else {
+            return Ok(());
+        };
+        let schedule = Schedule::parse(&spec)
+            .map_err(|e| sqlx::Error::Protocol(format!("the kept schedule \"{spec}\": {e}")))?;
+        let catch_up = CatchUp::parse(&catch_up).unwrap_or(CatchUp::Each);
+        // The deadline met is the one kept for this turn; one kept for another turn
+        // (the GM played ahead by hand) is counted from the present.
+        let met = deadline.filter(|_| for_turn == i64::from(played));
+        let next = if over {
+            None
+        } else {
+            next_deadline(&schedule, catch_up, met, now)
+        };
+        sqlx::query(
+            "UPDATE schedules SET for_turn = $1, deadline = $2, changed_at = $3 WHERE game_id = $4",
+        )
+        .bind(i64::from(played) + 1)
+        .bind(next)
+        .bind(now)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+        Ok(())
     }
 }
 

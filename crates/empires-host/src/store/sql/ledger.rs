@@ -2,11 +2,10 @@
 //! host's database as the entries [`crate::ledger`] replays.
 //!
 //! The GM enters payments, carries and adjustments; the host writes the rest itself, in
-//! the transaction that stores a turn ([`Sql::record_turn`]): a charge for every player of
-//! a game whose turns are paid for, a dropout when a seat drops out, and each player's
-//! result when the game ends.
+//! the transaction that stores a turn (`record_turn`, among a turn's queries in
+//! `games.rs`): a charge for every player of a game whose turns are paid for, a dropout
+//! when a seat drops out, and each player's result when the game ends.
 
-use super::backend::{Dialect, Sql};
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
 use crate::ledger::{DiscountTable, Entry, Ledger};
@@ -76,63 +75,6 @@ pub fn ledger_entries_of_turn(
         }
     }
     out
-}
-
-/// The queries a turn's transaction runs, for each backend.
-impl<D> Sql<D>
-where
-    D: Dialect,
-    for<'c> &'c mut D::Connection: sqlx::Executor<'c, Database = D>,
-    for<'q> D::Arguments<'q>: sqlx::IntoArguments<'q, D>,
-    for<'q> i64: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
-    for<'q> Option<i64>: sqlx::Encode<'q, D>,
-    for<'q> &'q str: sqlx::Encode<'q, D> + sqlx::Type<D>,
-    for<'q> Option<&'q str>: sqlx::Encode<'q, D>,
-    for<'q> String: sqlx::Encode<'q, D> + sqlx::Decode<'q, D> + sqlx::Type<D>,
-    for<'q> &'q [u8]: sqlx::Encode<'q, D> + sqlx::Type<D>,
-    for<'q> Option<&'q [u8]>: sqlx::Encode<'q, D>,
-    for<'q> Vec<u8>: sqlx::Decode<'q, D> + sqlx::Type<D>,
-    usize: sqlx::ColumnIndex<D::Row>,
-{
-    /// The seats of game `id` as they stand, before the turn changes them.
-    pub async fn seats_before(c: &mut D::Connection, id: i64) -> sqlx::Result<Vec<SeatBefore>> {
-        sqlx::query_as(
-            "SELECT empire, account_id, status FROM seats WHERE game_id = $1 ORDER BY empire",
-        )
-        .bind(id)
-        .fetch_all(&mut *c)
-        .await
-    }
-
-    /// Writes the ledger entries of turn `turn`, stored in this transaction, of a
-    /// game whose ruleset lets its turns be paid for (`paid_turns`) or not.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn record_turn(
-        c: &mut D::Connection,
-        (id, turn): (i64, u32),
-        paid_turns: bool,
-        before: &[SeatBefore],
-        after: &[Seat],
-        finished: Option<&Finished>,
-        now: Millis,
-    ) -> sqlx::Result<()> {
-        let (name, paid): (String, i64) =
-            sqlx::query_as("SELECT name, paid_turns FROM games WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut *c)
-                .await?;
-        let paid = paid_turns && paid != 0;
-        for (account, entry) in ledger_entries_of_turn((&name, turn), paid, before, after, finished)
-        {
-            sqlx::query("INSERT INTO ledger (account_id, at, entry) VALUES ($1, $2, $3)")
-                .bind(account)
-                .bind(now)
-                .bind(serde_json::to_string(&entry).unwrap_or_default())
-                .execute(&mut *c)
-                .await?;
-        }
-        Ok(())
-    }
 }
 
 #[async_trait::async_trait]
