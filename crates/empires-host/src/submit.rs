@@ -87,6 +87,11 @@ pub async fn accept_on(
     {
         return Err(Error::conflict(format!("{file}: {why}")));
     }
+    // A seat the step allows a standing sheet but does not expect sends one: kept until it
+    // sends another, read by every play, whatever the step's deadline.
+    let standing = submission.empire.is_some_and(|s| {
+        !step.expects(s.as_str()) && step.standing.iter().any(|c| c == s.as_str())
+    });
     let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
     let checked = match submission.empire {
         Some(seat) => Some(game.check(seat.as_str(), file, &text)?),
@@ -97,6 +102,7 @@ pub async fn accept_on(
     // turn after.
     if !game.ruleset().late_orders()
         && submission.empire.is_some()
+        && !standing
         && store
             .deadline_passed(key, submission.received_at)
             .await?
@@ -112,11 +118,6 @@ pub async fn accept_on(
         for_turn: Some(next),
         ..submission.clone()
     };
-    // A seat the step allows a standing sheet but does not expect sends one: kept until it
-    // sends another, read by every play.
-    let standing = submission.empire.is_some_and(|s| {
-        !step.expects(s.as_str()) && step.standing.iter().any(|c| c == s.as_str())
-    });
     if standing {
         let receipt = store.keep_standing(key, &submission).await?;
         return Ok(Accepted {

@@ -293,6 +293,27 @@ async fn a_step_runs_early_once_its_runner_has_sent_and_reminds_only_that_runner
     // Taking the leg back expects RED again.
     services.games.undo("race", soon).await.unwrap();
     assert_eq!(reminded(&services, "race").await, ["RED"]);
+    // Past the leg's deadline, Relay (no late orders) refuses RED's new sheet, but the
+    // crowd's standing orders are no step's and are kept whenever they come.
+    let deadline = services
+        .schedules
+        .schedule_of("race")
+        .await
+        .unwrap()
+        .unwrap()
+        .deadline
+        .unwrap();
+    let late = |seat: &str, text: &str| Submission {
+        received_at: deadline + 3_600_000,
+        ..sheet(seat, text)
+    };
+    let refused = accept(store, "race", &late("RED", "RUN 5"), "RED.txt")
+        .await
+        .unwrap_err();
+    assert!(refused.to_string().contains("deadline"), "{refused}");
+    accept(store, "race", &late("GRN", "CHEER RED"), "GRN.txt")
+        .await
+        .unwrap();
 }
 
 #[tokio::test]
