@@ -103,7 +103,7 @@ impl Read {
 /// or a sheet cannot be read (without `unreadable_as_missed`).
 fn read_taken(
     game: &dyn Game,
-    before: &[Seat],
+    (before, step): (&[Seat], &Step),
     taken: &Taken,
     options: TurnOptions,
 ) -> Result<Read> {
@@ -111,7 +111,6 @@ fn read_taken(
     let held = taken.held.as_deref();
     // The step says which seats it waits for and plays: every living seat unless the game
     // plays in steps (one runner's leg, one country's slot).
-    let step = game.step()?;
     let sent_by = |code: &str| taken.sent.iter().any(|(s, _)| s.as_deref() == Some(code));
     let silent = |s: &&Seat| s.alive && step.expects(&s.code) && !sent_by(&s.code);
     // A step waits for every expected living seat with a player unless the GM says to play
@@ -218,7 +217,8 @@ pub fn replay(game: &dyn Game, taken: &Taken) -> Result<String> {
         expect: None,
     };
     let before = game.seats()?;
-    let read = read_taken(game, &before, taken, options)?;
+    let step = game.step()?;
+    let read = read_taken(game, (&before, &step), taken, options)?;
     game.replay(read.orders())
 }
 
@@ -237,7 +237,7 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         stand_ins,
         mut warnings,
         standing,
-    } = read_taken(game, &before, &taken, options)?;
+    } = read_taken(game, (&before, &step), &taken, options)?;
     let orders = Orders {
         sheets: &sheets,
         stand_ins: &stand_ins,

@@ -166,6 +166,43 @@ pub async fn napoleonic_game(
     }
 }
 
+/// Creates the Relay race `name` ([`relay`]) in `store` at time `at`, and gives each
+/// (seat, account name) its seat; the accounts must exist. The game the tests of turns
+/// played in steps play.
+pub async fn relay_game(
+    store: &empires_host::store::Services,
+    name: &str,
+    players: &[(&str, &str)],
+    at: empires_host::store::Millis,
+) {
+    use empires_host::ruleset::Ruleset;
+    let started = relay::Relay.create(&Default::default()).expect("a race");
+    let relay = empires_host::ruleset::by_id("relay").expect("Relay installed beside the rulesets");
+    store
+        .games
+        .create_game(name, relay, &started, at)
+        .await
+        .expect("the race kept");
+    for (seat, player) in players {
+        let account = store
+            .accounts
+            .account_by_name(player)
+            .await
+            .expect("the accounts")
+            .expect("an account for each runner");
+        store
+            .accounts
+            .assign_seat(
+                name,
+                seat.parse().expect("a seat's code"),
+                Some(account.id),
+                at,
+            )
+            .await
+            .expect("the seat given");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -145,26 +145,37 @@ async fn a_race_in_a_directory_waits_for_no_one_and_refuses_the_runner_out_of_tu
     race(&DirStore, &key, false).await;
 }
 
-async fn race_in_database(url: &str) {
+/// The race "race" in the database at `url`, each of `runners` (seat, account) an account
+/// with a verified address, for the reminders.
+async fn race_at(url: &str, runners: &[(&str, &str)]) -> (SqlStore, Services) {
     let store = SqlStore::open(url).await.unwrap();
     let services = Services::of(store.clone());
-    let started = relay().create(&ruleset::Setup::default()).unwrap();
-    store
-        .create_game("race", relay(), &started, T0)
-        .await
-        .unwrap();
-    for (seat, player) in [("RED", "alice"), ("BLU", "bob"), ("GRN", "carol")] {
+    for (_, player) in runners {
+        let role = empires_host::store::Role::Player;
         let id = services
             .accounts
-            .create_account(player, None, empires_host::store::Role::Player, None, T0)
+            .create_account(player, None, role, None, T0)
+            .await
+            .unwrap();
+        let email = format!("{player}@example.org");
+        services
+            .mail
+            .set_mail_settings(id, Some(&email), true)
             .await
             .unwrap();
         services
             .accounts
-            .assign_seat("race", seat.parse().unwrap(), Some(id), T0)
+            .set_email_verified(id, true)
             .await
             .unwrap();
     }
+    empires_testkit::relay_game(&services, "race", runners, T0).await;
+    (store, services)
+}
+
+async fn race_in_database(url: &str) {
+    let runners = [("RED", "alice"), ("BLU", "bob"), ("GRN", "carol")];
+    let (store, services) = race_at(url, &runners).await;
     services
         .ledgers
         .set_paid_turns("race", true, T0)
@@ -213,36 +224,7 @@ async fn a_race_in_postgres_waits_only_for_the_runner_whose_leg_it_is() {
 
 /// A race on a schedule that runs early, its runners with addresses for reminders.
 async fn scheduled_race(url: &str) -> Services {
-    let store = SqlStore::open(url).await.unwrap();
-    let services = Services::of(store.clone());
-    let started = relay().create(&ruleset::Setup::default()).unwrap();
-    store
-        .create_game("race", relay(), &started, T0)
-        .await
-        .unwrap();
-    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
-        let id = services
-            .accounts
-            .create_account(player, None, empires_host::store::Role::Player, None, T0)
-            .await
-            .unwrap();
-        let email = format!("{player}@example.org");
-        services
-            .mail
-            .set_mail_settings(id, Some(&email), true)
-            .await
-            .unwrap();
-        services
-            .accounts
-            .set_email_verified(id, true)
-            .await
-            .unwrap();
-        services
-            .accounts
-            .assign_seat("race", seat.parse().unwrap(), Some(id), T0)
-            .await
-            .unwrap();
-    }
+    let (_, services) = race_at(url, &[("RED", "alice"), ("BLU", "bob")]).await;
     let schedule = empires_host::schedule::Schedule::parse("every 24h early").unwrap();
     services
         .schedules

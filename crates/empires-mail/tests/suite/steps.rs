@@ -3,32 +3,12 @@
 //! runner out of turn is refused with the leg at which they run next.
 
 use crate::common::{START, outbox, world};
-use empires_host::ruleset::{self, Setup};
 
 /// The race "race": alice runs RED, bob BLU (both read mail at the addresses the world
 /// gives them).
 async fn race(w: &crate::common::World) {
-    let relay = ruleset::by_id("relay").unwrap();
-    let started = relay.create(&Setup::default()).unwrap();
-    w.store
-        .games
-        .create_game("race", relay, &started, START)
-        .await
-        .unwrap();
-    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
-        let account = w
-            .store
-            .accounts
-            .account_by_name(player)
-            .await
-            .unwrap()
-            .unwrap();
-        w.store
-            .accounts
-            .assign_seat("race", seat.parse().unwrap(), Some(account.id), START)
-            .await
-            .unwrap();
-    }
+    let runners = [("RED", "alice"), ("BLU", "bob")];
+    empires_testkit::relay_game(&w.store, "race", &runners, START).await;
 }
 
 #[tokio::test]

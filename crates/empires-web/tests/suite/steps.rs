@@ -5,48 +5,24 @@
 
 use crate::common::{START, world};
 use axum::http::{Method, StatusCode};
-use empires_host::ruleset::{self, Setup};
-use empires_host::store::Role;
 
 async fn race(w: &crate::common::World) {
-    let relay = ruleset::by_id("relay").unwrap();
-    let started = relay.create(&Setup::default()).unwrap();
-    let store = &w.host.store;
-    store
-        .games
-        .create_game("race", relay, &started, START)
-        .await
-        .unwrap();
-    for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
-        let account = store
-            .accounts
-            .account_by_name(player)
-            .await
-            .unwrap()
-            .unwrap();
-        store
-            .accounts
-            .assign_seat("race", seat.parse().unwrap(), Some(account.id), START)
-            .await
-            .unwrap();
-    }
-    let gm = store
+    let runners = [("RED", "alice"), ("BLU", "bob")];
+    empires_testkit::relay_game(&w.host.store, "race", &runners, START).await;
+    let gm = w
+        .host
+        .store
         .accounts
         .account_by_name("gm1")
         .await
         .unwrap()
         .unwrap();
-    store.accounts.set_game_gm("race", gm.id).await.unwrap();
-    assert_eq!(
-        store
-            .accounts
-            .account_by_name("gm1")
-            .await
-            .unwrap()
-            .unwrap()
-            .role,
-        Role::Gm
-    );
+    w.host
+        .store
+        .accounts
+        .set_game_gm("race", gm.id)
+        .await
+        .unwrap();
 }
 
 fn run(n: u32) -> serde_json::Value {
