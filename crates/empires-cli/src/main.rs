@@ -152,6 +152,10 @@ enum Command {
         /// The file holds the GM's messages to every player (10.6).
         #[arg(long)]
         gm: bool,
+        /// The file holds the GM's rulings for the next step, in a game whose GM rules
+        /// (checked by the game's rules, applied when the step is played).
+        #[arg(long, conflicts_with_all = ["empire", "gm"])]
+        rulings: bool,
         /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
         /// given in place of the directory.
         #[arg(long, value_name = "URL")]
@@ -640,10 +644,10 @@ fn main() -> ExitCode {
             file,
             empire,
             gm: _,
+            rulings,
             db,
-        } => {
-            hosted::submit(&GameAt::new(&game, db.as_deref()), empire, &file).map(|r| show(&r, &[]))
-        }
+        } => hosted::submit(&GameAt::new(&game, db.as_deref()), empire, &file, rulings)
+            .map(|r| show(&r, &[])),
         Command::Verify { game, db } => match hosted::verify(&GameAt::new(&game, db.as_deref())) {
             Ok(r) if r.failures() > 0 => {
                 show(&r, &[]);

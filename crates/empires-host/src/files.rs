@@ -297,6 +297,15 @@ pub fn sync_dir(path: &Path) {
     let _ = path;
 }
 
+/// When `path` was last written, in milliseconds since 1970; 0 when the system cannot say.
+pub fn written_at(path: &Path) -> i64 {
+    fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
 /// A directory's entries, sorted by name, so that everything done over them is done in
 /// the same order every time.
 pub fn read_dir_sorted(dir: &Path) -> Result<Vec<fs::DirEntry>> {

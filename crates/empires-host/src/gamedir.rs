@@ -41,6 +41,17 @@ pub const TMP_SUFFIX: &str = ".tmp";
 /// The file in `orders/` holding the GM's messages for the next turn's reports.
 pub const GM_MESSAGES_FILE: &str = "gm.txt";
 
+/// The name the GM's rulings go by where sheets are kept by seat (a database's
+/// submissions, a turn's `orders/rulings.txt`): no seat's code, which is two to four letters.
+pub const RULINGS: &str = "rulings";
+
+/// The file in `orders/` holding the GM's rulings for the next step.
+pub const RULINGS_FILE: &str = "rulings.txt";
+
+/// The sheets sent ahead, each for its seat's own next step: `ahead/NNNN/SEAT.txt`, moved
+/// into the turn when step NNNN is played.
+pub const AHEAD_DIR: &str = "ahead";
+
 /// The directory of a turn's reports.
 pub const REPORTS_DIR: &str = "reports";
 

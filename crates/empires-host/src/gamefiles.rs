@@ -339,6 +339,7 @@ impl GameFiles {
     ) -> Result<TurnReport> {
         let orders = taken.orders();
         let mut sent = Vec::new();
+        let mut arrived = Vec::new();
         let named = taken
             .waiting
             .sheets
@@ -357,6 +358,10 @@ impl GameFiles {
             let bytes = files::read_at_most(file, SHEET_READ_LIMIT)
                 .map_err(|e| Error::io("cannot read", &path, e))?
                 .unwrap_or_else(|| vec![0; SHEET_READ_LIMIT as usize + 1]);
+            // A directory's sheet arrived when its file was last written.
+            if let Some(code) = seat.as_ref().filter(|_| self.ruleset.arrival_times()) {
+                arrived.push((code.clone(), files::written_at(&path)));
+            }
             sent.push((seat, bytes));
         }
         let label = self.dir.orders_dir().display().to_string();
@@ -369,6 +374,7 @@ impl GameFiles {
                 superseded: taken.superseded.clone(),
                 state_accepted,
                 label,
+                arrived,
             },
             options,
         )?;
@@ -435,6 +441,58 @@ impl GameFiles {
         files::write_atomic(&target, body)?;
         Ok(Receipt {
             for_turn: game.turn + 1,
+            sha256: sha256_hex(body),
+            replaces: before.map(|b| sha256_hex(&b)),
+        })
+    }
+
+    /// Keeps a sheet under `name` (a seat's code, or the GM's rulings) for turn `for_turn`
+    /// (the next when `None`): the next turn's in `orders/NAME.txt`, a later one's, sent
+    /// ahead, in `ahead/NNNN/NAME.txt`, moved into that turn when it is played. Written
+    /// whole under the game's shared lock; the latest replaces the one before.
+    pub fn keep_for(&self, name: &str, body: &[u8], for_turn: Option<u32>) -> Result<Receipt> {
+        let _lock = self.dir.lock_shared()?;
+        let game = self.hosted()?;
+        let next = game.turn + 1;
+        let for_turn = for_turn.unwrap_or(next);
+        if for_turn < next {
+            return Err(Error::conflict(format!(
+                "{}: the sheet was checked for turn {for_turn}, but the next turn is {next}; check it again",
+                self.root().display()
+            )));
+        }
+        if let Some(over) = self.ruleset.finished(game.text())? {
+            return Err(Error::conflict(format!(
+                "{}: the game is over ({over}); it takes no more sheets or messages",
+                self.root().display()
+            )));
+        }
+        let file = if name == crate::gamedir::RULINGS {
+            crate::gamedir::RULINGS_FILE.to_string()
+        } else {
+            let seats = self.ruleset.seats(game.text())?;
+            let Some(s) = seats.iter().find(|s| s.code.eq_ignore_ascii_case(name)) else {
+                return Err(Error::new(format!("{name} is not a seat of this game")));
+            };
+            pipeline::sent_name(Some(&s.code))
+        };
+        let dir = if for_turn == next {
+            self.dir.orders_dir()
+        } else {
+            self.root()
+                .join(crate::gamedir::AHEAD_DIR)
+                .join(crate::gamedir::turn_name(for_turn))
+        };
+        fs::create_dir_all(&dir).map_err(|e| Error::io("cannot create", &dir, e))?;
+        let target = dir.join(file);
+        let before =
+            match files::Kind::of(&target).map_err(|e| Error::io("cannot read", &target, e))? {
+                files::Kind::File => Some(files::read_in_game(&target, files::MAX_STATE_BYTES)?),
+                _ => None,
+            };
+        files::write_atomic(&target, body)?;
+        Ok(Receipt {
+            for_turn,
             sha256: sha256_hex(body),
             replaces: before.map(|b| sha256_hex(&b)),
         })

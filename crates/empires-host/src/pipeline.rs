@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::gamedir::{
     EVENTS_FILE, GM_MESSAGES_FILE, HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex,
 };
-use crate::gamedir::{REPORTS_DIR, STANDING_DIR};
+use crate::gamedir::{REPORTS_DIR, RULINGS, STANDING_DIR};
 use crate::ruleset::{Finished, Game, Orders, Seat, Standing, Step, to_pretty_json};
 use crate::staging::{RECORD_FILE, TurnRecord, UNREADABLE_DIR};
 use crate::store::{Declared, Files, sorted_unique};
@@ -33,6 +33,9 @@ pub struct Taken {
     pub label: String,
     /// The standing sheets in force, each seat's latest: (seat, bytes as received).
     pub standing: Vec<(String, Vec<u8>)>,
+    /// When each sheet in `sent` arrived, by seat (the GM's rulings as [`RULINGS`]), where
+    /// the game rules on it ([`crate::ruleset::Ruleset::arrival_times`]).
+    pub arrived: Vec<(String, i64)>,
 }
 
 /// A turn played and laid out, ready for a store to commit.
@@ -57,8 +60,8 @@ pub struct PlayedTurn {
     /// The step that was played, as the ruleset described it before playing it: whether it
     /// began a game-turn decides whether the players are charged for it.
     pub step: Step,
-    /// The seats the next step expects, when the game plays in steps; `None`: every seat.
-    pub next_expected: Option<Vec<String>>,
+    /// The step after it, when the game plays in steps; `None`: the next whole turn.
+    pub next: Option<Step>,
 }
 
 /// The name a sent file has in a turn's `orders/`: `EN.txt`, or `gm.txt` for the GM's.
@@ -85,6 +88,10 @@ struct Read {
     warnings: Vec<String>,
     /// The standing sheets in force, as (seat, text).
     standing: Vec<(String, String)>,
+    /// The GM's rulings, and why the step needed them when it is played without.
+    rulings: Option<String>,
+    gm_silent: Option<String>,
+    arrived: Vec<(String, i64)>,
 }
 
 impl Read {
@@ -94,6 +101,8 @@ impl Read {
             stand_ins: &self.stand_ins,
             gm: self.gm.as_deref(),
             standing: &self.standing,
+            rulings: self.rulings.as_deref(),
+            arrived: &self.arrived,
         }
     }
 }
@@ -125,6 +134,17 @@ fn read_taken(
                 None => s.code.clone(),
             })
             .collect();
+        // A step that needs the GM waits for the GM's rulings as it waits for a seat.
+        if let Some(why) = &step.needs_gm
+            && !sent_by(RULINGS)
+            && missing.is_empty()
+        {
+            return Err(Error::new(format!(
+                "{} waits for the GM's rulings: {why}. Send them with `empires submit --rulings`, or \
+                 play now with `empires turn --yes` (the GM's silence is recorded with the turn)",
+                step.label
+            )));
+        }
         if !missing.is_empty() {
             let at = if step.expected.is_some() {
                 format!(" for {}", step.label)
@@ -140,11 +160,16 @@ fn read_taken(
     }
     let mut sheets = Vec::new();
     let mut gm = None;
+    let mut rulings = None;
     let mut read = Vec::new();
     let mut unreadable = Vec::new();
     for (seat, body) in &taken.sent {
         let name = sent_name(seat.as_deref());
         match (decode_sheet(body), seat) {
+            (Ok(text), Some(seat)) if seat == RULINGS => {
+                rulings = Some(text);
+                read.push(name);
+            }
             (Ok(text), Some(seat)) => {
                 sheets.push((seat.clone(), text));
                 read.push(name);
@@ -195,6 +220,16 @@ fn read_taken(
         .iter()
         .filter_map(|(seat, body)| decode_sheet(body).ok().map(|t| (seat.clone(), t)))
         .collect();
+    // Played without the rulings it needed (at its deadline, or by the GM's word): the
+    // GM's silence is recorded with the turn.
+    let gm_silent = step.needs_gm.clone().filter(|_| rulings.is_none());
+    if let Some(why) = &gm_silent {
+        warnings.push(format!(
+            "{} was played without the GM's rulings it needed ({why}): the GM's silence is \
+             recorded with the turn",
+            step.label
+        ));
+    }
     Ok(Read {
         sheets,
         gm,
@@ -203,6 +238,9 @@ fn read_taken(
         stand_ins,
         warnings,
         standing,
+        rulings,
+        gm_silent,
+        arrived: taken.arrived.clone(),
     })
 }
 
@@ -229,22 +267,17 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
     let next = game.turn() + 1;
     let before = game.seats()?;
     let step = game.step()?;
+    let taken_read = read_taken(game, (&before, &step), &taken, options)?;
+    let played = game.play(taken_read.orders())?;
     let Read {
         sheets,
-        gm,
         mut read,
         unreadable,
-        stand_ins,
         mut warnings,
-        standing,
-    } = read_taken(game, (&before, &step), &taken, options)?;
-    let orders = Orders {
-        sheets: &sheets,
-        stand_ins: &stand_ins,
-        gm: gm.as_deref(),
-        standing: &standing,
-    };
-    let played = game.play(orders)?;
+        gm_silent,
+        arrived,
+        ..
+    } = taken_read;
     if played.turn != next {
         return Err(Error::corrupt(format!(
             "{}: the state is ready for turn {}, but the game has played {} turns",
@@ -265,6 +298,12 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         state_accepted: taken.state_accepted.clone(),
         superseded: taken.superseded.clone(),
         rules_version: ruleset.rules_version().map(str::to_string),
+        arrived: if ruleset.arrival_times() {
+            arrived
+        } else {
+            Vec::new()
+        },
+        gm_silent,
     };
     let hash = sha256_hex(played.state.as_bytes());
     let mut files: Files = vec![
@@ -333,7 +372,6 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
             record.superseded.join(" ")
         ));
     }
-    let next_expected = played.next.as_ref().and_then(|s| s.expected.clone());
     let report = TurnReport {
         game: game.name().to_string(),
         turn: next,
@@ -360,6 +398,6 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         kept: played.kept,
         report,
         step,
-        next_expected,
+        next: played.next,
     })
 }

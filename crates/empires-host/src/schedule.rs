@@ -15,6 +15,8 @@
 //! mondays,thursdays 09:30 Europe/London
 //! daily 17:00 UTC
 //! every 48h                               counted from the previous deadline
+//! after each play                         the next step's own allowance, from each play
+//! after each play 24h early               24 hours from each play, or as soon as all sent
 //! daily 17:00 UTC early grace 2h          options: run early, grace after the deadline
 //! ```
 //!
@@ -63,6 +65,10 @@ pub enum Every {
     /// Every N hours (1..=8760) counted from the previous deadline (or from the time the
     /// schedule was set, for the first), so that deadlines stay on one grid.
     Hours(u32),
+    /// A time counted from each play (or from the time the schedule was set, for the
+    /// first): the one given, or, for `None`, the allowance the game's next step suggests
+    /// ([`crate::ruleset::Step::allowance`]), as a game played one seat at a time is.
+    AfterPlay(Option<Millis>),
 }
 
 /// A game's deadline schedule (2.4): when orders are due and how the turn is run then.
@@ -107,7 +113,7 @@ pub enum ScheduleError {
     Trailing(String),
 }
 
-const START: &str = "`manual`, `daily`, `every` or weekdays such as `tuesdays`";
+const START: &str = "`manual`, `daily`, `every`, `after each play` or weekdays such as `tuesdays`";
 const AFTER_EVERY: &str = "`day`, a weekday or a number of hours such as `48h` after `every`";
 const ZONES: &str = "zones are written like `Europe/London`, `America/Los_Angeles` or `UTC`";
 const DURATIONS: &str = "expected a whole number and a unit, such as `2h`, `30m`, `90min` or `1d`";
@@ -175,6 +181,8 @@ impl Schedule {
             daily(&mut w)?
         } else if w.eat("every") {
             after_every(&mut w)?
+        } else if w.eat("after") {
+            after_play(&mut w)?
         } else if weekday(first).is_some() {
             weekly(&mut w)?
         } else if meant_as_day(first, w.words.get(1).copied()) {
@@ -216,9 +224,16 @@ impl Schedule {
     /// gives the one after it. For [`Every::Hours`] it is exactly `after` plus the interval:
     /// callers pass the previous deadline, which keeps the deadlines on one grid.
     pub fn next_after(&self, after: Millis) -> Option<Millis> {
+        self.next_after_play(after, None)
+    }
+
+    /// [`Schedule::next_after`], where a schedule counted from each play without a time of
+    /// its own takes `allowance`, the next step's.
+    pub fn next_after_play(&self, after: Millis, allowance: Option<Millis>) -> Option<Millis> {
         match &self.every {
             Every::Manual | Every::Hours(0) => None,
             Every::Hours(n) => after.checked_add(Millis::from(*n).checked_mul(HOUR)?),
+            Every::AfterPlay(given) => after.checked_add(given.or(allowance)?),
             Every::Weekly { days, at, zone } => next_local(|d| days.contains(&d), *at, zone, after),
             Every::Daily { at, zone } => next_local(|_| true, *at, zone, after),
         }
@@ -240,7 +255,7 @@ impl Schedule {
         let utc = TimeZone::UTC.to_datetime(ts);
         let tz = match &self.every {
             Every::Weekly { zone, .. } | Every::Daily { zone, .. } => TimeZone::get(zone).ok(),
-            Every::Manual | Every::Hours(_) => None,
+            Every::Manual | Every::Hours(_) | Every::AfterPlay(_) => None,
         };
         let Some(tz) = tz else {
             return format!("{} {} UTC", utc.date(), time_text(utc.time()));
@@ -274,6 +289,8 @@ impl fmt::Display for Schedule {
             }
             Every::Daily { at, zone } => write!(f, "daily {} {zone}", time_text(*at))?,
             Every::Hours(n) => write!(f, "every {n}h")?,
+            Every::AfterPlay(None) => f.write_str("after each play")?,
+            Every::AfterPlay(Some(ms)) => write!(f, "after each play {}", duration_text(*ms))?,
         }
         if self.early {
             f.write_str(" early")?;
@@ -418,6 +435,28 @@ fn expected(expected: &'static str, found: Option<&str>) -> ScheduleError {
     ScheduleError::Expected {
         expected,
         found: found.map(str::to_string),
+    }
+}
+
+/// What follows `after`: `each play` (or `play`), and the time allowed, when it is not the
+/// step's own.
+fn after_play(w: &mut Words) -> Result<Every, ScheduleError> {
+    w.eat("each");
+    if !w.eat("play") {
+        return Err(expected("`each play` after `after`", w.peek()));
+    }
+    match w.peek() {
+        Some(word) if word.starts_with(|c: char| c.is_ascii_digit()) => {
+            let (ms, text) = take_duration(w)?;
+            if ms <= 0 {
+                return Err(ScheduleError::Duration {
+                    text,
+                    why: "a play needs some time after it",
+                });
+            }
+            Ok(Every::AfterPlay(Some(ms)))
+        }
+        _ => Ok(Every::AfterPlay(None)),
     }
 }
 

@@ -52,6 +52,14 @@ pub struct TurnRecord {
     /// missing from turns played before versions were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules_version: Option<String>,
+    /// When each sheet played arrived, by seat, in milliseconds since 1970, as the ruleset
+    /// was told ([`crate::ruleset::Orders::arrived`]): a replay is told the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrived: Vec<(String, i64)>,
+    /// Why the step needed the GM's rulings, when it was played without them: the GM's
+    /// silence, recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gm_silent: Option<String>,
 }
 
 /// The file of a turn directory holding its [`TurnRecord`].
@@ -135,6 +143,13 @@ impl GameDir {
                 found.gm = Some(name);
                 continue;
             }
+            // The GM's rulings wait beside the sheets, under a name no seat has.
+            if name.eq_ignore_ascii_case(crate::gamedir::RULINGS_FILE) {
+                found
+                    .sheets
+                    .insert(crate::gamedir::RULINGS.to_string(), name);
+                continue;
+            }
             let stem = name
                 .rsplit_once('.')
                 .filter(|(_, ext)| ext.eq_ignore_ascii_case("txt"))
@@ -169,6 +184,7 @@ impl GameDir {
     /// Starts turn `turn`: creates `turns/NNNN.tmp/orders/` and moves every waiting
     /// turnsheet into it. On failure everything taken is put back.
     pub fn take_orders(&self, turn: u32, codes: &[String]) -> Result<Taken> {
+        self.bring_ahead(turn)?;
         let mut waiting = self.waiting(codes)?;
         let tmp = self.tmp_dir(turn);
         let to = tmp.join(ORDERS_DIR);
@@ -216,6 +232,41 @@ impl GameDir {
             waiting,
             superseded,
         })
+    }
+
+    /// Moves the sheets sent ahead for turn `turn` (`ahead/NNNN/`) into `orders/`, where
+    /// they wait as if sent now. A seat that sent another sheet since (its step had come)
+    /// keeps the newer one; the one sent ahead is kept with the turn as superseded. Each
+    /// move is one rename, so a crash leaves every sheet in one place or the other, and
+    /// the next try brings the rest.
+    fn bring_ahead(&self, turn: u32) -> Result<()> {
+        let from = self
+            .root()
+            .join(crate::gamedir::AHEAD_DIR)
+            .join(crate::gamedir::turn_name(turn));
+        if Kind::of(&from).map_err(|e| Error::io("cannot read", &from, e))? != Kind::Directory {
+            return Ok(());
+        }
+        let to = self.orders_dir();
+        fs::create_dir_all(&to).map_err(|e| Error::io("cannot create", &to, e))?;
+        for entry in files::read_dir_sorted(&from)? {
+            let name = entry.file_name();
+            let waiting = files::read_dir_sorted(&to)?
+                .iter()
+                .any(|e| e.file_name().eq_ignore_ascii_case(&name));
+            let dest = if waiting {
+                let held = self.held_dir();
+                fs::create_dir_all(&held).map_err(|e| Error::io("cannot create", &held, e))?;
+                held.join(&name)
+            } else {
+                to.join(&name)
+            };
+            files::move_no_replace(&entry.path(), &dest)
+                .map_err(|e| Error::io("cannot move", &entry.path(), e))?;
+        }
+        // Empty now; one left behind by a crash is tried again next time.
+        let _ = fs::remove_dir(&from);
+        Ok(())
     }
 
     /// `turns/superseded/`: sheets replaced after an interrupted turn, until the next turn

@@ -74,35 +74,53 @@ pub async fn accept_on(
     file: &str,
 ) -> Result<Accepted> {
     let next = game.turn() + 1;
-    if let Some(want) = submission.for_turn.filter(|t| *t != next) {
+    let step = game.step()?;
+    // A seat not expected now may send its sheet for its own next step at any time (one
+    // allowed standing sheets sends those, unless its sheet names that step).
+    let seat = submission.empire;
+    let upcoming = seat.and_then(|s| step.upcoming(s.as_str()).cloned());
+    let standing_seat = seat.is_some_and(|s| {
+        !step.expects(s.as_str()) && step.standing.iter().any(|c| c == s.as_str())
+    });
+    let ahead = upcoming.filter(|u| {
+        !step.expects(&u.seat)
+            && match submission.for_turn {
+                Some(t) => t == u.turn,
+                None => !standing_seat,
+            }
+    });
+    if let Some(want) = submission.for_turn.filter(|t| *t != next)
+        && ahead.is_none()
+    {
         return Err(Error::conflict(format!(
             "the sheet was written for turn {want}, but turn {next} is next: read your new report and send it again"
         )));
     }
-    // A game played in steps takes a sheet only from a seat its step expects (or one
-    // allowed a standing sheet); the others are told when their turn comes.
-    let step = game.step()?;
-    if let Some(seat) = submission.empire
+    // A game played in steps takes a sheet only from a seat its step expects, one allowed
+    // a standing sheet, or one sending ahead for its own next step; the others are told
+    // when their turn comes.
+    if let Some(seat) = seat
+        && ahead.is_none()
         && let Some(why) = step.refusal(seat.as_str())
     {
         return Err(Error::conflict(format!("{file}: {why}")));
     }
     // A seat the step allows a standing sheet but does not expect sends one: kept until it
     // sends another, read by every play, whatever the step's deadline.
-    let standing = submission.empire.is_some_and(|s| {
-        !step.expects(s.as_str()) && step.standing.iter().any(|c| c == s.as_str())
-    });
+    let standing = standing_seat && ahead.is_none();
     let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
-    let checked = match submission.empire {
+    // Checked against the game as it stands now, and read again when its step is played.
+    let checked = match seat {
         Some(seat) => Some(game.check(seat.as_str(), file, &text)?),
         None => None,
     };
     // A game without late orders (2.4 is Empires') names the one turn a sheet is for: one
     // that comes after the deadline while the turn waits is refused, never kept for the
-    // turn after.
+    // turn after. A standing sheet, or one sent ahead, is for no step's deadline.
     if !game.ruleset().late_orders()
-        && submission.empire.is_some()
+        && seat.is_some()
         && !standing
+        && ahead.is_none()
         && store
             .deadline_passed(key, submission.received_at)
             .await?
@@ -113,6 +131,18 @@ pub async fn accept_on(
              Send your orders for turn {} with the sheet that comes with your next report",
             next + 1
         )));
+    }
+    if let (Some(seat), Some(u)) = (seat, &ahead) {
+        let submission = Submission {
+            for_turn: Some(u.turn),
+            ..submission.clone()
+        };
+        let receipt = store.keep_for(key, seat.as_str(), &submission).await?;
+        return Ok(Accepted {
+            receipt,
+            checked,
+            step: Some(format!("{} (sent ahead)", u.label)),
+        });
     }
     let submission = Submission {
         for_turn: Some(next),
@@ -131,6 +161,34 @@ pub async fn accept_on(
         receipt,
         checked,
         step: step.expected.is_some().then_some(step.label),
+    })
+}
+
+/// Checks the GM's rulings against the game as it stands, by its ruleset, and keeps them
+/// for the next step (the latest replaces the last): applied when the step is played. Kept
+/// with their mistakes, as a player's sheet is; refused by a game that takes no rulings.
+pub async fn accept_rulings(
+    store: &dyn Store,
+    key: &str,
+    game: &dyn Game,
+    submission: &Submission,
+    file: &str,
+) -> Result<Accepted> {
+    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    let checked = game.check_rulings(file, &text)?;
+    let step = game.step()?;
+    let submission = Submission {
+        empire: None,
+        for_turn: Some(game.turn() + 1),
+        ..submission.clone()
+    };
+    let receipt = store
+        .keep_for(key, crate::gamedir::RULINGS, &submission)
+        .await?;
+    Ok(Accepted {
+        receipt,
+        checked: Some(checked),
+        step: Some(step.label),
     })
 }
 

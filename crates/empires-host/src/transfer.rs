@@ -121,7 +121,7 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
     let standing = game.standing()?;
     let ruleset = hosted.ruleset;
     let seats = ruleset.seats(hosted.text())?;
-    let expected = ruleset.step(hosted.text())?.expected;
+    let step = ruleset.step(hosted.text())?;
     let title = ruleset.game_title(hosted.text())?;
     let row = GameRow {
         name,
@@ -134,7 +134,7 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
         seats: &seats,
         created_at: now,
         standing: &standing,
-        expected: expected.as_deref(),
+        step: &step,
     };
     store.import_game(&row, &turns, &pending).await?;
     Ok(Moved {

@@ -229,6 +229,7 @@ fn replay(
         superseded: Vec::new(),
         state_accepted: None,
         label: at(turn, ORDERS_DIR),
+        arrived: record.arrived.clone(),
     };
     let replayed = crate::pipeline::replay(opened.as_ref(), &taken)?;
     let stored = bytes(files, turn, STATE_FILE)?;

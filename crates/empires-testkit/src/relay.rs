@@ -9,10 +9,15 @@
 //! sheet (`CHEER RED` or `CHEER BLU`), in force until it sends another, and the runner it
 //! cheers runs one further on each of their legs. A game's turns may be paid for: a game-turn is
 //! charged once, at its first leg.
+//!
+//! A runner may `ASK` the GM for something the rules do not cover; the next leg then needs the
+//! GM's rulings, a sheet of `GRANT RUNNER n` (n further on that runner's next leg, 1 to 3) or
+//! `DENY RUNNER` lines, shown in every report. A leg played without them records the GM's
+//! silence, and the request lapses. Each runner's report says when their last sheet arrived.
 
 use empires_host::ruleset::{
     Checked, Diagnostic, Error, Finished, GameText, Orders, Result, Ruleset, Seat, Setup, Severity,
-    SheetHeader, Started, Step, Turn, Written,
+    SheetHeader, Started, Step, Turn, Upcoming, Written,
 };
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +47,15 @@ struct State {
     winner: Option<String>,
     /// Each runner's last note.
     notes: [String; 2],
+    /// The requests to the GM not yet answered, as (runner, what they ask).
+    #[serde(default)]
+    asks: Vec<(String, String)>,
+    /// Distances the GM granted, run on each runner's next leg.
+    #[serde(default)]
+    granted: [u32; 2],
+    /// When each runner's last sheet arrived, in milliseconds since 1970.
+    #[serde(default)]
+    arrived: [Option<i64>; 2],
 }
 
 fn state_of(text: &str) -> Result<State> {
@@ -76,7 +90,55 @@ struct Sheet {
     run: Option<u32>,
     note: Option<String>,
     cheer: Option<String>,
+    ask: Option<String>,
     diagnostics: Vec<Diagnostic>,
+}
+
+/// A mistake on line `line` of a sheet.
+fn problem(line: usize, code: &str, message: String, expected: &str) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Error,
+        line: line as u32,
+        column: 1,
+        code: code.to_string(),
+        message,
+        expected: Some(expected.to_string()),
+        suggestions: Vec::new(),
+        note: None,
+    }
+}
+
+/// The GM's rulings: each runner's grant (0 for a denial), and the mistakes.
+fn read_rulings(text: &str) -> (Vec<(usize, u32)>, Vec<Diagnostic>) {
+    let (mut grants, mut mistakes) = (Vec::new(), Vec::new());
+    for (i, line) in text.lines().enumerate() {
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(|w| w.to_ascii_uppercase())
+            .collect();
+        let runner = words.get(1).and_then(|r| index_of(r));
+        match (words.first().map(String::as_str), runner, words.get(2)) {
+            (None, ..) => {}
+            (Some(w), ..) if w.starts_with('#') => {}
+            (Some("DENY"), Some(r), None) => grants.push((r, 0)),
+            (Some("GRANT"), Some(r), Some(n)) => match n.parse::<u32>() {
+                Ok(n @ 1..=3) => grants.push((r, n)),
+                _ => mistakes.push(problem(
+                    i + 1,
+                    "grant",
+                    format!("line {}: \"{line}\" grants no distance of 1 to 3", i + 1),
+                    "GRANT RED 1 to GRANT RED 3",
+                )),
+            },
+            _ => mistakes.push(problem(
+                i + 1,
+                "ruling",
+                format!("line {}: \"{line}\" is not a ruling of Relay", i + 1),
+                "GRANT RUNNER n or DENY RUNNER",
+            )),
+        }
+    }
+    (grants, mistakes)
 }
 
 fn read_sheet(sheet: &str) -> Sheet {
@@ -84,21 +146,14 @@ fn read_sheet(sheet: &str) -> Sheet {
         run: None,
         note: None,
         cheer: None,
+        ask: None,
         diagnostics: Vec::new(),
     };
     for (i, line) in sheet.lines().enumerate() {
         let line_no = i + 1;
         let words: Vec<&str> = line.split_whitespace().collect();
-        let problem = |code: &str, message: String, expected: &str| Diagnostic {
-            severity: Severity::Error,
-            line: line_no as u32,
-            column: 1,
-            code: code.to_string(),
-            message,
-            expected: Some(expected.to_string()),
-            suggestions: Vec::new(),
-            note: None,
-        };
+        let problem =
+            |code: &str, message: String, expected: &str| problem(line_no, code, message, expected);
         match words.first().map(|w| w.to_ascii_uppercase()).as_deref() {
             None | Some("GAME") | Some("RUNNER") | Some("STEP") => {}
             Some(w) if w.starts_with('#') => {}
@@ -113,6 +168,7 @@ fn read_sheet(sheet: &str) -> Sheet {
                 )),
             },
             Some("NOTE") => out.note = Some(words[1..].join(" ")),
+            Some("ASK") if words.len() > 1 => out.ask = Some(words[1..].join(" ")),
             Some("CHEER") if words.len() == 1 => {}
             Some("CHEER") => match words.get(1).map(|w| w.to_ascii_uppercase()) {
                 Some(r) if index_of(&r).is_some() => out.cheer = Some(r),
@@ -141,14 +197,22 @@ impl Relay {
             .find(|r| **r != runner)
             .copied()
             .unwrap_or("BLU");
+        let needs_gm = (!state.asks.is_empty()).then(|| {
+            state
+                .asks
+                .iter()
+                .map(|(r, what)| format!("{r} asks \"{what}\""))
+                .collect::<Vec<_>>()
+                .join("; ")
+        });
         Step {
             label: label(next),
             expected: Some(vec![runner.to_string()]),
-            next_expected: vec![(other.to_string(), label(next + 1))],
+            next_expected: vec![Upcoming::new(other, next + 1, label(next + 1))],
             standing: vec![CROWD.to_string()],
+            needs_gm,
             allowance: Some(24 * 60 * 60 * 1000),
             begins_game_turn: next % 2 == 1,
-            ..Step::default()
         }
     }
 }
@@ -239,6 +303,32 @@ impl Ruleset for Relay {
         // Only the runner whose leg it is moves; any other sheet handed in is not read.
         let sheet = orders.sheets.iter().find(|(s, _)| s == runner);
         let read = sheet.map(|(_, text)| read_sheet(text));
+        if let Some((_, at)) = orders.arrived.iter().find(|(s, _)| s == runner) {
+            state.arrived[i] = Some(*at);
+        }
+        // The GM's rulings answer the requests made; without them the requests lapse, and
+        // the GM's silence is said.
+        let mut ruled = String::new();
+        match orders.rulings {
+            Some(text) => {
+                for (r, n) in read_rulings(text).0 {
+                    state.granted[r] += n;
+                    ruled.push_str(&match n {
+                        0 => format!("The GM rules: {} is denied.\n", RUNNERS[r]),
+                        n => format!("The GM rules: {} is granted {n}.\n", RUNNERS[r]),
+                    });
+                }
+            }
+            None if !state.asks.is_empty() => {
+                ruled.push_str("The GM was silent: the requests lapse.\n");
+            }
+            None => {}
+        }
+        state.asks.clear();
+        if let Some(ask) = read.as_ref().and_then(|r| r.ask.clone()) {
+            state.asks.push((runner.to_string(), ask));
+        }
+        let granted = std::mem::take(&mut state.granted[i]);
         // The crowd's standing sheet, in force until it sends another, carries its runner.
         let cheered = orders
             .standing
@@ -246,7 +336,7 @@ impl Ruleset for Relay {
             .find(|(s, _)| s == CROWD)
             .and_then(|(_, text)| read_sheet(text).cheer);
         let cheer = u32::from(cheered.as_deref() == Some(runner));
-        let ran = read.as_ref().and_then(|r| r.run).unwrap_or(0) + cheer;
+        let ran = read.as_ref().and_then(|r| r.run).unwrap_or(0) + cheer + granted;
         state.run[i] += ran;
         if let Some(note) = read.as_ref().and_then(|r| r.note.clone()) {
             state.notes[i] = note;
@@ -276,7 +366,8 @@ impl Ruleset for Relay {
         let gm = orders
             .gm
             .map(|g| format!("The GM says: {g}\n"))
-            .unwrap_or_default();
+            .unwrap_or_default()
+            + &ruled;
         let crowd = Written::for_seat(
             CROWD,
             format!("{CROWD}.txt"),
@@ -291,8 +382,11 @@ impl Ruleset for Relay {
             .iter()
             .enumerate()
             .map(|(k, r)| {
+                let arrived = state.arrived[k]
+                    .map(|at| format!("Your last sheet arrived at {at}.\n"))
+                    .unwrap_or_default();
                 let text = format!(
-                    "Relay, {}\n{gm}{runner} ran {ran}.\nYou have run {} of {FINISH}; the other runner {}.\nYour note: {}\n",
+                    "Relay, {}\n{gm}{runner} ran {ran}.\nYou have run {} of {FINISH}; the other runner {}.\nYour note: {}\n{arrived}",
                     label(step),
                     state.run[k],
                     state.run[1 - k],
@@ -322,6 +416,19 @@ impl Ruleset for Relay {
             kept: None,
             next: Some(Relay::step_of(&state)),
         })
+    }
+
+    fn check_rulings(&self, _game: GameText, file: &str, rulings: &str) -> Result<Checked> {
+        let (_, mistakes) = read_rulings(rulings);
+        let text = mistakes
+            .iter()
+            .map(|d| format!("{file}: {}\n", d.message))
+            .collect::<String>();
+        Ok(Checked::of_text(mistakes.len(), 0, text))
+    }
+
+    fn arrival_times(&self) -> bool {
+        true
     }
 
     fn header(&self, sheet: &str) -> SheetHeader {
@@ -368,7 +475,7 @@ mod tests {
         let step = Relay::step_of(&State::default());
         assert_eq!(step.expected, Some(vec!["RED".to_string()]));
         assert!(step.begins_game_turn);
-        assert_eq!(step.next_expected, vec![("BLU".into(), label(2))]);
+        assert_eq!(step.next_expected, vec![Upcoming::new("BLU", 2, label(2))]);
     }
 
     #[test]

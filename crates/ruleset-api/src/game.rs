@@ -36,6 +36,12 @@ pub trait Game: Send + Sync + Any {
     /// Plays the next turn with what was sent for it ([`Ruleset::play`] on the game as
     /// read, without reading it again).
     fn play(&self, orders: Orders) -> Result<Turn>;
+    /// Reads and checks the GM's rulings ([`Ruleset::check_rulings`]); a game kept parsed
+    /// whose GM only writes messages takes none.
+    fn check_rulings(&self, file: &str, rulings: &str) -> Result<Checked> {
+        let _ = rulings;
+        Err(crate::no_rulings(self.ruleset(), file))
+    }
     /// The state the next turn gives with `orders`, as [`Game::play`] would leave it, for
     /// `empires verify`: a ruleset may skip what only the reports need.
     fn replay(&self, orders: Orders) -> Result<String> {
@@ -105,6 +111,12 @@ impl Game for TextGame {
 
     fn play(&self, orders: Orders) -> Result<Turn> {
         self.game.ruleset.play(self.game.text(), orders)
+    }
+
+    fn check_rulings(&self, file: &str, rulings: &str) -> Result<Checked> {
+        self.game
+            .ruleset
+            .check_rulings(self.game.text(), file, rulings)
     }
 
     fn warnings(&self) -> &[String] {

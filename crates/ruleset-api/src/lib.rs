@@ -416,6 +416,13 @@ pub struct Orders<'a> {
     /// The standing sheets in force, as (seat, text): each seat's latest, kept until it
     /// sends another ([`Step::standing`]).
     pub standing: &'a [(String, String)],
+    /// The GM's rulings for this step, as typed ([`Ruleset::check_rulings`]): distinct from
+    /// the GM's messages, which are only printed. `None`: the GM sent none, and a step that
+    /// needed them ([`Step::needs_gm`]) is being played at its deadline in the GM's silence.
+    pub rulings: Option<&'a str>,
+    /// When each sheet in `sheets` arrived, as (seat, milliseconds since 1970): a game may
+    /// rule on the order sheets came in, or on one that came late.
+    pub arrived: &'a [(String, i64)],
 }
 
 /// A turn played: everything the host writes for it, as text.
@@ -524,9 +531,9 @@ pub struct Step {
     /// The seats the step waits for and plays; `None`: every living seat with a player.
     /// A sheet from a seat not among them is refused.
     pub expected: Option<Vec<String>>,
-    /// For a seat not expected now, the label of the step it is next expected at, so that
-    /// a refused sheet says when to send it.
-    pub next_expected: Vec<(String, String)>,
+    /// For a seat not expected now, the step it is next expected at: a sheet it sends now
+    /// is kept for that step (sent ahead), and a refused sheet says when to send it.
+    pub next_expected: Vec<Upcoming>,
     /// The seats that may send a standing sheet now.
     pub standing: Vec<String>,
     /// Why the GM must rule before the step is played, when the step needs the GM.
@@ -536,6 +543,26 @@ pub struct Step {
     pub allowance: Option<i64>,
     /// Whether the step begins a game-turn: what the ledger charges for.
     pub begins_game_turn: bool,
+}
+
+/// A later step a seat is expected at.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Upcoming {
+    pub seat: String,
+    /// The host turn the step will be (this step's turn plus one, or more).
+    pub turn: u32,
+    /// The step for people, as [`Step::label`] will name it.
+    pub label: String,
+}
+
+impl Upcoming {
+    pub fn new(seat: impl Into<String>, turn: u32, label: impl Into<String>) -> Upcoming {
+        Upcoming {
+            seat: seat.into(),
+            turn,
+            label: label.into(),
+        }
+    }
 }
 
 impl Step {
@@ -556,20 +583,21 @@ impl Step {
             .is_none_or(|e| e.iter().any(|s| s == seat))
     }
 
+    /// The later step `seat` is next expected at, when it is not expected now.
+    pub fn upcoming(&self, seat: &str) -> Option<&Upcoming> {
+        self.next_expected.iter().find(|u| u.seat == seat)
+    }
+
     /// Why a sheet from `seat` is not taken for this step, or `None` when it is: the seat
     /// is neither expected nor allowed a standing sheet.
     pub fn refusal(&self, seat: &str) -> Option<String> {
         if self.expects(seat) || self.standing.iter().any(|s| s == seat) {
             return None;
         }
-        let next = self
-            .next_expected
-            .iter()
-            .find(|(s, _)| s == seat)
-            .map_or_else(
-                || "it is not expected again".to_string(),
-                |(_, label)| format!("its next is {label}"),
-            );
+        let next = self.upcoming(seat).map_or_else(
+            || "it is not expected again".to_string(),
+            |u| format!("its next is {}", u.label),
+        );
         Some(format!(
             "{seat} is not expected at {}, the step now being played: {next}; send its sheet then",
             self.label
@@ -605,6 +633,12 @@ pub trait Ruleset: Send + Sync {
     fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked>;
     /// Plays the next turn with what was sent for it.
     fn play(&self, game: GameText, orders: Orders) -> Result<Turn>;
+    /// Reads and checks the GM's rulings ([`Orders::rulings`]), named `file` in messages, as
+    /// a player's sheet is checked. A game whose GM only writes messages takes none.
+    fn check_rulings(&self, game: GameText, file: &str, rulings: &str) -> Result<Checked> {
+        let _ = (game, rulings);
+        Err(no_rulings(self, file))
+    }
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;
@@ -649,6 +683,11 @@ pub trait Ruleset: Send + Sync {
     fn finished(&self, _game: GameText) -> Result<Option<String>> {
         Ok(None)
     }
+    /// Whether the game rules on when sheets arrived ([`Orders::arrived`]): the host then
+    /// keeps each played sheet's arrival with its turn, so that a replay is told the same.
+    fn arrival_times(&self) -> bool {
+        false
+    }
     /// Whether a game's turns may be charged to its players (the host's ledger of turn
     /// credits, 2.10 of Empires): dropouts and results are recorded all the same.
     fn paid_turns(&self) -> bool {
@@ -668,6 +707,14 @@ impl std::fmt::Debug for dyn Ruleset {
     }
 }
 
+/// Why the GM's rulings `file` are refused by a game of `ruleset`, which takes none.
+pub fn no_rulings(ruleset: &(impl Ruleset + ?Sized), file: &str) -> Error {
+    Error::conflict(format!(
+        "{file}: a game of {} takes no rulings from the GM; write to the players with a message instead",
+        ruleset.title()
+    ))
+}
+
 /// A value as pretty JSON with a final newline: how a state and a turn's records are kept,
 /// so that a GM can read and diff them.
 pub fn to_pretty_json<T: serde::Serialize>(value: &T, what: &str) -> Result<String> {
@@ -679,7 +726,7 @@ pub fn to_pretty_json<T: serde::Serialize>(value: &T, what: &str) -> Result<Stri
 
 #[cfg(test)]
 mod step_tests {
-    use super::Step;
+    use super::{Step, Upcoming};
 
     #[test]
     fn a_whole_turn_waits_for_everyone_and_refuses_no_seat() {
@@ -693,7 +740,7 @@ mod step_tests {
         let step = Step {
             label: "slot 1 of 3".into(),
             expected: Some(vec!["AA".into()]),
-            next_expected: vec![("BB".into(), "slot 2 of 3".into())],
+            next_expected: vec![Upcoming::new("BB", 2, "slot 2 of 3")],
             standing: vec!["CC".into()],
             ..Step::default()
         };

@@ -209,6 +209,8 @@ pub struct SubmitReport {
     pub empire: Option<SeatCode>,
     /// The step the sheet is for, in a game played in steps.
     pub step: Option<String>,
+    /// The file kept was the GM's rulings.
+    pub rulings: bool,
 }
 
 impl fmt::Display for SubmitReport {
@@ -216,9 +218,11 @@ impl fmt::Display for SubmitReport {
         if let Some(check) = &self.check {
             writeln!(f, "{check}")?;
         }
-        let who = self.empire.map_or("the GM's messages".to_string(), |e| {
-            format!("{e}'s turnsheet")
-        });
+        let who = match (self.empire, self.rulings) {
+            (_, true) => "the GM's rulings".to_string(),
+            (Some(e), false) => format!("{e}'s turnsheet"),
+            (None, false) => "the GM's messages".to_string(),
+        };
         let step = self
             .step
             .as_ref()
@@ -240,8 +244,19 @@ impl fmt::Display for SubmitReport {
 
 /// `empires submit`: checks a turnsheet as `empires check` does and keeps it for the next
 /// turn, errors and all (the player is told; the turn reads it as it is). With no empire
-/// the file is the GM's messages to every player (10.6).
-pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<SubmitReport> {
+/// the file is the GM's messages to every player (10.6), or with `rulings` the GM's rulings
+/// for the next step, checked by the game's ruleset.
+pub fn submit(
+    at: &GameAt,
+    empire: Option<SeatCode>,
+    file: &Path,
+    rulings: bool,
+) -> Result<SubmitReport> {
+    if rulings && empire.is_some() {
+        return Err(Error::new(
+            "the GM's rulings are the GM's, not a seat's: give --rulings without --empire",
+        ));
+    }
     let bytes = std::fs::File::open(file)
         .and_then(|f| empires_host::files::read_at_most(f, MAX_SHEET_BYTES as u64))
         .map_err(|e| Error::io("cannot read", file, e))?
@@ -252,25 +267,42 @@ pub fn submit(at: &GameAt, empire: Option<SeatCode>, file: &Path) -> Result<Subm
             ))
         })?;
     let (store, game) = open(at)?;
-    let accepted = block_on(empires_host::submit::accept(
-        store.as_ref(),
-        &game,
-        &Submission {
-            empire,
-            body: bytes,
-            door: "cli".into(),
-            received_at: super::now()?,
-            for_turn: None,
-            late: false,
-        },
-        &file.display().to_string(),
-    ))?;
+    let submission = Submission {
+        empire,
+        body: bytes,
+        door: "cli".into(),
+        received_at: super::now()?,
+        for_turn: None,
+        late: false,
+    };
+    let shown = file.display().to_string();
+    let accepted = if rulings {
+        block_on(async {
+            let opened = empires_host::submit::open(store.as_ref(), &game).await?;
+            empires_host::submit::accept_rulings(
+                store.as_ref(),
+                &game,
+                opened.as_ref(),
+                &submission,
+                &shown,
+            )
+            .await
+        })?
+    } else {
+        block_on(empires_host::submit::accept(
+            store.as_ref(),
+            &game,
+            &submission,
+            &shown,
+        ))?
+    };
     Ok(SubmitReport {
         check: accepted.check_text(),
         step: accepted.step.clone(),
         receipt: accepted.receipt,
         game: store.describe(&game),
         empire,
+        rulings,
     })
 }
 

@@ -86,6 +86,10 @@ impl Store for DirStore {
         GameFiles::open(&path(game), None)?.keep_standing(seat.as_str(), &submission.body)
     }
 
+    async fn keep_for(&self, game: &str, name: &str, submission: &Submission) -> Result<Receipt> {
+        GameFiles::open(&path(game), None)?.keep_for(name, &submission.body, submission.for_turn)
+    }
+
     async fn standing(&self, game: &str) -> Result<Files> {
         GameFiles::open(&path(game), None)?.standing_files()
     }

@@ -302,6 +302,11 @@ pub trait Store: Send + Sync {
     /// another: what a seat its step does not expect, but allows a standing sheet, sends
     /// ([`crate::ruleset::Step::standing`]).
     async fn keep_standing(&self, game: &str, submission: &Submission) -> Result<Receipt>;
+    /// Keeps `submission` under `name` for the turn `submission.for_turn` (the next when
+    /// `None`, or a later one): the GM's rulings ([`crate::gamedir::RULINGS`]) for the next
+    /// step, or a seat's sheet sent ahead for its own next step. The latest kept under a name
+    /// for a turn is the one played; one for a turn already played is refused.
+    async fn keep_for(&self, game: &str, name: &str, submission: &Submission) -> Result<Receipt>;
 
     /// The standing sheets in force, as their files (`standing/SEAT.txt`), sorted.
     async fn standing(&self, game: &str) -> Result<Files>;

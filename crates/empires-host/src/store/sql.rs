@@ -796,11 +796,11 @@ where
         // The seats as they stood before the turn undone.
         let (_, before) = Self::read(&mut tx, shown, game).await?;
         let seats = before.ruleset.seats(before.text())?;
-        let expected = before.ruleset.step(before.text())?.expected;
+        let step = before.ruleset.step(before.text())?;
         Self::update_seats(&mut tx, id, &seats)
             .await
             .map_err(fail("cannot undo the turn"))?;
-        Self::mark_expected(&mut tx, id, expected.as_deref())
+        Self::mark_step(&mut tx, id, &step)
             .await
             .map_err(fail("cannot undo the turn"))?;
         tx.commit().await.map_err(fail("cannot undo the turn"))?;
@@ -954,6 +954,71 @@ impl Store for SqlStore {
                 for_turn,
                 sha256: sha256_hex(&submission.body),
                 replaces,
+            })
+        })
+    }
+
+    async fn keep_for(&self, game: &str, name: &str, submission: &Submission) -> Result<Receipt> {
+        let shown = &self.shown;
+        let sha = sha256_hex(&submission.body);
+        on_pool!(&self.pool, |p, Ops| {
+            let fail = |what: &'static str| move |e: sqlx::Error| db_error(what, shown, e);
+            let mut tx = p
+                .begin_with(Ops::BEGIN_WRITE)
+                .await
+                .map_err(fail("cannot start"))?;
+            let row: Option<(i64, i64, Option<i32>, Option<String>, Option<Millis>)> =
+                sqlx::query_as(Ops::READ_FOR_SHEET)
+                    .bind(game)
+                    .bind(name)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(fail("cannot read the game"))?;
+            let (id, turn, seat, _, finished) = row.ok_or_else(|| not_found(shown, game))?;
+            if finished.is_some() {
+                return Err(game_over(shown, game, turn));
+            }
+            let next = turn as u32 + 1;
+            let for_turn = submission.for_turn.unwrap_or(next);
+            if for_turn < next {
+                return Err(moved_on(shown, game, for_turn, next));
+            }
+            if seat.is_none() && name != crate::gamedir::RULINGS {
+                return Err(Error::not_found(format!(
+                    "{shown}, game \"{game}\": there is no seat {name} in the game"
+                )));
+            }
+            let before: Option<(String,)> = sqlx::query_as(
+                "SELECT sha256 FROM submissions WHERE game_id = $1 AND empire = $2 \
+                 AND for_turn = $3 AND consumed_turn IS NULL ORDER BY id DESC LIMIT 1",
+            )
+            .bind(id)
+            .bind(name)
+            .bind(i64::from(for_turn))
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(fail("cannot read the turnsheets"))?;
+            Ops::insert_submission(
+                &mut tx,
+                id,
+                Some(name),
+                for_turn,
+                &submission.body,
+                (&submission.door, submission.received_at, false),
+            )
+            .await
+            .map_err(fail("cannot keep the turnsheet"))?;
+            tx.commit()
+                .await
+                .map_err(fail("cannot keep the turnsheet"))?;
+            if before.is_some() {
+                self.drop_superseded(game, name, for_turn, "accepted", submission.received_at)
+                    .await?;
+            }
+            Ok(Receipt {
+                for_turn,
+                sha256: sha,
+                replaces: before.map(|(h,)| h),
             })
         })
     }

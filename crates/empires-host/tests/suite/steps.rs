@@ -32,8 +32,12 @@ async fn play(store: &dyn Store, game: &str) -> empires_host::Result<u32> {
 }
 
 async fn race(store: &dyn Store, game: &str, held: bool) {
-    // Step 1 is A's leg: B's sheet is refused, naming B's own next step.
-    let refused = accept(store, game, &sheet("BLU", "RUN 3"), "BLU.txt")
+    // Step 1 is RED's leg: a sheet BLU wrote for it is refused, naming BLU's own next step.
+    let for_step_one = Submission {
+        for_turn: Some(1),
+        ..sheet("BLU", "RUN 3")
+    };
+    let refused = accept(store, game, &for_step_one, "BLU.txt")
         .await
         .unwrap_err();
     assert_eq!(refused.kind(), Kind::Conflict, "{refused}");
@@ -47,6 +51,25 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
         "{message}"
     );
     assert!(store.pending(game).await.unwrap().is_empty());
+    // Sent for no step in particular, BLU's sheet is kept ahead for BLU's own next leg,
+    // checked now and read again when that leg is played.
+    let ahead = accept(store, game, &sheet("BLU", "RUN 1"), "BLU.txt")
+        .await
+        .unwrap();
+    assert_eq!(ahead.receipt.for_turn, 2);
+    assert_eq!(
+        ahead.step.as_deref(),
+        Some("game-turn 1, leg 2 of 2: BLU runs (sent ahead)")
+    );
+    assert!(
+        store.pending(game).await.unwrap().is_empty(),
+        "a sheet sent ahead waits for its own step, not this one"
+    );
+    let mistaken = accept(store, game, &sheet("BLU", "RUN 9"), "BLU.txt").await;
+    assert_eq!(mistaken.unwrap().errors(), 1, "checked when sent");
+    accept(store, game, &sheet("BLU", "RUN 1"), "BLU.txt")
+        .await
+        .unwrap();
     // The crowd is never expected but may send standing orders: kept until replaced, read
     // by every play. It cheers BLU, who then runs one further on each leg.
     let cheer = accept(store, game, &sheet("GRN", "CHEER BLU"), "GRN.txt")
@@ -68,21 +91,59 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
             "{waiting}"
         );
     }
-    // The legs: RED 5, BLU 1, RED 5, BLU 1, RED 2: RED reaches 12 on the fifth step and wins.
-    for (step, (seat, run)) in [("RED", 5), ("BLU", 1), ("RED", 5), ("BLU", 1), ("RED", 2)]
-        .into_iter()
-        .enumerate()
-    {
-        let kept = accept(store, game, &sheet(seat, &format!("RUN {run}")), "s.txt")
+    // The legs: RED 5, BLU 1 (sent ahead), RED 5 asking the GM for a tailwind, BLU 1 once
+    // the GM granted RED 2, RED standing still: RED reaches 12 on the fifth step and wins.
+    let legs = [
+        ("RED", "RUN 5"),
+        ("BLU", ""),
+        ("RED", "RUN 5\nASK a tailwind on the last leg"),
+        ("BLU", "RUN 1"),
+        ("RED", "RUN"),
+    ];
+    for (step, (seat, text)) in legs.into_iter().enumerate() {
+        let turn = step as u32 + 1;
+        if !text.is_empty() {
+            let kept = accept(store, game, &sheet(seat, text), "s.txt")
+                .await
+                .unwrap();
+            assert_eq!(kept.receipt.for_turn, turn);
+            // The receipt names the step as people do.
+            let leg = if seat == "RED" { 1 } else { 2 };
+            let label = format!("game-turn {}, leg {leg} of 2: {seat} runs", step / 2 + 1);
+            assert_eq!(kept.step.as_deref(), Some(label.as_str()));
+        }
+        if turn == 4 {
+            // RED asked: BLU's leg waits for the GM's rulings, BLU's sheet notwithstanding.
+            let waiting = play(store, game).await.unwrap_err().to_string();
+            assert!(
+                waiting.contains("waits for the GM's rulings")
+                    && waiting.contains("RED asks \"a tailwind on the last leg\""),
+                "{waiting}"
+            );
+            // The GM's rulings are checked as a player's sheet is, and kept all the same.
+            let checked = rule(store, game, "GRANT RED 9").await.unwrap();
+            assert_eq!(checked.errors(), 1);
+            let ruled = rule(store, game, "GRANT RED 2").await.unwrap();
+            assert_eq!((ruled.errors(), ruled.receipt.for_turn), (0, 4));
+            assert!(ruled.receipt.replaces.is_some());
+        }
+        assert_eq!(play(store, game).await.unwrap(), turn);
+    }
+    // The GM's ruling is in every report of the leg it was applied at.
+    for seat in ["RED", "BLU", "GRN"] {
+        let report = store
+            .turn_file(game, 4, &format!("reports/{seat}.txt"), None)
             .await
             .unwrap();
-        assert_eq!(kept.receipt.for_turn, step as u32 + 1);
-        // The receipt names the step as people do.
-        let leg = if seat == "RED" { 1 } else { 2 };
-        let label = format!("game-turn {}, leg {leg} of 2: {seat} runs", step / 2 + 1);
-        assert_eq!(kept.step.as_deref(), Some(label.as_str()));
-        assert_eq!(play(store, game).await.unwrap(), step as u32 + 1);
+        let report = String::from_utf8(report).unwrap();
+        assert!(
+            report.contains("The GM rules: RED is granted 2."),
+            "{seat}: {report}"
+        );
     }
+    // The rulings are kept with the step they were applied at, as sent.
+    let rulings = store.turn_file(game, 4, "orders/rulings.txt", None).await;
+    assert_eq!(rulings.unwrap(), b"GRANT RED 2\n");
     let report = store
         .turn_file(game, 5, "reports/RED.txt", None)
         .await
@@ -122,6 +183,22 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
         waiting.iter().any(|p| p.ends_with("RED.txt")),
         "{waiting:?}"
     );
+}
+
+/// The GM's rulings `text` sent for the next step of `game`.
+async fn rule(
+    store: &dyn Store,
+    game: &str,
+    text: &str,
+) -> empires_host::Result<empires_host::submit::Accepted> {
+    let opened = empires_host::submit::open(store, game).await?;
+    let submission = Submission {
+        empire: None,
+        body: format!("{text}\n").into_bytes(),
+        ..sheet("RED", "")
+    };
+    empires_host::submit::accept_rulings(store, game, opened.as_ref(), &submission, "rulings.txt")
+        .await
 }
 
 fn relay() -> &'static dyn Ruleset {
@@ -366,5 +443,117 @@ async fn a_race_moves_between_stores_with_its_standing_sheets_and_whose_leg_it_i
         String::from_utf8(report)
             .unwrap()
             .contains("You have run 3 of 12")
+    );
+}
+
+#[tokio::test]
+async fn a_step_played_without_the_rulings_it_needed_records_the_gms_silence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let (store, _) = race_at(&url, &[("RED", "alice"), ("BLU", "bob")]).await;
+    let ask = sheet("RED", "RUN 2\nASK a second baton");
+    accept(&store, "race", &ask, "RED.txt").await.unwrap();
+    play(&store, "race").await.unwrap();
+    accept(&store, "race", &sheet("BLU", "RUN 3"), "BLU.txt")
+        .await
+        .unwrap();
+    // The GM says nothing; the clock (or the GM's --yes) plays the leg at its deadline.
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    let played = store.play_turn("race", options, T0).await.unwrap();
+    assert!(
+        played
+            .warnings
+            .iter()
+            .any(|w| w.contains("without the GM's rulings")
+                && w.contains("RED asks \"a second baton\"")),
+        "{:?}",
+        played.warnings
+    );
+    let record = store.turn_file("race", 2, "turn.json", None).await.unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&record).unwrap();
+    assert_eq!(record["gm_silent"], "RED asks \"a second baton\"");
+    let report = store
+        .turn_file("race", 2, "reports/BLU.txt", None)
+        .await
+        .unwrap();
+    let report = String::from_utf8(report).unwrap();
+    assert!(report.contains("The GM was silent"), "{report}");
+    // When each runner's sheet arrived is the ruleset's to read, and kept for the replay.
+    assert!(report.contains(&format!("arrived at {T0}")), "{report}");
+    assert_eq!(record["arrived"][0], serde_json::json!(["BLU", T0]));
+    let verified = empires_host::verify::verify(&store, "race").await.unwrap();
+    assert_eq!(verified.failures(), 0, "{verified}");
+}
+
+#[tokio::test]
+async fn a_game_of_empires_takes_no_rulings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let services = Services::of(SqlStore::open(&url).await.unwrap());
+    empires_testkit::tutorial_game(&services, "tut", &[], 7, T0).await;
+    let refused = rule(services.games.as_ref(), "tut", "GRANT EN 2")
+        .await
+        .unwrap_err();
+    assert_eq!(refused.kind(), Kind::Conflict);
+    assert!(
+        refused.to_string().contains("takes no rulings"),
+        "{refused}"
+    );
+    assert!(services.games.pending("tut").await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn after_each_play_each_step_is_due_its_allowance_after_the_last_play() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let (store, services) = race_at(&url, &[("RED", "alice"), ("BLU", "bob")]).await;
+    let day = 24 * 3_600_000;
+    let set = |text: &str| {
+        let schedule = empires_host::schedule::Schedule::parse(text).unwrap();
+        let services = services.clone();
+        async move {
+            services
+                .schedules
+                .set_schedule(
+                    "race",
+                    &schedule,
+                    empires_host::store::CatchUp::Each,
+                    &[],
+                    T0,
+                )
+                .await
+                .unwrap()
+        }
+    };
+    // The step's own allowance (Relay suggests a day), from the time it was set.
+    assert_eq!(set("after each play early").await.deadline, Some(T0 + day));
+    // Played on arrival: RED's sheet alone makes the leg due at once.
+    let at = T0 + 3_600_000;
+    accept(&store, "race", &sheet("RED", "RUN 1"), "RED.txt")
+        .await
+        .unwrap();
+    assert_eq!(services.schedules.due(at).await.unwrap().len(), 1);
+    empires_host::clock::run_due(&services, at).await.unwrap();
+    // BLU's leg is due a day after RED's was played, not a day after RED's deadline.
+    let next = services
+        .schedules
+        .schedule_of("race")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((next.for_turn, next.deadline), (2, Some(at + day)));
+    // A time of the GM's own replaces the step's.
+    assert_eq!(
+        set("after each play 6h").await.deadline,
+        Some(T0 + 6 * 3_600_000)
+    );
+    assert_eq!(
+        empires_host::schedule::Schedule::parse("after play 6h")
+            .unwrap()
+            .to_string(),
+        "after each play 6h"
     );
 }

@@ -7,7 +7,7 @@
 
 use super::{Pool, SqlStore};
 use crate::error::{Error, Result};
-use crate::schedule::{Schedule, duration_text};
+use crate::schedule::{Every, Schedule, duration_text};
 use crate::store::Millis;
 use crate::store::prelude::*;
 
@@ -119,13 +119,18 @@ fn from_row(shown: &str, game: &str, row: ScheduleRow) -> Result<GameSchedule> {
 /// Where the deadline goes after turn `played` was stored at `now`: the schedule's next
 /// deadline after the one just met, so that deadlines stay on the schedule's grid and a
 /// host that was down plays one turn per deadline missed ([`CatchUp::Each`]); or, with
-/// [`CatchUp::Skip`] or when no deadline was set, the next one after the present.
+/// [`CatchUp::Skip`] or when no deadline was set, the next one after the present. A
+/// schedule counted from each play counts from `now`, the play, with the next step's
+/// `allowance` unless it gives its own.
 pub fn next_deadline(
     schedule: &Schedule,
     catch_up: CatchUp,
     met: Option<Millis>,
-    now: Millis,
+    (now, allowance): (Millis, Option<Millis>),
 ) -> Option<Millis> {
+    if let Every::AfterPlay(_) = schedule.every {
+        return schedule.next_after_play(now, allowance);
+    }
     let from = match (met, catch_up) {
         (Some(d), CatchUp::Each) => d,
         (Some(d), CatchUp::Skip) => d.max(now),
@@ -140,6 +145,21 @@ pub fn next_deadline(
         }
     }
     Some(next)
+}
+
+impl SqlStore {
+    /// The time game `game`'s next step suggests its seats be given, as its last play
+    /// recorded.
+    async fn step_allowance(&self, game: &str) -> Result<Option<Millis>> {
+        let row: Option<(Option<i64>,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT step_allowance FROM games WHERE name = $1")
+                .bind(game)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        Ok(row.and_then(|(a,)| a))
+    }
 }
 
 #[async_trait::async_trait]
@@ -166,7 +186,13 @@ impl Schedules for SqlStore {
         reminders: &[Millis],
         now: Millis,
     ) -> Result<GameSchedule> {
-        let deadline = schedule.next_after(now);
+        let deadline = schedule.next_after_play(now, self.step_allowance(game).await?);
+        if deadline.is_none() && schedule.every == Every::AfterPlay(None) {
+            return Err(Error::conflict(format!(
+                "game \"{game}\": its next step suggests no allowance, so \"after each play\" \
+                 needs one: say how long, as in \"after each play 24h\""
+            )));
+        }
         let spec = schedule.to_string();
         let grace = schedule.grace;
         let early = i64::from(schedule.early);
@@ -261,7 +287,9 @@ impl Schedules for SqlStore {
             return Err(Error::conflict(format!("game \"{game}\" is not paused")));
         }
         let deadline = match current.deadline {
-            Some(d) if current.schedule.run_at(d) <= now => current.schedule.next_after(now),
+            Some(d) if current.schedule.run_at(d) <= now => current
+                .schedule
+                .next_after_play(now, self.step_allowance(game).await?),
             other => other,
         };
         let words = match deadline {
@@ -328,7 +356,9 @@ impl Schedules for SqlStore {
                    AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL AND s.expected = 1) \
                    AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.status IN ('playing', 'missing') AND s.account_id IS NOT NULL AND s.expected = 1 \
                      AND NOT EXISTS (SELECT 1 FROM submissions u WHERE u.game_id = g.id AND u.empire = s.empire \
-                       AND u.for_turn = d.for_turn AND u.consumed_turn IS NULL AND u.status = 'accepted')))) \
+                       AND u.for_turn = d.for_turn AND u.consumed_turn IS NULL AND u.status = 'accepted')) \
+                   AND (g.step_needs_gm IS NULL OR EXISTS (SELECT 1 FROM submissions r WHERE r.game_id = g.id \
+                     AND r.empire = 'rulings' AND r.for_turn = d.for_turn AND r.consumed_turn IS NULL)))) \
                  ORDER BY d.deadline, g.name",
             )
             .bind(now)

@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 use crate::gamedir::REPORTS_DIR;
 use crate::gamedir::{HASH_FILE, ORDERS_DIR, STATE_FILE, sha256_hex};
 use crate::pipeline::{self, PlayedTurn, Taken};
-use crate::ruleset::Finished;
 use crate::ruleset::{self, GameText, HostedGame, Ruleset, Seat, Started};
+use crate::ruleset::{Finished, Step};
 use crate::schedule::Schedule;
 use crate::staging::{RECORD_FILE, TurnRecord};
 use crate::store::{Files, Millis};
@@ -40,7 +40,8 @@ pub struct GameRow<'a> {
     /// The standing sheets in force, as (seat, bytes): a game brought in keeps them.
     pub standing: &'a [(String, Vec<u8>)],
     /// The seats the game's next step expects (every seat, for `None`).
-    pub expected: Option<&'a [String]>,
+    /// The game's next step, as its ruleset reads it from the last state.
+    pub step: &'a Step,
 }
 
 /// The files of a starting position: the state, its hash, and its reports with their
@@ -167,11 +168,19 @@ where
 
     /// Marks the seats the game's next step expects (every seat, for `None`): the clock's
     /// early run and the reminders count only these.
-    pub async fn mark_expected(
-        c: &mut D::Connection,
-        id: i64,
-        expected: Option<&[String]>,
-    ) -> sqlx::Result<()> {
+    /// Records what game `id`'s next step waits for: the seats it expects (every seat when
+    /// it names none), the GM's rulings when it needs them, and its allowance.
+    pub async fn mark_step(c: &mut D::Connection, id: i64, step: &Step) -> sqlx::Result<()> {
+        sqlx::query(
+            "UPDATE games SET step_label = $1, step_needs_gm = $2, step_allowance = $3 WHERE id = $4",
+        )
+        .bind(step.label.as_str())
+        .bind(step.needs_gm.as_deref())
+        .bind(step.allowance)
+        .bind(id)
+        .execute(&mut *c)
+        .await?;
+        let expected = step.expected.as_deref();
         sqlx::query("UPDATE seats SET expected = $1 WHERE game_id = $2")
             .bind(i64::from(expected.is_none()))
             .bind(id)
@@ -203,7 +212,7 @@ where
         let bad = |e: Error| sqlx::Error::Protocol(e.to_string());
         let seats = ruleset.seats(text).map_err(bad)?;
         let played = ruleset.next_turn(text).map_err(bad)?.saturating_sub(1);
-        let expected = ruleset.step(text).map_err(bad)?.expected;
+        let step = ruleset.step(text).map_err(bad)?;
         let row = GameRow {
             name,
             ruleset,
@@ -215,11 +224,11 @@ where
             seats: &seats,
             created_at: now,
             standing: &[],
-            expected: None,
+            step: &step,
         };
         let mut tx = p.begin().await?;
         let id = Self::insert_game(&mut tx, &row).await?;
-        Self::mark_expected(&mut tx, id, expected.as_deref()).await?;
+        Self::mark_step(&mut tx, id, &step).await?;
         let (files, declared) = start_files(started);
         let hash = sha256_hex(started.state.as_bytes());
         Self::insert_turn(&mut tx, id, played, &hash, None, now, (&files, &declared)).await?;
@@ -238,7 +247,7 @@ where
     ) -> sqlx::Result<()> {
         let mut tx = p.begin().await?;
         let id = Self::insert_game(&mut tx, row).await?;
-        Self::mark_expected(&mut tx, id, row.expected).await?;
+        Self::mark_step(&mut tx, id, row.step).await?;
         for (seat, body) in row.standing {
             sqlx::query(
                 "INSERT INTO standing_sheets (game_id, seat, body, sha256, received_at) \
@@ -374,6 +383,22 @@ where
         .await
         .map_err(fail("cannot read the standing sheets"))?;
         let label = format!("{shown}, game \"{game}\"");
+        // When each sheet arrived, for a game that rules on it.
+        let mut arrived = Vec::new();
+        if g.ruleset.arrival_times() {
+            for (seat, ids, _) in &pending {
+                let (Some(seat), Some(sid)) = (seat, ids.last()) else {
+                    continue;
+                };
+                let (at,): (i64,) =
+                    sqlx::query_as("SELECT received_at FROM submissions WHERE id = $1")
+                        .bind(*sid)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(fail("cannot read the turnsheets"))?;
+                arrived.push((seat.clone(), at));
+            }
+        }
         let taken = Taken {
             sent: pending
                 .iter()
@@ -384,6 +409,7 @@ where
             state_accepted,
             label: format!("{label}, {ORDERS_DIR}"),
             standing,
+            arrived,
         };
         let ruleset = g.ruleset;
         let played = pipeline::play(ruleset.open(g)?.as_ref(), taken, options)?;
@@ -448,7 +474,11 @@ where
         let before = Self::seats_before(&mut *tx, id).await?;
         // The seats as the turn left them, by the ruleset.
         Self::update_seats(&mut *tx, id, &played.after).await?;
-        Self::mark_expected(&mut *tx, id, played.next_expected.as_deref()).await?;
+        let next_step = match &played.next {
+            Some(step) => step.clone(),
+            None => Step::turn(played.turn + 1),
+        };
+        Self::mark_step(&mut *tx, id, &next_step).await?;
         // Charges, dropouts and results in the players' ledgers (2.10, 11.7). A game played
         // in steps is charged once a game-turn, at the step that begins it.
         let finished = played.finished.as_ref();
@@ -467,7 +497,14 @@ where
         }
         // The next deadline, in the same transaction: a turn and its deadline never
         // drift apart, whichever door played the turn.
-        Self::advance_in(&mut *tx, id, next, over.is_some(), now).await?;
+        Self::advance_in(
+            &mut *tx,
+            id,
+            (next, next_step.allowance),
+            over.is_some(),
+            now,
+        )
+        .await?;
         let mut detail = format!("turn {next}");
         if let Some(why) = &played.record.state_accepted {
             detail.push_str(&format!("; played on a state accepted as it is: {why}"));
@@ -551,7 +588,7 @@ where
     pub async fn advance_in(
         c: &mut D::Connection,
         id: i64,
-        played: u32,
+        (played, allowance): (u32, Option<i64>),
         over: bool,
         now: Millis,
     ) -> sqlx::Result<()> {
@@ -573,7 +610,7 @@ where
         let next = if over {
             None
         } else {
-            next_deadline(&schedule, catch_up, met, now)
+            next_deadline(&schedule, catch_up, met, (now, allowance))
         };
         sqlx::query(
             "UPDATE schedules SET for_turn = $1, deadline = $2, changed_at = $3 WHERE game_id = $4",
