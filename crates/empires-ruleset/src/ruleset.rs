@@ -48,6 +48,7 @@ pub fn seats_of(state: &GameState) -> Vec<Seat> {
                 name: name.clone(),
                 email: e.email.clone(),
             }),
+            split_from: None,
         })
         .collect()
 }

@@ -14,6 +14,9 @@
 //! GM's rulings, a sheet of `GRANT RUNNER n` (n further on that runner's next leg, 1 to 3) or
 //! `DENY RUNNER` lines, shown in every report. A leg played without them records the GM's
 //! silence, and the request lapses. Each runner's report says when their last sheet arrived.
+//!
+//! When the first game-turn is over the crowd splits in two: the far stand, `YEL`, leaves
+//! `GRN` and cheers on its own, a seat of its own held by the crowd's player.
 
 use empires_host::ruleset::{
     Checked, Diagnostic, Error, Finished, GameText, Orders, Result, Ruleset, Seat, Setup, Severity,
@@ -29,6 +32,21 @@ pub const RUNNERS: [&str; 2] = ["RED", "BLU"];
 
 /// The crowd: a seat no step expects, that sends standing sheets.
 pub const CROWD: &str = "GRN";
+
+/// The far stand, which splits from the crowd when the first game-turn is over.
+pub const STAND: &str = "YEL";
+
+/// The steps after which the crowd has split.
+const SPLIT_AFTER: u32 = 2;
+
+/// The seats that may send standing sheets, when `steps` have been played.
+fn crowds(steps: u32) -> Vec<String> {
+    let mut seats = vec![CROWD.to_string()];
+    if steps >= SPLIT_AFTER {
+        seats.push(STAND.to_string());
+    }
+    seats
+}
 
 /// The distance that wins.
 pub const FINISH: u32 = 12;
@@ -209,7 +227,7 @@ impl Relay {
             label: label(next),
             expected: Some(vec![runner.to_string()]),
             next_expected: vec![Upcoming::new(other, next + 1, label(next + 1))],
-            standing: vec![CROWD.to_string()],
+            standing: crowds(state.step),
             needs_gm,
             allowance: Some(24 * 60 * 60 * 1000),
             begins_game_turn: next % 2 == 1,
@@ -253,6 +271,12 @@ impl Ruleset for Relay {
             .map(|r| Seat::new(*r, format!("Runner {r}"), alive))
             .collect();
         seats.push(Seat::new(CROWD, "The crowd", alive));
+        if state.step >= SPLIT_AFTER {
+            seats.push(Seat {
+                split_from: Some(CROWD.to_string()),
+                ..Seat::new(STAND, "The far stand", alive)
+            });
+        }
         Ok(seats)
     }
 
@@ -266,9 +290,9 @@ impl Ruleset for Relay {
 
     fn sheet(&self, game: GameText, seat: &str) -> Result<String> {
         let state = state_of(game.state)?;
-        if seat == CROWD {
+        if crowds(state.step).iter().any(|c| c == seat) {
             return Ok(format!(
-                "GAME {}\nRUNNER {CROWD}\n# The crowd cheers one runner, until it cheers another:\nCHEER \n",
+                "GAME {}\nRUNNER {seat}\n# The crowd cheers one runner, until it cheers another:\nCHEER \n",
                 game.name
             ));
         }
@@ -280,7 +304,7 @@ impl Ruleset for Relay {
     }
 
     fn check(&self, _game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
-        if seat != CROWD {
+        if seat != CROWD && seat != STAND {
             index_of(seat).ok_or_else(|| Error::not_found(format!("{file}: no runner {seat}")))?;
         }
         let read = read_sheet(sheet);
@@ -329,13 +353,13 @@ impl Ruleset for Relay {
             state.asks.push((runner.to_string(), ask));
         }
         let granted = std::mem::take(&mut state.granted[i]);
-        // The crowd's standing sheet, in force until it sends another, carries its runner.
-        let cheered = orders
+        // Each crowd's standing sheet, in force until it sends another, carries its runner.
+        let cheer = orders
             .standing
             .iter()
-            .find(|(s, _)| s == CROWD)
-            .and_then(|(_, text)| read_sheet(text).cheer);
-        let cheer = u32::from(cheered.as_deref() == Some(runner));
+            .filter(|(s, _)| crowds(state.step).contains(s))
+            .filter(|(_, text)| read_sheet(text).cheer.as_deref() == Some(runner))
+            .count() as u32;
         let ran = read.as_ref().and_then(|r| r.run).unwrap_or(0) + cheer + granted;
         state.run[i] += ran;
         if let Some(note) = read.as_ref().and_then(|r| r.note.clone()) {
@@ -368,16 +392,19 @@ impl Ruleset for Relay {
             .map(|g| format!("The GM says: {g}\n"))
             .unwrap_or_default()
             + &ruled;
-        let crowd = Written::for_seat(
-            CROWD,
-            format!("{CROWD}.txt"),
-            format!(
-                "Relay, {}\n{gm}{runner} ran {ran}. The runners have run {} and {}.\n",
-                label(step),
-                state.run[0],
-                state.run[1]
-            ),
-        );
+        // Each crowd reads the race; once split, the far stand has its own report.
+        let crowd: Vec<Written> = crowds(state.step)
+            .into_iter()
+            .map(|c| {
+                let text = format!(
+                    "Relay, {}\n{gm}{runner} ran {ran}. The runners have run {} and {}.\n",
+                    label(step),
+                    state.run[0],
+                    state.run[1]
+                );
+                Written::for_seat(&c, format!("{c}.txt"), text)
+            })
+            .collect();
         let reports = RUNNERS
             .iter()
             .enumerate()
@@ -394,7 +421,7 @@ impl Ruleset for Relay {
                 );
                 Written::for_seat(r, format!("{r}.txt"), text)
             })
-            .chain([crowd])
+            .chain(crowd)
             .collect();
         Ok(Turn {
             turn: step,

@@ -71,6 +71,9 @@ pub struct Seat {
     /// The player the game itself names for the seat (an Empires position lists its
     /// players); `None` where the host's accounts alone say who plays it.
     pub player: Option<Player>,
+    /// The seat this one split from during play (a country divided in two): the host gives
+    /// it to the player of that seat until the GM gives it to another.
+    pub split_from: Option<String>,
 }
 
 impl Seat {
@@ -86,6 +89,7 @@ impl Seat {
                 Standing::Eliminated
             },
             player: None,
+            split_from: None,
         }
     }
 }

@@ -155,8 +155,13 @@ pub trait AccountRecords: Send + Sync {
     /// Gives every game no GM runs (made at the command line) to `gm`; their names.
     async fn adopt_games(&self, gm: i64) -> Result<Vec<String>>;
 
-    /// The empire an account plays in a game, if it holds a seat there.
+    /// The empire an account plays in a game, if it holds a seat there (the first by code,
+    /// where it holds several).
     async fn seat_of(&self, game: &str, account: i64) -> Result<Option<SeatCode>>;
+
+    /// Every seat an account holds in a game, by code: one player may hold several (a
+    /// country split in two stays with its player).
+    async fn seats_of(&self, game: &str, account: i64) -> Result<Vec<SeatCode>>;
 
     /// Every seat of a game, in the order of its empires' codes.
     async fn seats(&self, game: &str) -> Result<Vec<Seat>>;

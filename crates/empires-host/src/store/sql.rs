@@ -800,6 +800,9 @@ where
         Self::update_seats(&mut tx, id, &seats)
             .await
             .map_err(fail("cannot undo the turn"))?;
+        Self::drop_seats(&mut tx, id, &seats)
+            .await
+            .map_err(fail("cannot undo the turn"))?;
         Self::mark_step(&mut tx, id, &step)
             .await
             .map_err(fail("cannot undo the turn"))?;

@@ -128,6 +128,17 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
             assert!(ruled.receipt.replaces.is_some());
         }
         assert_eq!(play(store, game).await.unwrap(), turn);
+        if turn == 2 {
+            // The first game-turn over, the crowd splits: the far stand is a seat of its own
+            // and sends its own standing orders, cheering BLU as well.
+            let stand = accept(store, game, &sheet("YEL", "CHEER BLU"), "YEL.txt")
+                .await
+                .unwrap();
+            assert_eq!(
+                stand.step.as_deref(),
+                Some("standing orders, in force until replaced")
+            );
+        }
     }
     // The GM's ruling is in every report of the leg it was applied at.
     for seat in ["RED", "BLU", "GRN"] {
@@ -150,13 +161,14 @@ async fn race(store: &dyn Store, game: &str, held: bool) {
         .unwrap();
     let report = String::from_utf8(report).unwrap();
     assert!(report.contains("You have run 12 of 12"), "{report}");
-    // BLU ran 1 and 1, and the crowd's one standing sheet carried BLU one further on both.
+    // BLU ran 1 and 1; the crowd's one standing sheet carried BLU one further on both, and
+    // the far stand's, once split, one further on the second.
     let report = store
         .turn_file(game, 4, "reports/BLU.txt", None)
         .await
         .unwrap();
     let report = String::from_utf8(report).unwrap();
-    assert!(report.contains("You have run 4 of 12"), "{report}");
+    assert!(report.contains("You have run 5 of 12"), "{report}");
     // Every step is replayed with the standing sheet it was played with.
     let verified = empires_host::verify::verify(store, game).await.unwrap();
     assert_eq!(verified.failures(), 0, "{verified}");
@@ -266,9 +278,18 @@ async fn race_in_database(url: &str) {
     assert!(store.turn_file("race", 2, path, grn).await.is_ok());
     assert!(store.turn_file("race", 2, path, blu).await.is_err());
     assert!(store.turn_file("race", 2, path, None).await.is_ok());
-    // Five legs are three game-turns begun (legs 1, 3 and 5): each runner is charged three
-    // times, not five.
-    for player in ["alice", "bob"] {
+    // The far stand split from the crowd is held by the crowd's player, who holds both.
+    let carol = services
+        .accounts
+        .account_by_name("carol")
+        .await
+        .unwrap()
+        .unwrap();
+    let held = services.accounts.seats_of("race", carol.id).await.unwrap();
+    assert_eq!(held, ["GRN".parse().unwrap(), "YEL".parse().unwrap()]);
+    // Five legs are three game-turns begun (legs 1, 3 and 5): each player is charged three
+    // times, not five, and the crowd's player once a game-turn for both seats.
+    for player in ["alice", "bob", "carol"] {
         let account = services
             .accounts
             .account_by_name(player)

@@ -697,6 +697,21 @@ impl AccountRecords for SqlStore {
         Ok(row.and_then(|(e,)| SeatCode::parse(&e)))
     }
 
+    async fn seats_of(&self, game: &str, account: i64) -> Result<Vec<SeatCode>> {
+        let rows: Vec<(String,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT s.empire FROM seats s JOIN games g ON g.id = s.game_id \
+                 WHERE g.name = $1 AND s.account_id = $2 ORDER BY s.empire",
+            )
+            .bind(game)
+            .bind(account)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the seats", e))?;
+        Ok(rows.iter().filter_map(|(e,)| SeatCode::parse(e)).collect())
+    }
+
     async fn seats(&self, game: &str) -> Result<Vec<Seat>> {
         let rows: Vec<SeatRow> = on_pool!(&self.pool, |p| {
             sqlx::query_as(

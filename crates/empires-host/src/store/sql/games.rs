@@ -166,8 +166,50 @@ where
         Ok(())
     }
 
-    /// Marks the seats the game's next step expects (every seat, for `None`): the clock's
-    /// early run and the reminders count only these.
+    /// Seats a turn brought into the game (a country split in two), each held by the
+    /// account that held the seat it split from, until the GM gives it to another.
+    pub async fn add_seats(
+        c: &mut D::Connection,
+        id: i64,
+        before: &[SeatBefore],
+        after: &[Seat],
+    ) -> sqlx::Result<()> {
+        let had = |code: &str| before.iter().find(|(e, _, _)| e == code);
+        for seat in after.iter().filter(|s| had(&s.code).is_none()) {
+            let account = seat.split_from.as_deref().and_then(had).and_then(|b| b.1);
+            sqlx::query(
+                "INSERT INTO seats (game_id, empire, account_id, player, status, missed_turns) \
+                 VALUES ($1, $2, $3, NULL, $4, $5)",
+            )
+            .bind(id)
+            .bind(&seat.code)
+            .bind(account)
+            .bind(seat.standing.as_str())
+            .bind(i64::from(seat.standing.missed()))
+            .execute(&mut *c)
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Takes out the seats the game no longer has (a split undone).
+    pub async fn drop_seats(c: &mut D::Connection, id: i64, seats: &[Seat]) -> sqlx::Result<()> {
+        let rows: Vec<(String,)> = sqlx::query_as("SELECT empire FROM seats WHERE game_id = $1")
+            .bind(id)
+            .fetch_all(&mut *c)
+            .await?;
+        for (code,) in rows {
+            if !seats.iter().any(|s| s.code == code) {
+                sqlx::query("DELETE FROM seats WHERE game_id = $1 AND empire = $2")
+                    .bind(id)
+                    .bind(&code)
+                    .execute(&mut *c)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
     /// Records what game `id`'s next step waits for: the seats it expects (every seat when
     /// it names none), the GM's rulings when it needs them, and its allowance.
     pub async fn mark_step(c: &mut D::Connection, id: i64, step: &Step) -> sqlx::Result<()> {
@@ -474,6 +516,7 @@ where
         let before = Self::seats_before(&mut *tx, id).await?;
         // The seats as the turn left them, by the ruleset.
         Self::update_seats(&mut *tx, id, &played.after).await?;
+        Self::add_seats(&mut *tx, id, &before, &played.after).await?;
         let next_step = match &played.next {
             Some(step) => step.clone(),
             None => Step::turn(played.turn + 1),

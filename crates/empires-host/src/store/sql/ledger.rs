@@ -38,7 +38,15 @@ pub fn ledger_entries_of_turn(
         let now = seat.standing;
         // 2.10: a turn is charged to every player in the game, whether they wrote it or the
         // computer did for them (2.5); a player who has dropped out is no longer charged.
-        if paid && (matches!(was.as_str(), "playing" | "missing") || now == Standing::Playing) {
+        // A player holding several seats of the game (a country split in two) pays for the
+        // turn once.
+        let charged = out
+            .iter()
+            .any(|(a, e)| *a == account && matches!(e, Entry::Charged { .. }));
+        if paid
+            && !charged
+            && (matches!(was.as_str(), "playing" | "missing") || now == Standing::Playing)
+        {
             out.push((
                 account,
                 Entry::Charged {
