@@ -10,7 +10,7 @@
 use crate::error::{Kind, Result};
 use crate::ruleset::Game;
 use crate::store::{Services, Submission};
-use crate::submit::{Accepted, accept_on};
+use crate::submit::{Accepted, accept_on, accept_rulings};
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
@@ -75,5 +75,17 @@ impl Games {
             }
             other => other,
         }
+    }
+
+    /// Checks and keeps the GM's rulings ([`accept_rulings`]) against the game as kept.
+    pub async fn accept_rulings(
+        &self,
+        store: &Services,
+        key: &str,
+        submission: &Submission,
+        file: &str,
+    ) -> Result<Accepted> {
+        let game = self.game(store, key).await?;
+        accept_rulings(store.games.as_ref(), key, game.as_ref(), submission, file).await
     }
 }

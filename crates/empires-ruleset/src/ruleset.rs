@@ -68,8 +68,17 @@ fn standing(e: &empires_rules::state::EmpireState, dropout_after: u32) -> Standi
     }
 }
 
+/// How a won game ended, for people (11.7).
+fn won(state: &GameState) -> Option<String> {
+    state
+        .result
+        .as_ref()
+        .map(|c| format!("won at turn {}: {}", c.turn, crate::turn::claim_text(c)))
+}
+
 /// How a game was won (11.7), and every player's result for the ledgers: a player who
 /// dropped out earns nothing.
+
 pub fn finished(state: &GameState) -> Option<Finished> {
     let claim = state.result.as_ref()?;
     let results = empires_rules::results::final_results(state, claim)
@@ -364,10 +373,7 @@ impl Ruleset for Empires {
     // 11.7: a game won takes no more sheets.
     fn finished(&self, g: GameText) -> Result<Option<String>> {
         let (_, state) = game(g)?;
-        Ok(state
-            .result
-            .as_ref()
-            .map(|c| format!("won at turn {}: {}", c.turn, crate::turn::claim_text(c))))
+        Ok(won(&state))
     }
 
     // 2.10: a game's turns may be charged to its players' ledgers.
@@ -628,6 +634,11 @@ impl Game for EmpiresGame {
 
     fn seats(&self) -> Result<Vec<Seat>> {
         Ok(seats_of(&self.loaded.state))
+    }
+
+    // 11.7: a game won takes no more sheets.
+    fn finished(&self) -> Result<Option<String>> {
+        Ok(won(&self.loaded.state))
     }
 
     fn sheet(&self, seat: &str) -> Result<String> {

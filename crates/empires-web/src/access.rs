@@ -28,8 +28,32 @@ impl Viewer {
     }
 }
 
+/// Which of an account's seats in a game a page is for (`?seat=YEL`), where it holds
+/// several; the first by code when none is named.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+pub struct SeatChoice {
+    pub seat: Option<String>,
+}
+
+impl SeatChoice {
+    pub fn code(&self) -> Option<SeatCode> {
+        self.seat.as_deref().and_then(SeatCode::parse)
+    }
+}
+
 /// How `account` sees `game`; refused as not found when it has no part in it.
 pub async fn viewer(host: &Host, account: &Account, game: &str) -> Result<Viewer, Failure> {
+    viewer_as(host, account, game, None).await
+}
+
+/// How `account` sees `game` as the player of `want`, when it holds that seat; else as the
+/// player of its first seat. A seat it does not hold is never granted.
+pub async fn viewer_as(
+    host: &Host,
+    account: &Account,
+    game: &str,
+    want: Option<SeatCode>,
+) -> Result<Viewer, Failure> {
     if account.role == Role::Gm {
         match host.store.accounts.game_gm(game).await {
             Ok(Some(gm)) if gm == account.id => return Ok(Viewer::Gm),
@@ -40,7 +64,8 @@ pub async fn viewer(host: &Host, account: &Account, game: &str) -> Result<Viewer
             Err(e) => return Err(e.into()),
         }
     }
-    match host.store.accounts.seat_of(game, account.id).await? {
+    let held = host.store.accounts.seats_of(game, account.id).await?;
+    match want.filter(|w| held.contains(w)).or(held.first().copied()) {
         Some(empire) => Ok(Viewer::Player(empire)),
         None => Err(no_such_game(game).into()),
     }
@@ -56,7 +81,17 @@ pub async fn gm_of(host: &Host, account: &Account, game: &str) -> Result<(), Fai
 
 /// The player's way in: the seat `account` plays in `game`; a GM has none.
 pub async fn seat_of(host: &Host, account: &Account, game: &str) -> Result<SeatCode, Failure> {
-    match viewer(host, account, game).await? {
+    seat_as(host, account, game, None).await
+}
+
+/// The player's way in to seat `want` of `game`, when `account` holds it (else its first).
+pub async fn seat_as(
+    host: &Host,
+    account: &Account,
+    game: &str,
+    want: Option<SeatCode>,
+) -> Result<SeatCode, Failure> {
+    match viewer_as(host, account, game, want).await? {
         Viewer::Player(e) => Ok(e),
         Viewer::Gm => Err(Failure::forbidden(
             "the GM plays no empire: open an empire's turnsheet from the console",

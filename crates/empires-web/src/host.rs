@@ -224,6 +224,18 @@ impl Host {
         self.games.accept(&self.store, game, submission, file).await
     }
 
+    /// Checks and keeps the GM's rulings for the next step.
+    pub async fn submit_rulings(
+        &self,
+        game: &str,
+        submission: &Submission,
+        file: &str,
+    ) -> Result<Accepted> {
+        self.games
+            .accept_rulings(&self.store, game, submission, file)
+            .await
+    }
+
     /// Plays the next turn now, on the GM's word: players who sent nothing are played by the
     /// computer (2.5), as the GM confirmed by asking.
     pub async fn play_turn(&self, game: &str, expect: Option<u32>) -> Result<TurnReport> {

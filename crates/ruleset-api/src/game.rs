@@ -27,6 +27,10 @@ pub trait Game: Send + Sync + Any {
             ..SheetHelp::default()
         }
     }
+    /// Whether the game is over, and how it ended ([`Ruleset::finished`]).
+    fn finished(&self) -> Result<Option<String>> {
+        Ok(None)
+    }
     /// The next step ([`Ruleset::step`]).
     fn step(&self) -> Result<crate::Step> {
         Ok(crate::Step::turn(self.turn() + 1))
@@ -103,6 +107,10 @@ impl Game for TextGame {
 
     fn step(&self) -> Result<crate::Step> {
         self.game.ruleset.step(self.game.text())
+    }
+
+    fn finished(&self) -> Result<Option<String>> {
+        self.game.ruleset.finished(self.game.text())
     }
 
     fn check(&self, seat: &str, file: &str, sheet: &str) -> Result<Checked> {

@@ -592,6 +592,15 @@ impl Step {
         self.next_expected.iter().find(|u| u.seat == seat)
     }
 
+    /// The host turn a sheet `seat` sends now is for, this step being turn `next`: its own
+    /// next step when it is not expected at this one (a sheet sent ahead), else this one.
+    pub fn own_turn(&self, seat: &str, next: u32) -> u32 {
+        match self.upcoming(seat) {
+            Some(u) if !self.expects(seat) => u.turn,
+            _ => next,
+        }
+    }
+
     /// Why a sheet from `seat` is not taken for this step, or `None` when it is: the seat
     /// is neither expected nor allowed a standing sheet.
     pub fn refusal(&self, seat: &str) -> Option<String> {

@@ -3,7 +3,7 @@
 //! bearer token ([`crate::auth::ApiUser`]); the same access rules as the pages apply
 //! ([`crate::access`]). `GET /api/openapi.json` describes it, generated from the handlers.
 
-use crate::access::{Viewer, seat_of, viewer};
+use crate::access::{Viewer, gm_of, seat_as, viewer};
 use crate::auth::{ApiUser, new_secret, secret_hash};
 use crate::failure::{ApiFailure, Failure};
 use crate::host::Host;
@@ -30,6 +30,7 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/reports/{turn}", get(report))
         .route("/games/{game}/check", post(check_sheet))
         .route("/games/{game}/orders", post(send_sheet))
+        .route("/games/{game}/rulings", post(send_rulings))
         .route("/tokens", get(tokens))
         .route("/tokens/{id}", delete(revoke))
         .route("/openapi.json", get(openapi))
@@ -42,7 +43,16 @@ pub fn router() -> Router<Arc<Host>> {
         title = "Empires host API",
         description = "Play Empires from a program: log in for a token, read reports, check and send turnsheets."
     ),
-    paths(login, games, report, check_sheet, send_sheet, tokens, revoke),
+    paths(
+        login,
+        games,
+        report,
+        check_sheet,
+        send_sheet,
+        send_rulings,
+        tokens,
+        revoke
+    ),
     components(schemas(
         LoginRequest,
         LoginAnswer,
@@ -216,6 +226,16 @@ pub struct SheetRequest {
     /// The turn it was written for: refused if that turn has been played meanwhile.
     #[serde(default)]
     pub for_turn: Option<u32>,
+    /// Which of my seats it is for, where I hold several in the game (a country split in
+    /// two); my first by code when left out.
+    #[serde(default)]
+    pub seat: Option<String>,
+}
+
+impl SheetRequest {
+    fn seat(&self) -> Option<SeatCode> {
+        self.seat.as_deref().and_then(SeatCode::parse)
+    }
 }
 
 /// Checks a turnsheet for my empire without keeping it: the diagnostics (line, column,
@@ -232,7 +252,7 @@ async fn check_sheet(
     ApiBody(bytes): ApiBody,
 ) -> Result<Response, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
-    let seat = seat_of(&host, &me, &game).await?;
+    let seat = seat_as(&host, &me, &game, req.seat()).await?;
     // The ruleset's own account of the check (Empires: every diagnostic and the forecast).
     let checked = host
         .game(&game)
@@ -272,9 +292,44 @@ async fn send_sheet(
     ApiBody(bytes): ApiBody,
 ) -> Result<Json<SheetReceipt>, ApiFailure> {
     let req: SheetRequest = body(&bytes)?;
-    let seat = seat_of(&host, &me, &game).await?;
+    let seat = seat_as(&host, &me, &game, req.seat()).await?;
     host.take_sheet(me.id).await?;
     let (accepted, received_at) = keep(&host, &game, seat, req.text, req.for_turn, "api").await?;
+    Ok(Json(receipt(accepted, received_at)))
+}
+
+/// The GM sends the rulings for the next step, in a game whose GM rules: checked by the
+/// game's rules and kept (the last sent counts), applied when the step is played.
+#[utoipa::path(post, path = "/api/games/{game}/rulings", request_body = SheetRequest,
+    params(("game" = String, Path)),
+    responses((status = 200, body = SheetReceipt), (status = 403, body = ErrorAnswer), (status = 409, body = ErrorAnswer),
+        (status = 404, body = ErrorAnswer)),
+    security(("bearer" = [])))]
+async fn send_rulings(
+    State(host): State<Arc<Host>>,
+    ApiUser(me): ApiUser,
+    Path(game): Path<String>,
+    ApiBody(bytes): ApiBody,
+) -> Result<Json<SheetReceipt>, ApiFailure> {
+    let req: SheetRequest = body(&bytes)?;
+    gm_of(&host, &me, &game).await?;
+    let submission = empires_host::store::Submission {
+        empire: None,
+        body: req.text.into_bytes(),
+        door: "api".into(),
+        received_at: host.now(),
+        for_turn: None,
+        late: false,
+    };
+    let accepted = host
+        .submit_rulings(&game, &submission, "rulings")
+        .await
+        .map_err(Failure::from)?;
+    Ok(Json(receipt(accepted, submission.received_at)))
+}
+
+/// What the API answers for a sheet kept.
+fn receipt(accepted: empires_host::submit::Accepted, received_at: i64) -> SheetReceipt {
     let (errors, warnings) = accepted
         .checked
         .as_ref()
@@ -284,7 +339,7 @@ async fn send_sheet(
         .as_ref()
         .map_or(serde_json::Value::Null, |c| c.to_json());
     let r = accepted.receipt;
-    Ok(Json(SheetReceipt {
+    SheetReceipt {
         for_turn: r.for_turn,
         step: accepted.step,
         sha256: r.sha256,
@@ -293,7 +348,7 @@ async fn send_sheet(
         errors,
         warnings,
         check,
-    }))
+    }
 }
 
 #[derive(Serialize, ToSchema)]

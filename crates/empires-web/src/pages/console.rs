@@ -77,6 +77,12 @@ struct ConsolePage {
     missing_note: String,
     /// The starting position has reports (a ruleset may write none before the first turn).
     start_reported: bool,
+    /// The next step and whom it waits for, in a game played in steps.
+    step_note: Option<String>,
+    /// Why the next step waits for my rulings, when it does.
+    needs_gm: Option<String>,
+    /// The game takes the GM's rulings (a sheet of its own, checked by its rules).
+    takes_rulings: bool,
 }
 
 #[derive(Deserialize)]
@@ -99,6 +105,7 @@ fn notice_text(code: &str) -> Option<String> {
             "extended" => "The deadline was extended; the players are told with the next reports.",
             "ledger" => "The game's turns are now paid for, or free, as you chose.",
             "payment" => "The payment was entered.",
+            "rulings" => "Your rulings are kept for the next step: the last you send counts.",
             _ => return None,
         }
         .to_string(),
@@ -113,6 +120,18 @@ async fn console_page(
     link: Option<LinkShown>,
 ) -> Result<Response, Failure> {
     let (title, turn) = host.heading(game).await?;
+    let g = host.game(game).await?;
+    let step = g.step()?;
+    // A game played in steps says which seats the step waits for.
+    let step_note = step.expected.as_ref().map(|seats| {
+        let who = if seats.is_empty() {
+            "no seat".to_string()
+        } else {
+            seats.join(", ")
+        };
+        format!("The game is at {}: it waits for {who}.", step.label)
+    });
+    let takes_rulings = g.check_rulings("rulings", "").is_ok();
     // What a missing sheet means is the ruleset's to say.
     let missing_note = host.store.games.ruleset(game).await?.missed_turn();
     let sent: BTreeSet<String> = host
@@ -215,6 +234,9 @@ async fn console_page(
         paid,
         missing_note: missing_note.to_string(),
         start_reported,
+        step_note,
+        needs_gm: step.needs_gm,
+        takes_rulings,
     })?
     .into_response())
 }
@@ -307,6 +329,43 @@ pub async fn message(
         )
         .await?;
     Ok(back(&game, "message"))
+}
+
+/// Keeps the GM's rulings for the next step, checked by the game's rules; the last sent
+/// counts. Rulings with mistakes are kept all the same, and the GM is shown the mistakes at
+/// once, to send them again corrected.
+pub async fn rulings(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<MessageForm>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &form.me.account, &game).await?;
+    let submission = Submission {
+        empire: None,
+        body: form.form.text.replace("\r\n", "\n").into_bytes(),
+        door: "web".into(),
+        received_at: host.now(),
+        for_turn: None,
+        late: false,
+    };
+    let accepted = host.submit_rulings(&game, &submission, "rulings").await?;
+    host.store
+        .accounts
+        .audit_by(
+            Some(&game),
+            form.me.account.id,
+            host.now(),
+            "sent rulings",
+            &format!("for turn {}", accepted.receipt.for_turn),
+        )
+        .await?;
+    if accepted.errors() > 0 {
+        let text = accepted.check_text().unwrap_or_default();
+        return Err(Failure::bad_request(format!(
+            "your rulings are kept, but they have mistakes: send them again corrected.\n{text}"
+        )));
+    }
+    Ok(back(&game, "rulings"))
 }
 
 #[derive(Deserialize)]

@@ -2,12 +2,12 @@
 //! state of the next turnsheet) and the files of the reports themselves.
 
 use super::layout::{Nav, deadline_text, page, time};
-use crate::access::{Viewer, viewer};
+use crate::access::{SeatChoice, Viewer, viewer, viewer_as};
 use crate::auth::Me;
 use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
@@ -88,6 +88,46 @@ struct GamePage {
     report_url_txt: String,
     report_url_json: String,
     history: Vec<u32>,
+    /// The seats I hold in the game, when more than one: the page is for one at a time.
+    seats: Vec<SeatLink>,
+    /// `?seat=XX` on this page's links, when I hold several seats.
+    seat_query: String,
+    /// Where the game's next step stands for my seat, in a game played in steps.
+    step_note: Option<String>,
+    /// My seat's standing orders in force, as sent.
+    standing: Option<String>,
+    /// How the game ended, once it is over: it takes no more sheets.
+    over: Option<String>,
+    /// A sheet of mine is awaited, now or at my next step (not a seat that only sends
+    /// standing orders).
+    awaited: bool,
+}
+
+/// One of my seats, for the switcher.
+struct SeatLink {
+    code: String,
+    name: String,
+    current: bool,
+}
+
+/// Where `step` stands for `seat`, in a game played in steps; `None` for a whole turn.
+pub fn step_note(step: &empires_host::ruleset::Step, seat: &str) -> Option<String> {
+    step.expected.as_ref()?;
+    let now = format!("The game is at {}.", step.label);
+    Some(if step.expects(seat) {
+        format!("{now} Your sheet is awaited for it.")
+    } else if step.standing.iter().any(|s| s == seat) {
+        format!(
+            "{now} You are not expected at it: the orders you send stand, read at every step, until you send others."
+        )
+    } else if let Some(u) = step.upcoming(seat) {
+        format!(
+            "{now} You are next expected at {}: a sheet you send now is kept for it.",
+            u.label
+        )
+    } else {
+        format!("{now} You are not expected again.")
+    })
 }
 
 /// The seat's name in the game, or its code if the ruleset has none.
@@ -104,8 +144,9 @@ pub async fn show(
     State(host): State<Arc<Host>>,
     me: Me,
     Path(game): Path<String>,
+    Query(choice): Query<SeatChoice>,
 ) -> Result<Response, Failure> {
-    let seat = match viewer(&host, &me.account, &game).await? {
+    let seat = match viewer_as(&host, &me.account, &game, choice.code()).await? {
         Viewer::Gm => {
             return Ok(Redirect::to(&format!("/games/{}/console", url_part(&game))).into_response());
         }
@@ -113,10 +154,39 @@ pub async fn show(
     };
     let g = host.game(&game).await?;
     let turn = g.turn();
+    let held = host.store.accounts.seats_of(&game, me.account.id).await?;
+    let seats = if held.len() > 1 {
+        held.iter()
+            .map(|c| SeatLink {
+                code: c.to_string(),
+                name: seat_name(g.as_ref(), *c),
+                current: *c == seat,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let seat_query = if held.len() > 1 {
+        format!("?seat={seat}")
+    } else {
+        String::new()
+    };
+    let step = g.step()?;
+    let standing_path = format!("{}/{seat}.txt", empires_host::gamedir::STANDING_DIR);
+    let standing = host
+        .store
+        .games
+        .standing(&game)
+        .await?
+        .into_iter()
+        .find(|(p, _)| *p == standing_path)
+        .map(|(_, b)| String::from_utf8_lossy(&b).into_owned());
+    // A sheet sent ahead is kept for the seat's own next step, not the game's.
+    let own_turn = step.own_turn(seat.as_str(), turn + 1);
     let sent = host
         .store
         .accounts
-        .latest_sheet(&game, seat, turn + 1)
+        .latest_sheet(&game, seat, own_turn)
         .await?
         .map(|(_, sha, at)| SentLine {
             at: time(at),
@@ -165,6 +235,12 @@ pub async fn show(
         report_url_txt: format!("{base}.txt"),
         report_url_json: format!("{base}.json"),
         history: (first..=turn).rev().collect(),
+        seats,
+        seat_query,
+        step_note: step_note(&step, seat.as_str()),
+        standing,
+        over: g.finished()?,
+        awaited: step.expects(seat.as_str()) || step.upcoming(seat.as_str()).is_some(),
         game,
     })?
     .into_response())
@@ -218,7 +294,9 @@ pub async fn report_file(
     me: Me,
     Path((game, turn, file)): Path<(String, u32, String)>,
 ) -> Result<Response, Failure> {
-    let who = viewer(&host, &me.account, &game).await?;
+    // A report is named for its seat: a player holding several reads each as its seat's.
+    let named = file.split('.').next().and_then(SeatCode::parse);
+    let who = viewer_as(&host, &me.account, &game, named).await?;
     if file.contains('/') || file.contains("..") {
         return Err(Failure::not_found("no such report"));
     }

@@ -4,13 +4,13 @@
 
 use super::games::seat_name;
 use super::layout::{Nav, deadline_text, page, time};
-use crate::access::seat_of;
+use crate::access::{SeatChoice, seat_as};
 use crate::auth::{CsrfForm, Me, read_body, same_token};
 use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
 use axum::Json;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, Query, Request, State};
 use axum::response::{IntoResponse, Response};
 use empires_host::ruleset::{Checked, Diagnostic, Forecast, Game};
 use empires_host::store::{SeatCode, Submission};
@@ -68,6 +68,8 @@ struct OrdersPage {
     diagnostics: Vec<DiagLine>,
     listing: Vec<Listed>,
     forecast: Forecast,
+    /// Where the game's next step stands for the seat, in a game played in steps.
+    step_note: Option<String>,
 }
 
 /// A sheet split into its orders and its messages (the text after the `heading` line).
@@ -105,6 +107,7 @@ fn page_for(
     sheet: &str,
 ) -> Result<OrdersPage, Failure> {
     let checked: Checked = game.check(seat.as_str(), "turnsheet", sheet)?;
+    let step = game.step()?;
     let help = game.sheet_help(seat.as_str());
     let (text, messages) = match &help.messages {
         Some(h) => split_messages(sheet, h),
@@ -137,7 +140,8 @@ fn page_for(
         title: game.title().to_string(),
         seat: seat.to_string(),
         seat_name: seat_name(game, seat),
-        next: game.turn() + 1,
+        next: step.own_turn(seat.as_str(), game.turn() + 1),
+        step_note: super::games::step_note(&step, seat.as_str()),
         deadline,
         label: help.label,
         help: help.help,
@@ -157,15 +161,12 @@ pub async fn editor(
     State(host): State<Arc<Host>>,
     me: Me,
     Path(game): Path<String>,
+    Query(choice): Query<SeatChoice>,
 ) -> Result<Response, Failure> {
-    let seat = seat_of(&host, &me.account, &game).await?;
+    let seat = seat_as(&host, &me.account, &game, choice.code()).await?;
     let g = host.game(&game).await?;
-    let sheet = match host
-        .store
-        .accounts
-        .latest_sheet(&game, seat, g.turn() + 1)
-        .await?
-    {
+    let own = g.step()?.own_turn(seat.as_str(), g.turn() + 1);
+    let sheet = match host.store.accounts.latest_sheet(&game, seat, own).await? {
         Some((body, _, _)) => String::from_utf8_lossy(&body).into_owned(),
         None => g.sheet(seat.as_str())?,
     };
@@ -180,6 +181,8 @@ pub struct OrdersForm {
     #[serde(default)]
     messages: String,
     for_turn: Option<u32>,
+    /// Which of my seats the sheet is for, where I hold several.
+    seat: Option<String>,
 }
 
 pub use empires_host::submit::changes;
@@ -235,7 +238,8 @@ pub async fn submit(
     form: CsrfForm<OrdersForm>,
 ) -> Result<Response, Failure> {
     let me = form.me;
-    let seat = seat_of(&host, &me.account, &game).await?;
+    let want = form.form.seat.as_deref().and_then(SeatCode::parse);
+    let seat = seat_as(&host, &me.account, &game, want).await?;
     host.take_sheet(me.account.id).await?;
     let g = host.game(&game).await?;
     let sheet = match g.sheet_help(seat.as_str()).messages {
@@ -266,7 +270,9 @@ pub async fn submit(
         seat: seat.to_string(),
         for_turn: r.for_turn,
         step: accepted.step.clone().unwrap_or_default(),
-        late: r.for_turn > next,
+        // Kept for a later turn than the one waiting without being sent ahead for the
+        // seat's own step: late orders.
+        late: r.for_turn > next && accepted.step.is_none(),
         at: time(at),
         sha256: r.sha256.clone(),
         change,
@@ -287,6 +293,7 @@ pub async fn live_check(
     State(host): State<Arc<Host>>,
     me: Me,
     Path(game): Path<String>,
+    Query(choice): Query<SeatChoice>,
     req: Request,
 ) -> Result<Response, Failure> {
     let token = req
@@ -298,7 +305,7 @@ pub async fn live_check(
     if !same_token(&token, &me.csrf) {
         return Err(Failure::forbidden("missing or wrong X-CSRF-Token header"));
     }
-    let seat = seat_of(&host, &me.account, &game).await?;
+    let seat = seat_as(&host, &me.account, &game, choice.code()).await?;
     let bytes = read_body(req, &host).await?;
     let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| Failure::bad_request("the turnsheet is not UTF-8 text"))?;

@@ -483,6 +483,10 @@ where
     ) -> sqlx::Result<()> {
         let next = played.turn;
         let version = played.record.rules_version.as_deref();
+        // The seats as they stood, for the ledger; a seat the turn brought in is in the game
+        // before its files are kept, so that it reads its own.
+        let before = Self::seats_before(&mut *tx, id).await?;
+        Self::add_seats(&mut *tx, id, &before, &played.after).await?;
         Self::insert_turn(
             &mut *tx,
             id,
@@ -513,10 +517,8 @@ where
             .bind(id)
             .execute(&mut *tx)
             .await?;
-        let before = Self::seats_before(&mut *tx, id).await?;
         // The seats as the turn left them, by the ruleset.
         Self::update_seats(&mut *tx, id, &played.after).await?;
-        Self::add_seats(&mut *tx, id, &before, &played.after).await?;
         let next_step = match &played.next {
             Some(step) => step.clone(),
             None => Step::turn(played.turn + 1),
