@@ -78,7 +78,6 @@ fn won(state: &GameState) -> Option<String> {
 
 /// How a game was won (11.7), and every player's result for the ledgers: a player who
 /// dropped out earns nothing.
-
 pub fn finished(state: &GameState) -> Option<Finished> {
     let claim = state.result.as_ref()?;
     let results = empires_rules::results::final_results(state, claim)
