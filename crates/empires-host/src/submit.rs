@@ -17,6 +17,9 @@ pub struct Accepted {
     pub step: Option<String>,
     /// The ruleset's diagnostics and forecast or dry run; none for the GM's messages.
     pub checked: Option<Checked>,
+    /// Kept for the seat's own later step, sent ahead: a later turn than the next, but not
+    /// late orders.
+    pub ahead: bool,
 }
 
 impl Accepted {
@@ -75,6 +78,17 @@ pub async fn accept_on(
 ) -> Result<Accepted> {
     let next = game.turn() + 1;
     let step = game.step()?;
+    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
+    // In a game played in steps a sheet may name the step it is for in its header (the
+    // ruleset's, Relay's `STEP n`), where the door did not say.
+    let named = submission.for_turn.or_else(|| {
+        step.expected.as_ref()?;
+        game.ruleset().header(&text).turn?.trim().parse().ok()
+    });
+    let submission = &Submission {
+        for_turn: named,
+        ..submission.clone()
+    };
     // A seat not expected now may send its sheet for its own next step at any time (one
     // allowed standing sheets sends those, unless its sheet names that step).
     let seat = submission.empire;
@@ -108,7 +122,6 @@ pub async fn accept_on(
     // A seat the step allows a standing sheet but does not expect sends one: kept until it
     // sends another, read by every play, whatever the step's deadline.
     let standing = standing_seat && ahead.is_none();
-    let text = decode_sheet(&submission.body).map_err(|e| Error::new(format!("{file}: {e}")))?;
     // Checked against the game as it stands now, and read again when its step is played.
     let checked = match seat {
         Some(seat) => Some(game.check(seat.as_str(), file, &text)?),
@@ -142,6 +155,7 @@ pub async fn accept_on(
             receipt,
             checked,
             step: Some(format!("{} (sent ahead)", u.label)),
+            ahead: true,
         });
     }
     let submission = Submission {
@@ -154,6 +168,7 @@ pub async fn accept_on(
             receipt,
             checked,
             step: Some("standing orders, in force until replaced".to_string()),
+            ahead: false,
         });
     }
     let receipt = store.submit(key, &submission).await?;
@@ -161,6 +176,7 @@ pub async fn accept_on(
         receipt,
         checked,
         step: step.expected.is_some().then_some(step.label),
+        ahead: false,
     })
 }
 
@@ -189,6 +205,7 @@ pub async fn accept_rulings(
         receipt,
         checked: Some(checked),
         step: Some(step.label),
+        ahead: false,
     })
 }
 

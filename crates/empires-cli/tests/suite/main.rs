@@ -20,6 +20,7 @@ mod readme;
 mod reports;
 mod schedule_commands;
 mod sheet_bytes;
+mod steps;
 mod turnsheet_round_trip;
 mod turnsheets_kept;
 mod tutorial_map;
@@ -28,5 +29,5 @@ mod tutorial_map;
 /// rulesets it is built with before any test runs.
 #[ctor::ctor]
 fn install_rulesets() {
-    empires_testkit::rulesets();
+    empires_testkit::rulesets_and_relay();
 }

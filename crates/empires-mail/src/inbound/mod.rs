@@ -340,9 +340,10 @@ impl<'a> Receiver<'a> {
             }
         };
         let for_turn = accepted.receipt.for_turn;
-        // Kept for a later turn than the one waiting: it came after that turn's deadline
-        // (2.4, decision 22), and the store set it aside as late orders.
-        let after_deadline = !late && for_turn > next;
+        // Kept for a later turn than the one waiting, and not sent ahead for the seat's own
+        // step: it came after that turn's deadline (2.4, decision 22), and the store set it
+        // aside as late orders.
+        let after_deadline = !late && for_turn > next && !accepted.ahead;
         let late = late || after_deadline;
         let mut body = String::new();
         if after_deadline {
@@ -449,7 +450,10 @@ impl<'a> Receiver<'a> {
                 "the sheet is for turn {t} of game \"{game}\", which has been played. Write your orders on the sheet for turn {next} that came with your report. Nothing was kept."
             ))));
         }
-        let before = self.store.accounts.latest_sheet(game, empire, next).await?;
+        // In a game played in steps a seat not expected now sends for its own next step
+        // (the host reads the step a sheet names from its header).
+        let own = kept.step()?.own_turn(empire.as_str(), next);
+        let before = self.store.accounts.latest_sheet(game, empire, own).await?;
         let submission = Submission {
             empire: Some(empire),
             body: found.text.clone().into_bytes(),

@@ -63,7 +63,7 @@ async fn the_runner_out_of_turn_is_refused_by_mail_and_told_when_to_run() {
     let bob = mail(
         "bob@example.net",
         "bob1",
-        "GAME race\r\nRUNNER BLU\r\nPASSWORD bob-mail-pass\r\nRUN 3\r\n",
+        "GAME race\r\nRUNNER BLU\r\nSTEP 1\r\nPASSWORD bob-mail-pass\r\nRUN 3\r\n",
     );
     let outcome = r.receive(&bob, bob.len(), START).await.unwrap();
     assert_eq!(outcome.word(), "refused", "{outcome:?}");
@@ -94,4 +94,44 @@ async fn the_runner_out_of_turn_is_refused_by_mail_and_told_when_to_run() {
         answer.contains("What the checker found:\r\n\r\nNo mistakes found."),
         "{answer}"
     );
+}
+
+#[tokio::test]
+async fn a_player_holding_two_seats_is_read_as_the_seat_the_sheet_names() {
+    let w = world().await;
+    // Bob runs BLU and is the crowd, GRN, too.
+    let seats = [("RED", "alice"), ("BLU", "bob"), ("GRN", "bob")];
+    empires_testkit::relay_game(&w.store, "race", &seats, START).await;
+    let mut r = empires_mail::Receiver::new(&w.store, &w.cfg);
+    let send = |id: &str, body: &str| {
+        mail(
+            "bob@example.net",
+            id,
+            &format!("GAME race\r\n{body}PASSWORD bob-mail-pass\r\n"),
+        )
+    };
+    // The crowd's sheet is its standing orders.
+    let cheer = send("b1", "RUNNER GRN\r\nCHEER BLU\r\n");
+    let outcome = r.receive(&cheer, cheer.len(), START).await.unwrap();
+    assert_eq!(outcome.word(), "accepted", "{outcome:?}");
+    let answer = unfolded(&outbox(&w.store).await.last().unwrap().raw);
+    assert!(
+        answer.contains("standing orders, in force until replaced"),
+        "{answer}"
+    );
+    // BLU's sheet, naming no step, is kept ahead for BLU's own leg.
+    let run = send("b2", "RUNNER BLU\r\nRUN 2\r\n");
+    let outcome = r.receive(&run, run.len(), START).await.unwrap();
+    assert_eq!(outcome.word(), "accepted", "{outcome:?}");
+    let answer = unfolded(&outbox(&w.store).await.last().unwrap().raw);
+    assert!(
+        answer.contains("game-turn 1, leg 2 of 2: BLU runs (sent ahead)"),
+        "{answer}"
+    );
+    // A sheet naming neither seat is not guessed at.
+    let which = send("b3", "RUN 2\r\n");
+    let outcome = r.receive(&which, which.len(), START).await.unwrap();
+    assert_eq!(outcome.word(), "refused", "{outcome:?}");
+    let kept = w.store.games.standing("race").await.unwrap();
+    assert_eq!(kept.len(), 1);
 }

@@ -272,7 +272,7 @@ pub async fn submit(
         step: accepted.step.clone().unwrap_or_default(),
         // Kept for a later turn than the one waiting without being sent ahead for the
         // seat's own step: late orders.
-        late: r.for_turn > next && accepted.step.is_none(),
+        late: r.for_turn > next && !accepted.ahead,
         at: time(at),
         sha256: r.sha256.clone(),
         change,
