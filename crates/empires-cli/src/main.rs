@@ -47,6 +47,10 @@ enum Command {
         /// Default: every seat of the map.
         #[arg(long = "seat", value_name = "CODE")]
         seats: Vec<String>,
+        /// In a game of another ruleset: one of its options, as ID=VALUE; repeat for each.
+        /// `empires rulesets` lists each game's options with their defaults.
+        #[arg(long = "option", value_name = "ID=VALUE")]
+        options: Vec<String>,
         /// GM scenario file (TOML); its map path is relative to the scenario file.
         #[arg(long, conflicts_with_all = ["seed", "variant", "player", "name", "actions_per_turn", "dropout_after", "victory_from_turn"])]
         scenario: Option<PathBuf>,
@@ -191,6 +195,9 @@ enum Command {
         #[arg(long)]
         name: Option<String>,
     },
+    /// List the games this program runs, each with its maps, rules and options (and their
+    /// defaults), as `empires new --ruleset ID --option ID=VALUE` takes them.
+    Rulesets,
     /// List the games a database keeps.
     Games {
         /// The database (sqlite:<file> or postgres://...).
@@ -560,6 +567,7 @@ fn main() -> ExitCode {
             map,
             ruleset,
             seats,
+            options,
             scenario,
             seed,
             variant,
@@ -587,7 +595,7 @@ fn main() -> ExitCode {
                     &ruleset,
                     &at,
                     (name, seed, map.as_deref()),
-                    seats,
+                    (seats, options),
                 );
                 return match made {
                     Ok(text) => {
@@ -601,6 +609,29 @@ fn main() -> ExitCode {
                 return fail(
                     "--seat is for games of other rulesets: an Empires game's players are given with --player",
                 );
+            }
+            // An Empires game's options by the names every door gives them.
+            let (mut actions_per_turn, mut dropout_after) = (actions_per_turn, dropout_after);
+            for o in &options {
+                let number = |v: &str, most: u32| {
+                    v.trim()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=most).contains(n))
+                };
+                match o.split_once('=') {
+                    Some(("actions", v)) if number(v, 100).is_some() => {
+                        actions_per_turn = number(v, 100)
+                    }
+                    Some(("dropout", v)) if number(v, 100).is_some() => {
+                        dropout_after = number(v, 100)
+                    }
+                    _ => {
+                        return fail(format!(
+                            "--option {o}: an Empires game's options are actions=N (1 to 100) and dropout=N (1 to 100), or --actions-per-turn, --dropout-after and --victory-from-turn"
+                        ));
+                    }
+                }
             }
             let source = match (scenario, map, seed) {
                 (Some(path), _, _) => Source::Scenario(path),
@@ -662,6 +693,10 @@ fn main() -> ExitCode {
             hosted::import(&db, &dir, name.as_deref()).map(|r| show(&r, &[]))
         }
         Command::Games { db } => hosted::games(&db).map(|r| show(&r, &[])),
+        Command::Rulesets => {
+            show(&commands::new::rulesets(), &[]);
+            Ok(())
+        }
         Command::Serve {
             listen,
             db,

@@ -80,7 +80,7 @@ pub fn write_game_file(root: &Path, ruleset: &dyn Ruleset, name: &str) -> Result
 impl GameFiles {
     /// Creates a game of `ruleset` in `root` (missing or empty).
     pub fn create(root: &Path, ruleset: &'static dyn Ruleset, setup: &Setup) -> Result<GameFiles> {
-        let started = ruleset.create(setup)?;
+        let started = ruleset.start(setup)?;
         GameFiles::create_started(root, ruleset, &setup.name, &started)
     }
 

@@ -304,6 +304,7 @@ impl Ruleset for Empires {
                         "Actions each empire may take a turn (2.6; blank: {})",
                         defaults.actions_per_turn
                     ),
+                    default: defaults.actions_per_turn.to_string(),
                 },
                 ruleset_api::GameOption {
                     id: "dropout",
@@ -311,6 +312,7 @@ impl Ruleset for Empires {
                         "Missed turns in a row before a player counts as dropped out and the computer plays to win (2.5; blank: {})",
                         defaults.dropout_after
                     ),
+                    default: defaults.dropout_after.to_string(),
                 },
             ],
             seats_hint: "an empire's code, EN".to_string(),

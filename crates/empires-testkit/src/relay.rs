@@ -19,8 +19,8 @@
 //! `GRN` and cheers on its own, a seat of its own held by the crowd's player.
 
 use empires_host::ruleset::{
-    Checked, Diagnostic, Error, Finished, GameText, Orders, Result, Ruleset, Seat, Setup, Severity,
-    SheetHeader, Started, Step, Turn, Upcoming, Written,
+    Checked, Diagnostic, Error, Finished, GameOption, GameText, NewGameForm, Orders, Result,
+    Ruleset, Seat, Setup, Severity, SheetHeader, Started, Step, Turn, Upcoming, Written,
 };
 use serde::{Deserialize, Serialize};
 
@@ -48,14 +48,18 @@ fn crowds(steps: u32) -> Vec<String> {
     seats
 }
 
-/// The distance that wins.
+/// The distance that wins, unless the GM's option `finish` says another.
 pub const FINISH: u32 = 12;
+
+fn default_finish() -> u32 {
+    FINISH
+}
 
 /// The game-turns a game lasts at most.
 pub const GAME_TURNS: u32 = 4;
 
 /// What a game of Relay keeps.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 struct State {
     /// Steps played.
     step: u32,
@@ -74,6 +78,24 @@ struct State {
     /// When each runner's last sheet arrived, in milliseconds since 1970.
     #[serde(default)]
     arrived: [Option<i64>; 2],
+    /// The distance that wins (the option `finish`).
+    #[serde(default = "default_finish")]
+    finish: u32,
+}
+
+impl Default for State {
+    fn default() -> State {
+        State {
+            step: 0,
+            run: [0; 2],
+            winner: None,
+            notes: Default::default(),
+            asks: Vec::new(),
+            granted: [0; 2],
+            arrived: [None; 2],
+            finish: FINISH,
+        }
+    }
 }
 
 fn state_of(text: &str) -> Result<State> {
@@ -248,8 +270,34 @@ impl Ruleset for Relay {
         "a runner who sends nothing stands still for the leg."
     }
 
-    fn create(&self, _setup: &Setup) -> Result<Started> {
-        let state = State::default();
+    fn new_game_form(&self) -> NewGameForm {
+        NewGameForm {
+            options: vec![GameOption {
+                id: "finish",
+                label: format!("The distance that wins, 5 to 30 (blank: {FINISH})"),
+                default: FINISH.to_string(),
+            }],
+            seats_hint: "a runner's code, RED".to_string(),
+            ..NewGameForm::default()
+        }
+    }
+
+    fn create(&self, setup: &Setup) -> Result<Started> {
+        let finish = match setup.options.get("finish").map(|v| v.trim()) {
+            None | Some("") => FINISH,
+            Some(v) => match v.parse::<u32>() {
+                Ok(n @ 5..=30) => n,
+                _ => {
+                    return Err(Error::new(format!(
+                        "option finish: \"{v}\" is not a distance of 5 to 30"
+                    )));
+                }
+            },
+        };
+        let state = State {
+            finish,
+            ..State::default()
+        };
         let reports = RUNNERS
             .iter()
             .chain([&CROWD])
@@ -298,8 +346,8 @@ impl Ruleset for Relay {
         }
         let i = index_of(seat).ok_or_else(|| Error::not_found(format!("no runner {seat}")))?;
         Ok(format!(
-            "GAME {}\nRUNNER {seat}\n# You have run {} of {FINISH}. RUN 1 to 5:\nRUN \n",
-            game.name, state.run[i]
+            "GAME {}\nRUNNER {seat}\n# You have run {} of {}. RUN 1 to 5:\nRUN \n",
+            game.name, state.run[i], state.finish
         ))
     }
 
@@ -366,7 +414,7 @@ impl Ruleset for Relay {
             state.notes[i] = note;
         }
         state.step = step;
-        if state.run[i] >= FINISH {
+        if state.run[i] >= state.finish {
             state.winner = Some(runner.to_string());
         } else if step >= GAME_TURNS * 2 {
             state.winner = Some("-".to_string());
@@ -413,9 +461,10 @@ impl Ruleset for Relay {
                     .map(|at| format!("Your last sheet arrived at {at}.\n"))
                     .unwrap_or_default();
                 let text = format!(
-                    "Relay, {}\n{gm}{runner} ran {ran}.\nYou have run {} of {FINISH}; the other runner {}.\nYour note: {}\n{arrived}",
+                    "Relay, {}\n{gm}{runner} ran {ran}.\nYou have run {} of {}; the other runner {}.\nYour note: {}\n{arrived}",
                     label(step),
                     state.run[k],
+                    state.finish,
                     state.run[1 - k],
                     state.notes[k]
                 );

@@ -177,6 +177,37 @@ pub struct GameOption {
     pub id: &'static str,
     /// What it is, with its rule and its default ("Actions a turn (2.6; blank: 16)").
     pub label: String,
+    /// What a game gets when the GM leaves the option out, as the GM would write it.
+    pub default: String,
+}
+
+impl NewGameForm {
+    /// Refuses an option the ruleset does not offer, naming those it does with their
+    /// defaults; the ruleset checks each value when it creates the game.
+    pub fn check_options(&self, given: &std::collections::BTreeMap<String, String>) -> Result<()> {
+        for id in given.keys() {
+            if !self.options.iter().any(|o| o.id == id) {
+                let offered = if self.options.is_empty() {
+                    "this game has none".to_string()
+                } else {
+                    format!("this game's are {}", self.describe_options())
+                };
+                return Err(Error::new(format!(
+                    "there is no option \"{id}\": {offered}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The options as a line for people: `finish (default 12): the distance that wins`.
+    pub fn describe_options(&self) -> String {
+        self.options
+            .iter()
+            .map(|o| format!("{} (default {}): {}", o.id, o.default, o.label))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 /// A new game: the map it is played on and its starting state, as the host keeps them.
@@ -628,6 +659,12 @@ pub trait Ruleset: Send + Sync {
     /// policy, not the host's).
     fn missed_turn(&self) -> &'static str;
     fn create(&self, setup: &Setup) -> Result<Started>;
+    /// [`Ruleset::create`], after refusing an option the ruleset does not offer
+    /// ([`NewGameForm::check_options`]): how every door starts a game.
+    fn start(&self, setup: &Setup) -> Result<Started> {
+        self.new_game_form().check_options(&setup.options)?;
+        self.create(setup)
+    }
     /// What a GM chooses when starting a game ([`Setup`]'s maps, rules and options).
     fn new_game_form(&self) -> NewGameForm {
         NewGameForm::default()
@@ -735,6 +772,34 @@ pub fn to_pretty_json<T: serde::Serialize>(value: &T, what: &str) -> Result<Stri
         .map_err(|e| Error::new(format!("cannot encode {what}: {e}")))?;
     text.push('\n');
     Ok(text)
+}
+
+#[cfg(test)]
+mod option_tests {
+    use super::{GameOption, NewGameForm};
+
+    #[test]
+    fn an_option_not_offered_is_refused_naming_those_that_are_with_their_defaults() {
+        let form = NewGameForm {
+            options: vec![GameOption {
+                id: "finish",
+                label: "The distance that wins".into(),
+                default: "12".into(),
+            }],
+            ..NewGameForm::default()
+        };
+        let mut given = std::collections::BTreeMap::new();
+        given.insert("finish".to_string(), "8".to_string());
+        assert!(form.check_options(&given).is_ok());
+        given.insert("laps".to_string(), "3".to_string());
+        let why = form.check_options(&given).unwrap_err().to_string();
+        assert!(
+            why.contains("no option \"laps\"") && why.contains("finish (default 12)"),
+            "{why}"
+        );
+        let none = NewGameForm::default().check_options(&given).unwrap_err();
+        assert!(none.to_string().contains("this game has none"));
+    }
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ pub fn create(ruleset: &'static dyn Ruleset, at: &GameAt, setup: &Setup) -> Resu
         }
         GameAt::Db { url, name } => {
             let store = open_db(url)?;
-            let started = ruleset.create(setup)?;
+            let started = ruleset.start(setup)?;
             block_on(store.create_game(name, ruleset, &started, super::now()?))?;
             let g = block_on(store.read_hosted(name))?;
             let then = format!(

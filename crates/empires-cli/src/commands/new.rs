@@ -212,14 +212,28 @@ fn from_scenario(path: &Path) -> Result<(String, Map, GameState)> {
 
 /// `empires new --ruleset ID`: a game of a ruleset other than Empires, named `name` (by
 /// default the directory's or the database game's), from `seed` (by default 1), on `map`
-/// (by default the ruleset's standard map), with the `seats` in play (by default all).
+/// (by default the ruleset's standard map), with the `seats` in play (by default all) and
+/// the game's `options`, each `ID=VALUE` (the others take their defaults).
 pub fn other_ruleset(
     ruleset: &str,
     at: &GameAt,
     (name, seed, map): (Option<String>, Option<u64>, Option<&Path>),
-    seats: Vec<String>,
+    (seats, options): (Vec<String>, Vec<String>),
 ) -> Result<String> {
     let ruleset = empires_host::ruleset::by_id(ruleset)?;
+    let options = options
+        .iter()
+        .map(|o| match o.split_once('=') {
+            Some((id, value)) if !id.trim().is_empty() => {
+                Ok((id.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(Error::new(format!(
+                "--option {o}: expected ID=VALUE; {}'s options: {}",
+                ruleset.title(),
+                ruleset.new_game_form().describe_options()
+            ))),
+        })
+        .collect::<Result<_>>()?;
     let map = map
         .map(|p| std::fs::read_to_string(p).map_err(|e| Error::io("cannot read", p, e)))
         .transpose()?;
@@ -238,9 +252,35 @@ pub fn other_ruleset(
             .iter()
             .map(|s| s.trim().to_ascii_uppercase())
             .collect(),
+        options,
         ..Default::default()
     };
     hosted::create(ruleset, at, &setup)
+}
+
+/// `empires rulesets`: every game the program runs, with what `empires new` chooses for it.
+pub fn rulesets() -> String {
+    let mut out = String::new();
+    for r in empires_host::ruleset::all() {
+        let form = r.new_game_form();
+        out.push_str(&format!("{} ({})\n", r.id(), r.title()));
+        if !form.maps.is_empty() {
+            out.push_str(&format!(
+                "  maps: {} (the first is the default)\n",
+                form.maps.join(", ")
+            ));
+        }
+        if !form.variants.is_empty() {
+            out.push_str(&format!("  rules: {}\n", form.variants.join(", ")));
+        }
+        for o in &form.options {
+            out.push_str(&format!(
+                "  option {} (default {}): {}\n",
+                o.id, o.default, o.label
+            ));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -33,7 +33,12 @@ fn turn(at: &GameAt, yes: bool) -> Result<u32, String> {
 }
 
 fn race(at: &GameAt, scratch: &Path) {
-    let made = empires_cli::commands::new::other_ruleset("relay", at, (None, None, None), vec![]);
+    let made = empires_cli::commands::new::other_ruleset(
+        "relay",
+        at,
+        (None, None, None),
+        (vec![], vec!["finish=14".into()]),
+    );
     assert!(made.is_ok(), "{made:?}");
     // BLU's sheet for RED's leg is refused; without a step it is kept ahead.
     let refused = submit(at, scratch, Some("BLU"), "RUNNER BLU\nSTEP 1\nRUN 2\n");
@@ -65,7 +70,7 @@ fn race(at: &GameAt, scratch: &Path) {
         report.contains("The GM rules: RED is granted 2."),
         "{report}"
     );
-    assert!(report.contains("You have run 2 of 12"), "{report}");
+    assert!(report.contains("You have run 2 of 14"), "{report}");
     let verified = hosted::verify(at).unwrap();
     assert_eq!(verified.failures(), 0, "{verified}");
 }
@@ -83,4 +88,25 @@ fn a_race_is_played_by_the_commands_in_sqlite() {
     let url = format!("sqlite:{}", tmp.path().join("host.db").display());
     let at = GameAt::new(Path::new("race"), Some(&url));
     race(&at, tmp.path());
+}
+
+#[test]
+fn the_rulesets_are_listed_with_their_options_and_defaults() {
+    let listed = empires_cli::commands::new::rulesets();
+    assert!(listed.contains("relay (Relay)"), "{listed}");
+    assert!(listed.contains("option finish (default 12)"), "{listed}");
+    assert!(listed.contains("option actions (default 16)"), "{listed}");
+    let tmp = tempfile::tempdir().unwrap();
+    let at = GameAt::new(&tmp.path().join("race"), None);
+    let bad = empires_cli::commands::new::other_ruleset(
+        "relay",
+        &at,
+        (None, None, None),
+        (vec![], vec!["laps".into()]),
+    );
+    let why = bad.unwrap_err().to_string();
+    assert!(
+        why.contains("expected ID=VALUE") && why.contains("finish (default 12)"),
+        "{why}"
+    );
 }

@@ -578,3 +578,49 @@ async fn after_each_play_each_step_is_due_its_allowance_after_the_last_play() {
         "after each play 6h"
     );
 }
+
+#[tokio::test]
+async fn a_race_is_started_with_its_options_checked_and_the_others_at_their_defaults() {
+    let start = |options: &[(&str, &str)]| {
+        let setup = ruleset::Setup {
+            name: "race".into(),
+            options: options
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Default::default()
+        };
+        relay().start(&setup)
+    };
+    let form = relay().new_game_form();
+    assert_eq!(
+        (form.options[0].id, form.options[0].default.as_str()),
+        ("finish", "12")
+    );
+    let unknown = start(&[("laps", "3")]).unwrap_err().to_string();
+    assert!(unknown.contains("finish (default 12)"), "{unknown}");
+    let far = start(&[("finish", "99")]).unwrap_err().to_string();
+    assert!(far.contains("5 to 30"), "{far}");
+    // A race to 8: RED's 5 and 3 win it at the third leg.
+    let tmp = tempfile::tempdir().unwrap();
+    let key = tmp.path().join("race").display().to_string();
+    let started = start(&[("finish", "8")]).unwrap();
+    DirStore
+        .create_game(&key, relay(), &started, T0)
+        .await
+        .unwrap();
+    for (seat, run) in [("RED", 5), ("BLU", 1), ("RED", 3)] {
+        accept(
+            &DirStore,
+            &key,
+            &sheet(seat, &format!("RUN {run}")),
+            "s.txt",
+        )
+        .await
+        .unwrap();
+        play(&DirStore, &key).await.unwrap();
+    }
+    let hosted = DirStore.hosted(&key).await.unwrap();
+    let over = hosted.ruleset.finished(hosted.text()).unwrap();
+    assert_eq!(over.as_deref(), Some("runner RED won the race"));
+}

@@ -27,6 +27,7 @@ pub fn router() -> Router<Arc<Host>> {
     Router::new()
         .route("/login", post(login))
         .route("/games", get(games))
+        .route("/rulesets", get(rulesets))
         .route("/games/{game}/reports/{turn}", get(report))
         .route("/games/{game}/check", post(check_sheet))
         .route("/games/{game}/orders", post(send_sheet))
@@ -46,6 +47,7 @@ pub fn router() -> Router<Arc<Host>> {
     paths(
         login,
         games,
+        rulesets,
         report,
         check_sheet,
         send_sheet,
@@ -57,6 +59,8 @@ pub fn router() -> Router<Arc<Host>> {
         LoginRequest,
         LoginAnswer,
         GameItem,
+        RulesetItem,
+        OptionItem,
         SheetRequest,
         SheetReceipt,
         TokenItem,
@@ -68,6 +72,54 @@ pub struct ApiDoc;
 /// The API's OpenAPI description.
 async fn openapi() -> Response {
     Json(ApiDoc::openapi()).into_response()
+}
+
+/// A game the host runs, with what a GM chooses when starting one.
+#[derive(Serialize, ToSchema)]
+pub struct RulesetItem {
+    pub id: String,
+    pub title: String,
+    /// Its standard maps, the first the default.
+    pub maps: Vec<String>,
+    /// The rules its maps may be played under.
+    pub variants: Vec<String>,
+    pub options: Vec<OptionItem>,
+}
+
+/// An option of a new game, with what a game gets when it is left out.
+#[derive(Serialize, ToSchema)]
+pub struct OptionItem {
+    pub id: String,
+    pub label: String,
+    pub default: String,
+}
+
+/// The games this host runs, each with its maps, rules and options and their defaults.
+#[utoipa::path(get, path = "/api/rulesets", responses((status = 200, body = Vec<RulesetItem>)), security(("bearer" = [])))]
+async fn rulesets(ApiUser(_me): ApiUser) -> Json<Vec<RulesetItem>> {
+    Json(
+        empires_host::ruleset::all()
+            .iter()
+            .map(|r| {
+                let form = r.new_game_form();
+                RulesetItem {
+                    id: r.id().to_string(),
+                    title: r.title().to_string(),
+                    maps: form.maps,
+                    variants: form.variants,
+                    options: form
+                        .options
+                        .into_iter()
+                        .map(|o| OptionItem {
+                            id: o.id.to_string(),
+                            label: o.label,
+                            default: o.default,
+                        })
+                        .collect(),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// What every refused call answers.

@@ -200,7 +200,7 @@ async fn start(
     let existing = existing_accounts(host, &players)
         .await
         .map_err(|e| e.to_string())?;
-    let started = ruleset.create(&setup).map_err(|e| e.to_string())?;
+    let started = ruleset.start(&setup).map_err(|e| e.to_string())?;
     let text = GameText {
         name,
         map: &started.map,

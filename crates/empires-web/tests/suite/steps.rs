@@ -208,3 +208,24 @@ async fn a_race_through_the_pages_sent_ahead_ruled_by_the_gm_split_and_finished(
     let late = w.send_sheet("race", &alice, "RUNNER RED\nRUN 1\n", 9).await;
     assert_ne!(late.status, StatusCode::OK, "{}", late.body);
 }
+
+#[tokio::test]
+async fn the_api_lists_each_game_with_its_options_and_their_defaults() {
+    let w = world().await;
+    let token = w.token("alice").await;
+    let listed = w
+        .api(Method::GET, "/api/rulesets", Some(&token), None)
+        .await;
+    assert_eq!(listed.status, StatusCode::OK, "{}", listed.body);
+    let all: serde_json::Value = serde_json::from_str(&listed.body).unwrap();
+    let relay = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "relay")
+        .expect("the test host runs Relay");
+    assert_eq!(relay["options"][0]["id"], "finish");
+    assert_eq!(relay["options"][0]["default"], "12");
+    let anonymous = w.api(Method::GET, "/api/rulesets", None, None).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+}
