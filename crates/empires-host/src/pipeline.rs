@@ -329,15 +329,17 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         files.push((path, text.clone().into_bytes()));
     }
     // Who reads a report is the ruleset's word, not its name's; a standing sheet in force
-    // is kept with every turn it was played in, its seat's and the GM's alone, so that the
-    // turn replays as it was played.
+    // is kept with every turn it was played in, its seat's and the GM's alone unless the
+    // step opens them to all, so that the turn replays as it was played.
     let mut declared = Declared::new();
     for (seat, body) in &taken.standing {
         let path = format!("{STANDING_DIR}/{seat}.txt");
-        declared.insert(
-            path.clone(),
-            crate::ruleset::Readers::Seats(vec![seat.clone()]),
-        );
+        let readers = if step.standing_public {
+            crate::ruleset::Readers::Everyone
+        } else {
+            crate::ruleset::Readers::Seats(vec![seat.clone()])
+        };
+        declared.insert(path.clone(), readers);
         files.push((path, body.clone()));
     }
     for w in &played.reports {

@@ -175,8 +175,26 @@ pub async fn relay_game(
     players: &[(&str, &str)],
     at: empires_host::store::Millis,
 ) {
+    relay_game_with(store, name, players, &[], at).await;
+}
+
+/// [`relay_game`], started with the game's `options` (`finish`, `open_cheers`).
+pub async fn relay_game_with(
+    store: &empires_host::store::Services,
+    name: &str,
+    players: &[(&str, &str)],
+    options: &[(&str, &str)],
+    at: empires_host::store::Millis,
+) {
     use empires_host::ruleset::Ruleset;
-    let started = relay::Relay.create(&Default::default()).expect("a race");
+    let setup = empires_host::ruleset::Setup {
+        options: options
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        ..Default::default()
+    };
+    let started = relay::Relay.start(&setup).expect("a race");
     let relay = empires_host::ruleset::by_id("relay").expect("Relay installed beside the rulesets");
     store
         .games

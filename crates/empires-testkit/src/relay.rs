@@ -81,6 +81,10 @@ struct State {
     /// The distance that wins (the option `finish`).
     #[serde(default = "default_finish")]
     finish: u32,
+    /// The crowd cheers in the open: its standing sheets are every seat's to read (the
+    /// option `open_cheers`).
+    #[serde(default)]
+    open_cheers: bool,
 }
 
 impl Default for State {
@@ -94,6 +98,7 @@ impl Default for State {
             granted: [0; 2],
             arrived: [None; 2],
             finish: FINISH,
+            open_cheers: false,
         }
     }
 }
@@ -251,6 +256,7 @@ impl Relay {
             next_expected: vec![Upcoming::new(other, next + 1, label(next + 1))],
             standing: crowds(state.step),
             needs_gm,
+            standing_public: state.open_cheers,
             allowance: Some(24 * 60 * 60 * 1000),
             begins_game_turn: next % 2 == 1,
         }
@@ -272,11 +278,18 @@ impl Ruleset for Relay {
 
     fn new_game_form(&self) -> NewGameForm {
         NewGameForm {
-            options: vec![GameOption {
-                id: "finish",
-                label: format!("The distance that wins, 5 to 30 (blank: {FINISH})"),
-                default: FINISH.to_string(),
-            }],
+            options: vec![
+                GameOption {
+                    id: "finish",
+                    label: format!("The distance that wins, 5 to 30 (blank: {FINISH})"),
+                    default: FINISH.to_string(),
+                },
+                GameOption {
+                    id: "open_cheers",
+                    label: "Every seat reads the crowd's cheers: yes or no (blank: no)".to_string(),
+                    default: "no".to_string(),
+                },
+            ],
             seats_hint: "a runner's code, RED".to_string(),
             ..NewGameForm::default()
         }
@@ -294,8 +307,18 @@ impl Ruleset for Relay {
                 }
             },
         };
+        let open_cheers = match setup.options.get("open_cheers").map(|v| v.trim()) {
+            None | Some("") | Some("no") => false,
+            Some("yes") => true,
+            Some(v) => {
+                return Err(Error::new(format!(
+                    "option open_cheers: \"{v}\" is neither yes nor no"
+                )));
+            }
+        };
         let state = State {
             finish,
+            open_cheers,
             ..State::default()
         };
         let reports = RUNNERS

@@ -571,6 +571,9 @@ pub struct Step {
     pub next_expected: Vec<Upcoming>,
     /// The seats that may send a standing sheet now.
     pub standing: Vec<String>,
+    /// The standing sheets in force are open to every seat, not only to their own seat and
+    /// the GM (votes cast in the open, say).
+    pub standing_public: bool,
     /// Why the GM must rule before the step is played, when the step needs the GM.
     pub needs_gm: Option<String>,
     /// The time the step suggests its seats be given, from the previous play, in

@@ -107,8 +107,9 @@ impl Reader {
     /// Who may read the file at `path` of a turn of a game whose seats are `seats`, decided
     /// when the turn is kept: a seat's own reports (`reports/EN.html`) and sheets
     /// (`orders/FRA.txt`, and its sheets kept aside in `orders/unreadable/` or
-    /// `orders/superseded/`), named for one of the game's seats; the parts every report
-    /// shares (`reports/public.*`) everyone; anything else the GM alone, so that a file the
+    /// `orders/superseded/`) and standing sheets (`standing/GRN.txt`), named for one of the
+    /// game's seats; the parts every report shares (`reports/public.*`) everyone; anything
+    /// else the GM alone, so that a file the
     /// host does not know, or one named like a seat that is not in the game, is never shown
     /// to a player.
     pub fn of_turn_file(path: &str, seats: &[SeatCode]) -> Reader {
@@ -118,10 +119,13 @@ impl Reader {
             .strip_prefix(&format!("{REPORTS_DIR}/"))
             .is_some_and(|rest| !rest.contains('/'));
         let in_orders = path.starts_with(&format!("{ORDERS_DIR}/"));
+        let in_standing = path
+            .strip_prefix(&format!("{}/", crate::gamedir::STANDING_DIR))
+            .is_some_and(|rest| !rest.contains('/'));
         if in_reports && stem == PUBLIC_STEM {
             return Reader::All;
         }
-        if !(in_reports || in_orders) {
+        if !(in_reports || in_orders || in_standing) {
             return Reader::Gm;
         }
         match seats.iter().find(|s| s.as_str() == stem) {
@@ -394,6 +398,11 @@ mod tests {
         assert_eq!(of("orders/FRA.txt"), Reader::Seat(code("FRA")));
         assert_eq!(of("computer/IND.json"), Reader::Gm);
         assert_eq!(of("orders/notes.txt"), Reader::Gm);
+        // A turn's copy of a standing sheet is its seat's, a game moved in or not; the GM's
+        // rulings are the GM's.
+        assert_eq!(of("standing/FR.txt"), Reader::Seat(code("FR")));
+        assert_eq!(of("standing/old/FR.txt"), Reader::Gm);
+        assert_eq!(of("orders/rulings.txt"), Reader::Gm);
         // What the host does not know is the GM's alone: a report named like a seat that
         // is not in the game, a shared-looking file it never writes, a nested report.
         assert_eq!(of("reports/SC.html"), Reader::Gm);

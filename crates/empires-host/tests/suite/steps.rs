@@ -624,3 +624,30 @@ async fn a_race_is_started_with_its_options_checked_and_the_others_at_their_defa
     let over = hosted.ruleset.finished(hosted.text()).unwrap();
     assert_eq!(over.as_deref(), Some("runner RED won the race"));
 }
+
+#[tokio::test]
+async fn standing_sheets_a_game_opens_are_every_seats_to_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let store = SqlStore::open(&url).await.unwrap();
+    let setup = ruleset::Setup {
+        name: "open".into(),
+        options: [("open_cheers".to_string(), "yes".to_string())].into(),
+        ..Default::default()
+    };
+    let started = relay().start(&setup).unwrap();
+    store
+        .create_game("open", relay(), &started, T0)
+        .await
+        .unwrap();
+    accept(&store, "open", &sheet("GRN", "CHEER RED"), "GRN.txt")
+        .await
+        .unwrap();
+    accept(&store, "open", &sheet("RED", "RUN 1"), "RED.txt")
+        .await
+        .unwrap();
+    play(&store, "open").await.unwrap();
+    let blu = Some("BLU".parse().unwrap());
+    let cheer = store.turn_file("open", 1, "standing/GRN.txt", blu).await;
+    assert_eq!(cheer.unwrap(), b"RUNNER GRN\nCHEER RED\n");
+}

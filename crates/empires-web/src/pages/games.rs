@@ -96,6 +96,9 @@ struct GamePage {
     step_note: Option<String>,
     /// My seat's standing orders in force, as sent.
     standing: Option<String>,
+    /// The other seats' standing orders in force, in a game that opens them to all:
+    /// (seat, text).
+    open_standing: Vec<(String, String)>,
     /// How the game ended, once it is over: it takes no more sheets.
     over: Option<String>,
     /// A sheet of mine is awaited, now or at my next step (not a seat that only sends
@@ -173,14 +176,21 @@ pub async fn show(
     };
     let step = g.step()?;
     let standing_path = format!("{}/{seat}.txt", empires_host::gamedir::STANDING_DIR);
-    let standing = host
-        .store
-        .games
-        .standing(&game)
-        .await?
-        .into_iter()
+    let in_force = host.store.games.standing(&game).await?;
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let standing = in_force
+        .iter()
         .find(|(p, _)| *p == standing_path)
-        .map(|(_, b)| String::from_utf8_lossy(&b).into_owned());
+        .map(|(_, b)| text(b));
+    // Another seat's standing orders are its own and the GM's, unless the game opens them.
+    let open_standing = in_force
+        .iter()
+        .filter(|(p, _)| step.standing_public && *p != standing_path)
+        .map(|(p, b)| {
+            let seat = p.rsplit('/').next().unwrap_or(p).trim_end_matches(".txt");
+            (seat.to_string(), text(b))
+        })
+        .collect();
     // A sheet sent ahead is kept for the seat's own next step, not the game's.
     let own_turn = step.own_turn(seat.as_str(), turn + 1);
     let sent = host
@@ -239,6 +249,7 @@ pub async fn show(
         seat_query,
         step_note: step_note(&step, seat.as_str()),
         standing,
+        open_standing,
         over: g.finished()?,
         awaited: step.expects(seat.as_str()) || step.upcoming(seat.as_str()).is_some(),
         game,

@@ -229,3 +229,23 @@ async fn the_api_lists_each_game_with_its_options_and_their_defaults() {
     let anonymous = w.api(Method::GET, "/api/rulesets", None, None).await;
     assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test]
+async fn a_game_that_opens_standing_orders_shows_them_to_every_seat() {
+    let w = world().await;
+    let seats = [("RED", "alice"), ("BLU", "bob"), ("GRN", "carol")];
+    let open = [("open_cheers", "yes")];
+    empires_testkit::relay_game_with(&w.host.store, "race", &seats, &open, START).await;
+    let carol = w.session("carol").await;
+    let cheer = w
+        .send_sheet("race", &carol, "RUNNER GRN\nCHEER BLU\n", 1)
+        .await;
+    assert_eq!(cheer.status, StatusCode::OK, "{}", cheer.body);
+    let alice = w.session("alice").await;
+    let page = w.get("/games/race", Some(&alice)).await;
+    assert!(
+        page.body.contains("Standing orders of the other seats") && page.body.contains("CHEER BLU"),
+        "{}",
+        page.body
+    );
+}
