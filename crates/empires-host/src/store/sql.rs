@@ -1011,6 +1011,13 @@ impl Store for SqlStore {
             )
             .await
             .map_err(fail("cannot keep the turnsheet"))?;
+            // The GM's rulings are logged with the game, whichever door brought them.
+            if name == crate::gamedir::RULINGS {
+                let detail = format!("for turn {for_turn}, by {}", submission.door);
+                Ops::audit(&mut tx, id, submission.received_at, "rulings", &detail)
+                    .await
+                    .map_err(fail("cannot keep the turnsheet"))?;
+            }
             tx.commit()
                 .await
                 .map_err(fail("cannot keep the turnsheet"))?;

@@ -278,6 +278,10 @@ async fn race_in_database(url: &str) {
     assert!(store.turn_file("race", 2, path, grn).await.is_ok());
     assert!(store.turn_file("race", 2, path, blu).await.is_err());
     assert!(store.turn_file("race", 2, path, None).await.is_ok());
+    // The GM's rulings are in the game's audit log, each time they were sent.
+    let log = services.accounts.audit_entries("race").await.unwrap();
+    let ruled = log.iter().filter(|(_, _, action, _)| action == "rulings");
+    assert_eq!(ruled.count(), 2, "{log:?}");
     // The far stand split from the crowd is held by the crowd's player, who holds both.
     let carol = services
         .accounts
