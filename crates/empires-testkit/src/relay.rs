@@ -530,6 +530,11 @@ impl Ruleset for Relay {
         true
     }
 
+    // A runner's report is a few lines of text.
+    fn report_formats(&self) -> &'static [&'static str] {
+        &["txt"]
+    }
+
     fn header(&self, sheet: &str) -> SheetHeader {
         let find = |key: &str| {
             sheet.lines().find_map(|l| {

@@ -736,6 +736,11 @@ pub trait Ruleset: Send + Sync {
     fn finished(&self, _game: GameText) -> Result<Option<String>> {
         Ok(None)
     }
+    /// The forms a seat's report is written in (`reports/SEAT.html`, `.txt`, `.json`), the
+    /// first the one a page shows.
+    fn report_formats(&self) -> &'static [&'static str] {
+        &["html", "txt", "json"]
+    }
     /// Whether the game rules on when sheets arrived ([`Orders::arrived`]): the host then
     /// keeps each played sheet's arrival with its turn, so that a replay is told the same.
     fn arrival_times(&self) -> bool {

@@ -1011,8 +1011,11 @@ impl Store for SqlStore {
             )
             .await
             .map_err(fail("cannot keep the turnsheet"))?;
-            // The GM's rulings are logged with the game, whichever door brought them.
-            if name == crate::gamedir::RULINGS {
+            // The GM's rulings are logged with the game. The web and the API log them with
+            // the GM's account themselves; the command line has none to name.
+            if name == crate::gamedir::RULINGS
+                && !["web", "api"].contains(&submission.door.as_str())
+            {
                 let detail = format!("for turn {for_turn}, by {}", submission.door);
                 Ops::audit(&mut tx, id, submission.received_at, "rulings", &detail)
                     .await

@@ -282,6 +282,10 @@ async fn race_in_database(url: &str) {
     let log = services.accounts.audit_entries("race").await.unwrap();
     let ruled = log.iter().filter(|(_, _, action, _)| action == "rulings");
     assert_eq!(ruled.count(), 2, "{log:?}");
+    assert!(
+        log.iter()
+            .any(|(_, _, _, detail)| detail == "for turn 4, by test")
+    );
     // The far stand split from the crowd is held by the crowd's player, who holds both.
     let carol = services
         .accounts

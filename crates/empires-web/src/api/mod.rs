@@ -377,6 +377,17 @@ async fn send_rulings(
         .submit_rulings(&game, &submission, "rulings")
         .await
         .map_err(Failure::from)?;
+    host.store
+        .accounts
+        .audit_by(
+            Some(&game),
+            me.id,
+            submission.received_at,
+            "sent rulings",
+            &format!("for turn {}, by the API", accepted.receipt.for_turn),
+        )
+        .await
+        .map_err(Failure::from)?;
     Ok(Json(receipt(accepted, submission.received_at)))
 }
 

@@ -85,8 +85,10 @@ struct GamePage {
     /// position).
     reported: bool,
     report_url: String,
-    report_url_txt: String,
-    report_url_json: String,
+    /// The report's other forms, as (form, link): text, JSON.
+    report_links: Vec<(String, String)>,
+    /// The form each past report is linked in.
+    report_ext: String,
     history: Vec<u32>,
     /// The seats I hold in the game, when more than one: the page is for one at a time.
     seats: Vec<SeatLink>,
@@ -94,6 +96,8 @@ struct GamePage {
     seat_query: String,
     /// Where the game's next step stands for my seat, in a game played in steps.
     step_note: Option<String>,
+    /// The next step's label, in a game played in steps.
+    step_label: Option<String>,
     /// My seat's standing orders in force, as sent.
     standing: Option<String>,
     /// The other seats' standing orders in force, in a game that opens them to all:
@@ -116,20 +120,27 @@ struct SeatLink {
 /// Where `step` stands for `seat`, in a game played in steps; `None` for a whole turn.
 pub fn step_note(step: &empires_host::ruleset::Step, seat: &str) -> Option<String> {
     step.expected.as_ref()?;
-    let now = format!("The game is at {}.", step.label);
     Some(if step.expects(seat) {
-        format!("{now} Your sheet is awaited for it.")
+        "Your sheet is awaited for this step.".to_string()
     } else if step.standing.iter().any(|s| s == seat) {
-        format!(
-            "{now} You are not expected at it: the orders you send stand, read at every step, until you send others."
-        )
+        "You are not expected at this step: the orders you send stand, read at every step, until you send others.".to_string()
     } else if let Some(u) = step.upcoming(seat) {
         format!(
-            "{now} You are next expected at {}: a sheet you send now is kept for it.",
+            "You are next expected at {}: a sheet you send now is kept for it.",
             u.label
         )
     } else {
-        format!("{now} You are not expected again.")
+        "You are not expected again.".to_string()
+    })
+}
+
+/// The step a sheet `seat` writes now is for, in a game played in steps: its own next one
+/// when it is not expected at this one.
+pub fn own_label(step: &empires_host::ruleset::Step, seat: &str) -> Option<String> {
+    step.expected.as_ref()?;
+    Some(match step.upcoming(seat) {
+        Some(u) if !step.expects(seat) => u.label.clone(),
+        _ => step.label.clone(),
     })
 }
 
@@ -203,7 +214,9 @@ pub async fn show(
             short: sha.chars().take(12).collect(),
         });
     // A ruleset may write no report for the starting position.
-    let path = format!("{}/{seat}.html", empires_host::gamedir::REPORTS_DIR);
+    let formats = g.ruleset().report_formats();
+    let ext = formats.first().copied().unwrap_or("txt");
+    let path = format!("{}/{seat}.{ext}", empires_host::gamedir::REPORTS_DIR);
     let first = match host
         .store
         .games
@@ -241,13 +254,21 @@ pub async fn show(
         },
         sent,
         reported: turn >= first,
-        report_url: format!("{base}.html"),
-        report_url_txt: format!("{base}.txt"),
-        report_url_json: format!("{base}.json"),
+        report_url: format!("{base}.{ext}"),
+        report_links: formats
+            .iter()
+            .skip(1)
+            .map(|f| {
+                let name = if *f == "txt" { "text" } else { "JSON" };
+                (format!("as {name}"), format!("{base}.{f}"))
+            })
+            .collect(),
+        report_ext: ext.to_string(),
         history: (first..=turn).rev().collect(),
         seats,
         seat_query,
         step_note: step_note(&step, seat.as_str()),
+        step_label: step.expected.as_ref().map(|_| step.label.clone()),
         standing,
         open_standing,
         over: g.finished()?,

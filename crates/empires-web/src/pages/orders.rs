@@ -70,6 +70,8 @@ struct OrdersPage {
     forecast: Forecast,
     /// Where the game's next step stands for the seat, in a game played in steps.
     step_note: Option<String>,
+    /// The step the sheet is for, in a game played in steps.
+    step_label: Option<String>,
 }
 
 /// A sheet split into its orders and its messages (the text after the `heading` line).
@@ -142,6 +144,7 @@ fn page_for(
         seat_name: seat_name(game, seat),
         next: step.own_turn(seat.as_str(), game.turn() + 1),
         step_note: super::games::step_note(&step, seat.as_str()),
+        step_label: super::games::own_label(&step, seat.as_str()),
         deadline,
         label: help.label,
         help: help.help,

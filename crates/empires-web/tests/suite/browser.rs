@@ -433,3 +433,98 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
     c.close().await.unwrap();
     site.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_race_in_steps_is_ruled_by_the_gm_and_a_split_crowd_switches_seats_in_a_real_browser() {
+    let Some((_driver, driver_url)) = start_driver().await else {
+        return;
+    };
+    let w = common::world().await;
+    let seats = [("RED", "alice"), ("BLU", "bob"), ("GRN", "carol")];
+    empires_testkit::relay_game(&w.host.store, "race", &seats, common::START).await;
+    let gm = w
+        .host
+        .store
+        .accounts
+        .account_by_name("gm1")
+        .await
+        .unwrap()
+        .unwrap();
+    w.host
+        .store
+        .accounts
+        .set_game_gm("race", gm.id)
+        .await
+        .unwrap();
+    // RED runs and asks the GM for something the rules do not cover.
+    let alice = w.session("alice").await;
+    let red = w
+        .send_sheet("race", &alice, "RUNNER RED\nRUN 4\nASK a second baton\n", 1)
+        .await;
+    assert_eq!(red.status, axum::http::StatusCode::OK, "{}", red.body);
+    w.host.play_turn("race", Some(1)).await.unwrap();
+    let site = Site::start(&w).await;
+    let base = site.base.clone();
+    let c = browser(&driver_url).await;
+
+    // The GM's console says BLU's leg waits for the rulings; the GM sends them.
+    log_in(&c, &base, "gm1").await;
+    c.goto(&format!("{base}/games/race/console")).await.unwrap();
+    wait_text(&c, "main", "waits for your rulings").await;
+    c.find(Locator::Id("gm-rulings"))
+        .await
+        .unwrap()
+        .send_keys("DENY RED")
+        .await
+        .unwrap();
+    c.find(Locator::Css("#gm-rulings + button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "Your rulings are kept").await;
+    shoot(&c, "steps-console", Some("rulings")).await;
+    play_now(&c).await;
+    log_out(&c).await;
+
+    // The crowd has split: carol holds both halves, and writes the far stand's orders.
+    log_in(&c, &base, "carol").await;
+    c.goto(&format!("{base}/games/race")).await.unwrap();
+    wait_text(&c, "main", "You hold 2 seats").await;
+    shoot(&c, "steps-game", None).await;
+    c.find(Locator::LinkText("The far stand (YEL)"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, "main", "You play The far stand").await;
+    c.goto(&format!("{base}/games/race/orders?seat=YEL"))
+        .await
+        .unwrap();
+    let sheet = c.find(Locator::Id("sheet")).await.unwrap();
+    sheet.clear().await.unwrap();
+    sheet.send_keys("RUNNER YEL\nCHEER BLU\n").await.unwrap();
+    c.find(Locator::Css("#sheet-form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, "main", "standing orders").await;
+    c.goto(&format!("{base}/games/race?seat=YEL"))
+        .await
+        .unwrap();
+    let page = wait_text(&c, "main", "My standing orders").await;
+    assert!(page.contains("CHEER BLU"), "{page}");
+    shoot(&c, "steps-standing", None).await;
+    let report = c
+        .goto(&format!("{base}/games/race/turns/2/reports/BLU.txt"))
+        .await;
+    assert!(report.is_ok());
+    wait_text(&c, "body", "404").await;
+
+    c.close().await.unwrap();
+    site.stop().await;
+}
