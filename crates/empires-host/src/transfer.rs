@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use crate::gamedir::{self, GameDir, LOCK_FILE, MAP_FILE, ORDERS_DIR, TURNS_DIR};
 use crate::gamefiles::GameFiles;
-use crate::store::dir::files_under;
+use crate::store::dir::{DirStore, files_under};
 use crate::store::sql::{GameRow, SqlStore};
 use crate::store::{Millis, Store};
 use std::fs;
@@ -48,6 +48,7 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
     }
     let pending = store.pending(game).await?;
     let standing = store.standing(game).await?;
+    let ahead = store.ahead(game).await?;
     let files = turns.iter().map(|(_, f)| f.len()).sum::<usize>();
     crate::create::build_whole(dir, |building| {
         crate::files::write_new(&building.join(MAP_FILE), g.map.as_bytes())?;
@@ -81,6 +82,14 @@ pub async fn export(store: &dyn Store, game: &str, dir: &Path) -> Result<Moved> 
         }
         for (path, body) in &standing {
             crate::files::write_new(&building.join(path), body)?;
+        }
+        // So do the sheets sent ahead, each for its own step.
+        for (path, body) in &ahead {
+            let target = building.join(path);
+            if let Some(parent) = target.parent() {
+                fs::create_dir_all(parent).map_err(|e| Error::io("cannot create", parent, e))?;
+            }
+            crate::files::write_new(&target, body)?;
         }
         Ok(())
     })?;
@@ -119,6 +128,7 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
     let files = turns.iter().map(|(_, f)| f.len()).sum();
     let pending = game.pending()?;
     let standing = game.standing()?;
+    let ahead = DirStore.ahead(&dir.display().to_string()).await?;
     let ruleset = hosted.ruleset;
     let seats = ruleset.seats(hosted.text())?;
     let step = ruleset.step(hosted.text())?;
@@ -135,6 +145,7 @@ pub async fn import(store: &SqlStore, dir: &Path, name: &str, now: Millis) -> Re
         created_at: now,
         standing: &standing,
         step: &step,
+        ahead: &ahead,
     };
     store.import_game(&row, &turns, &pending).await?;
     Ok(Moved {

@@ -90,6 +90,21 @@ impl Store for DirStore {
         GameFiles::open(&path(game), None)?.keep_for(name, &submission.body, submission.for_turn)
     }
 
+    async fn ahead(&self, game: &str) -> Result<Files> {
+        let dir = path(game).join(crate::gamedir::AHEAD_DIR);
+        if crate::files::Kind::of(&dir).map_err(|e| Error::io("cannot read", &dir, e))?
+            != crate::files::Kind::Directory
+        {
+            return Ok(Vec::new());
+        }
+        let mut files: Files = files_under(&dir)?
+            .into_iter()
+            .map(|(p, b)| (format!("{}/{p}", crate::gamedir::AHEAD_DIR), b))
+            .collect();
+        files.sort();
+        Ok(files)
+    }
+
     async fn standing(&self, game: &str) -> Result<Files> {
         GameFiles::open(&path(game), None)?.standing_files()
     }

@@ -314,6 +314,9 @@ pub trait Store: Send + Sync {
 
     /// The standing sheets in force, as their files (`standing/SEAT.txt`), sorted.
     async fn standing(&self, game: &str) -> Result<Files>;
+    /// The sheets sent ahead, each seat's latest for each later step, as the files a
+    /// directory keeps them in: `ahead/NNNN/SEAT.txt`, sorted.
+    async fn ahead(&self, game: &str) -> Result<Files>;
 
     /// Every receipt the store gave that its turns broke: a sheet kept for a turn that has
     /// been played without it, though no later sheet of its seat replaced it. Empty on a

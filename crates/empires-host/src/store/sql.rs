@@ -1126,6 +1126,30 @@ impl Store for SqlStore {
         Ok(files)
     }
 
+    async fn ahead(&self, game: &str) -> Result<Files> {
+        let rows: Vec<(String, i64, Vec<u8>)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT u.empire, u.for_turn, u.body FROM submissions u JOIN games g ON g.id = u.game_id \
+                 WHERE g.name = $1 AND u.for_turn > g.turn + 1 AND u.consumed_turn IS NULL ORDER BY u.id",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the sheets sent ahead", e))?;
+        // The latest of each seat for each step is the one it will be played with.
+        let mut latest = std::collections::BTreeMap::new();
+        for (seat, turn, body) in rows {
+            let path = format!(
+                "{}/{}/{seat}.txt",
+                crate::gamedir::AHEAD_DIR,
+                crate::gamedir::turn_name(turn as u32)
+            );
+            latest.insert(path, body);
+        }
+        Ok(latest.into_iter().collect())
+    }
+
     async fn stranded_receipts(&self, game: &str) -> Result<Vec<Stranded>> {
         // A sheet no turn played, for a turn that has been played, is stranded unless a
         // sheet the turn did play outranks it: on-time orders outrank late ones (2.4,

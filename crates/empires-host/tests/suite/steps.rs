@@ -422,6 +422,18 @@ async fn a_race_moves_between_stores_with_its_standing_sheets_and_whose_leg_it_i
         .unwrap();
     let kept = store.standing("race").await.unwrap();
     assert_eq!(kept.len(), 1);
+    // RED sends the sheet for RED's next leg ahead, before BLU has run.
+    accept(store, "race", &sheet("RED", "RUN 2"), "RED.txt")
+        .await
+        .unwrap();
+    let ahead = store.ahead("race").await.unwrap();
+    assert_eq!(
+        ahead,
+        [(
+            "ahead/0003/RED.txt".to_string(),
+            b"RUNNER RED\nRUN 2\n".to_vec()
+        )]
+    );
     // Out to a directory: the standing sheet goes with it, and the directory plays BLU's
     // leg with the crowd's cheer.
     let dir = tmp.path().join("race");
@@ -430,12 +442,14 @@ async fn a_race_moves_between_stores_with_its_standing_sheets_and_whose_leg_it_i
         .unwrap();
     let key = dir.display().to_string();
     assert_eq!(DirStore.standing(&key).await.unwrap(), kept);
+    assert_eq!(DirStore.ahead(&key).await.unwrap(), ahead);
     // And back into a database as another game: the standing sheet, and BLU's leg next.
     let sql = SqlStore::open(&url).await.unwrap();
     empires_host::transfer::import(&sql, &dir, "race2", T0)
         .await
         .unwrap();
     assert_eq!(store.standing("race2").await.unwrap(), kept);
+    assert_eq!(store.ahead("race2").await.unwrap(), ahead);
     for (seat, player) in [("RED", "alice"), ("BLU", "bob")] {
         let account = services
             .accounts
@@ -473,6 +487,15 @@ async fn a_race_moves_between_stores_with_its_standing_sheets_and_whose_leg_it_i
             .unwrap()
             .contains("You have run 3 of 12")
     );
+    // RED's leg in the directory plays the sheet RED sent ahead in the database.
+    assert_eq!(play(&DirStore, &key).await.unwrap(), 3);
+    let report = DirStore
+        .turn_file(&key, 3, "reports/RED.txt", None)
+        .await
+        .unwrap();
+    let report = String::from_utf8(report).unwrap();
+    assert!(report.contains("You have run 6 of 12"), "{report}");
+    assert!(DirStore.ahead(&key).await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -658,4 +681,42 @@ async fn standing_sheets_a_game_opens_are_every_seats_to_read() {
     let blu = Some("BLU".parse().unwrap());
     let cheer = store.turn_file("open", 1, "standing/GRN.txt", blu).await;
     assert_eq!(cheer.unwrap(), b"RUNNER GRN\nCHEER RED\n");
+}
+
+#[tokio::test]
+async fn a_database_from_before_steps_opens_and_plays_as_before() {
+    use sqlx::Connection;
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("host.db");
+    let url = format!("sqlite:{}", file.display());
+    {
+        let services = Services::of(SqlStore::open(&url).await.unwrap());
+        empires_testkit::tutorial_game(&services, "tut", &[], 7, T0).await;
+        services.limits.close().await;
+    }
+    // The database as the host left it before standing sheets, expected seats and what a
+    // step needs were kept (migrations 0011 to 0013).
+    {
+        let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        for sql in [
+            "DROP TABLE standing_sheets",
+            "ALTER TABLE seats DROP COLUMN expected",
+            "ALTER TABLE games DROP COLUMN step_label",
+            "ALTER TABLE games DROP COLUMN step_needs_gm",
+            "ALTER TABLE games DROP COLUMN step_allowance",
+            "DELETE FROM _sqlx_migrations WHERE version >= 11",
+        ] {
+            sqlx::query(sql).execute(&mut c).await.unwrap();
+        }
+        c.close().await.unwrap();
+    }
+    let store = SqlStore::open(&url).await.unwrap();
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    assert_eq!(store.play_turn("tut", options, T0).await.unwrap().turn, 1);
+    let verified = empires_host::verify::verify(&store, "tut").await.unwrap();
+    assert_eq!(verified.failures(), 0, "{verified}");
+    assert!(store.standing("tut").await.unwrap().is_empty());
 }

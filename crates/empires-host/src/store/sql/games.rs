@@ -39,9 +39,10 @@ pub struct GameRow<'a> {
     pub created_at: Millis,
     /// The standing sheets in force, as (seat, bytes): a game brought in keeps them.
     pub standing: &'a [(String, Vec<u8>)],
-    /// The seats the game's next step expects (every seat, for `None`).
     /// The game's next step, as its ruleset reads it from the last state.
     pub step: &'a Step,
+    /// The sheets sent ahead for later steps, as `ahead/NNNN/SEAT.txt` files.
+    pub ahead: &'a [(String, Vec<u8>)],
 }
 
 /// The files of a starting position: the state, its hash, and its reports with their
@@ -75,6 +76,14 @@ fn pending_seat(file: &str, seats: &[Seat]) -> Option<Option<String>> {
         .iter()
         .find(|s| s.code.eq_ignore_ascii_case(stem))
         .map(|s| Some(s.code.clone()))
+}
+
+/// The step and seat of a sheet sent ahead, from its file `ahead/NNNN/SEAT.txt`.
+fn ahead_file(path: &str) -> Option<(u32, &str)> {
+    let rest = path.strip_prefix(&format!("{}/", crate::gamedir::AHEAD_DIR))?;
+    let (turn, file) = rest.split_once('/')?;
+    let seat = file.strip_suffix(".txt").filter(|s| !s.contains('/'))?;
+    Some((crate::gamedir::parse_turn_name(turn)?, seat))
 }
 
 /// The queries of games, written once and compiled for each backend.
@@ -267,6 +276,7 @@ where
             created_at: now,
             standing: &[],
             step: &step,
+            ahead: &[],
         };
         let mut tx = p.begin().await?;
         let id = Self::insert_game(&mut tx, &row).await?;
@@ -332,6 +342,14 @@ where
             };
             let kept = ("import", row.created_at, false);
             Self::insert_submission(&mut tx, id, seat.as_deref(), row.turn + 1, body, kept).await?;
+        }
+        // Each sheet sent ahead waits for its own step again.
+        for (path, body) in row.ahead {
+            let Some((turn, seat)) = ahead_file(path) else {
+                continue;
+            };
+            let kept = ("import", row.created_at, false);
+            Self::insert_submission(&mut tx, id, Some(seat), turn, body, kept).await?;
         }
         let detail = format!("{} turns", turns.len());
         Self::audit(&mut tx, id, row.created_at, "import", &detail).await?;
