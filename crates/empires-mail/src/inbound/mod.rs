@@ -273,8 +273,15 @@ impl<'a> Receiver<'a> {
             },
             None if seats.len() == 1 => seats[0],
             None => {
+                // The header's word for a seat is the game's (EMPIRE, KINGDOM, RUNNER): the
+                // blank sheet of each seat's report shows it.
+                let yours = seats
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let o = refuse(format!(
-                    "you hold several empires in game \"{game}\": add an EMPIRE line saying which this sheet is for."
+                    "you hold several seats in game \"{game}\" ({yours}): name in the sheet's header which one it is for, as the blank sheet in that seat's report does. Nothing was kept."
                 ));
                 return self.refused(inc, &sender, Some(&game), o, now).await;
             }

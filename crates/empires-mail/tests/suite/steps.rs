@@ -132,6 +132,11 @@ async fn a_player_holding_two_seats_is_read_as_the_seat_the_sheet_names() {
     let which = send("b3", "RUN 2\r\n");
     let outcome = r.receive(&which, which.len(), START).await.unwrap();
     assert_eq!(outcome.word(), "refused", "{outcome:?}");
+    let answer = unfolded(&outbox(&w.store).await.last().unwrap().raw);
+    assert!(
+        answer.contains("you hold several seats in game \"race\" (BLU, GRN)"),
+        "{answer}"
+    );
     let kept = w.store.games.standing("race").await.unwrap();
     assert_eq!(kept.len(), 1);
 }
