@@ -436,6 +436,24 @@ enum MailCommand {
         #[arg(long)]
         new_password: bool,
     },
+    /// The report mail a seat gets for a turn, written to a file (.eml) any mail program
+    /// opens: what a player receives, with what each part weighs.
+    Preview {
+        /// The game directory, or with --db the game's name.
+        game: PathBuf,
+        /// The game's database (sqlite:<file> or postgres://...).
+        #[arg(long, value_name = "URL")]
+        db: Option<String>,
+        /// The seat (an empire's code, a kingdom's).
+        #[arg(long, alias = "empire")]
+        seat: empires_host::store::SeatCode,
+        /// The turn; the last one played unless given.
+        #[arg(long)]
+        turn: Option<u32>,
+        /// The file to write (default SEAT-turnN.eml).
+        #[arg(long, value_name = "FILE.eml")]
+        out: Option<PathBuf>,
+    },
     /// What the mail door did: messages in and out, for a game or (without --game) for no
     /// game (strangers, mail sent by programs).
     Log {
@@ -805,6 +823,14 @@ fn main() -> ExitCode {
                 },
             )
             .map(|r| show(&r.trim_end(), &[])),
+            MailCommand::Preview {
+                game,
+                db,
+                seat,
+                turn,
+                out,
+            } => commands::mail::preview(&GameAt::new(&game, db.as_deref()), seat, turn, out)
+                .map(|r| show(&r.trim_end(), &[])),
             MailCommand::Log { db, game } => {
                 commands::mail::log(&db, game.as_deref()).map(|r| show(&r.trim_end(), &[]))
             }

@@ -97,6 +97,8 @@ pub struct ReportParts {
     pub text: String,
     pub html: String,
     pub png: Option<(String, Vec<u8>)>,
+    /// The whole map, attached when `png` shows a part of it.
+    pub whole: Option<(String, Vec<u8>)>,
     pub sheet: (String, String),
 }
 
@@ -127,6 +129,10 @@ pub fn report(cfg: &MailConfig, env: &Envelope<'_>, parts: ReportParts) -> Resul
         None => MultiPart::alternative().singlepart(text).singlepart(html),
     };
     let mut mixed = MultiPart::mixed().multipart(alternative);
+    if let Some((name, png)) = parts.whole {
+        let png_type = ContentType::parse("image/png").map_err(|e| Error::new(e.to_string()))?;
+        mixed = mixed.singlepart(Attachment::new(name).body(png, png_type));
+    }
     let (sheet_name, sheet) = parts.sheet;
     mixed = mixed.singlepart(Attachment::new(sheet_name).body(sheet, ContentType::TEXT_PLAIN));
     built(headers(cfg, env, "auto-generated")?.multipart(mixed))
@@ -150,4 +156,28 @@ pub fn queued(
         subject: env.subject.clone(),
         message,
     }
+}
+
+/// Each leaf part of a composed message, as its type (and file name, if it has one) with
+/// its size decoded: what a report mail is made of.
+pub fn part_sizes(message: &[u8]) -> Vec<(String, usize)> {
+    use mail_parser::{MessageParser, MimeHeaders, PartType};
+    let Some(m) = MessageParser::default().parse(message) else {
+        return Vec::new();
+    };
+    m.parts
+        .iter()
+        .filter(|p| !matches!(p.body, PartType::Multipart(_)))
+        .map(|p| {
+            let kind = p.content_type().map_or_else(
+                || "text/plain".to_string(),
+                |c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or("")),
+            );
+            let name = p
+                .attachment_name()
+                .map(|n| format!(" {n}"))
+                .unwrap_or_default();
+            (format!("{kind}{name}"), p.contents().len())
+        })
+        .collect()
 }

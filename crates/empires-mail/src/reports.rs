@@ -211,6 +211,35 @@ impl Turns<'_> {
     }
 }
 
+/// The report mail `seat` (named `name`) of `game` gets for `turn`, as the door composes
+/// it, addressed to `to`: for a GM to see what a player receives (`empires mail preview`),
+/// and for the figures of what a report mail weighs.
+pub fn preview(
+    cfg: &MailConfig,
+    (game, opened): (&str, &dyn Game),
+    (turn, files): (u32, &TurnFiles),
+    (seat, name, to): (SeatCode, &str, &str),
+    deadline: Option<&str>,
+    now: Millis,
+) -> Result<Vec<u8>> {
+    let letter = Letter {
+        cfg,
+        game,
+        opened,
+        turn,
+        deadline,
+        now,
+    };
+    let r = ReportRecipient {
+        empire: seat,
+        account: 0,
+        name: name.to_string(),
+        email: to.to_string(),
+        expected: true,
+    };
+    Ok(letter.report_mail(files, &r, name, None)?.message)
+}
+
 /// Queues the reports of every game's unmailed turns.
 pub async fn queue_all(store: &Services, cfg: &MailConfig, now: Millis) -> Result<usize> {
     let mut n = 0;
@@ -250,13 +279,33 @@ impl Letter<'_> {
         } = *self;
         let seat = r.empire;
         let report = opened.mail_report(turn, files, seat.as_str())?;
-        let opening = opening(
+        // A close-up of the map comes with the whole map: on the web, where the host has an
+        // address (the page zooms), else attached.
+        let whole_name = format!("{game}-{seat}-turn{turn}-whole-map.png");
+        let (whole, whole_at) = match (&report.whole, &cfg.public_url) {
+            (None, _) => (None, None),
+            (Some(_), Some(url)) => (
+                None,
+                Some(format!(
+                    "The whole map: {}/games/{game}/turns/{turn}/reports/{seat}.html\n",
+                    url.trim_end_matches('/')
+                )),
+            ),
+            (Some(png), None) => (
+                Some((whole_name.clone(), png.clone())),
+                Some(format!("The whole map is attached: {whole_name}\n")),
+            ),
+        };
+        let mut opening = opening(
             cfg,
             (game, turn, deadline),
             (name, seat),
             credits,
             report.gm_messages,
         );
+        if let Some(line) = whole_at {
+            opening.push_str(&wrapped(&line, ""));
+        }
         let html = with_opening(&report.html, &opening);
         let mut text = opening;
         text.push('\n');
@@ -284,6 +333,7 @@ impl Letter<'_> {
                 text,
                 html,
                 png,
+                whole,
                 sheet,
             },
         )?;
@@ -333,8 +383,31 @@ fn held_notice(
     ))
 }
 
+/// The width of a mail's text lines (RFC 5322 2.1.1): a phone wraps nothing.
+pub const LINE: usize = 78;
+
+/// `text` as lines of at most [`LINE`] columns, each begun by `indent`.
+pub fn wrapped(text: &str, indent: &str) -> String {
+    let opts = textwrap::Options::new(LINE)
+        .initial_indent(indent)
+        .subsequent_indent(indent);
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            out.push('\n');
+            continue;
+        }
+        for l in textwrap::wrap(line, &opts) {
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// What opens a report mail, before the report itself: whose report it is, when the next
-/// orders are due, the GM's messages of the turn and how to answer.
+/// orders are due (stated here alone: the GM's notices of the schedule name no date), the
+/// GM's messages of the turn and how to answer. Every line within [`LINE`] columns.
 fn opening(
     cfg: &MailConfig,
     (game, turn, deadline): (&str, u32, Option<&str>),
@@ -342,29 +415,32 @@ fn opening(
     credits: Option<&str>,
     gm_messages: Option<String>,
 ) -> String {
-    let mut text = format!("{name} ({e}), game \"{game}\", turn {turn}.\n");
+    let mut text = wrapped(&format!("{name} ({e}), game \"{game}\", turn {turn}."), "");
     if let Some(c) = credits {
-        text.push_str(c);
-        text.push('\n');
+        text.push_str(&wrapped(c, ""));
     }
-    text.push_str(&match deadline {
-        Some(at) => format!("Orders for turn {} are due by {at}.\n", turn + 1),
-        None => format!(
-            "No deadline is set for turn {}: your GM will say when it is played.\n",
-            turn + 1
-        ),
-    });
+    text.push_str(&wrapped(
+        &match deadline {
+            Some(at) => format!("Orders for turn {} are due by {at}.", turn + 1),
+            None => format!(
+                "No deadline is set for turn {}: your GM will say when it is played.",
+                turn + 1
+            ),
+        },
+        "",
+    ));
     if let Some(m) = gm_messages {
         text.push_str("\nFrom your GM:\n");
-        for line in m.lines() {
-            text.push_str("  ");
-            text.push_str(line);
-            text.push('\n');
-        }
+        text.push_str(&wrapped(&m, "  "));
     }
-    text.push_str(&format!(
-        "\nTo send orders, reply with the attached turnsheet filled in, with your PASSWORD line\nadded to its header, in the message or as a .txt attachment, to {}.\n",
-        cfg.from.email
+    text.push('\n');
+    text.push_str(&wrapped(
+        &format!(
+            "To send orders, reply with the attached turnsheet filled in, with your PASSWORD \
+             line added to its header, in the message or as a .txt attachment, to {}.",
+            cfg.from.email
+        ),
+        "",
     ));
     text
 }

@@ -23,7 +23,7 @@ pub fn mail_report(
     let read = |path: &str| files.text(path);
     let text = whole_report(&read, empire, "txt", None, files.place)?;
     let page = whole_report(&read, empire, "html", None, files.place)?;
-    let (html, picture) = match layers {
+    let (html, (picture, whole)) = match layers {
         // With a picture of the map, the page shows it rather than carrying the drawing.
         Some(l) => {
             let state: Cow<GameState> = if turn == loaded.turn {
@@ -35,10 +35,13 @@ pub fn mail_report(
                     &loaded.map,
                 )?)
             };
-            let png = map_png(loaded, &state, l, empire)?;
-            (with_map_picture(&page), Some(png))
+            let (close, whole) = map_pngs(loaded, &state, l, empire)?;
+            (
+                with_map_picture(&page, whole.is_some()),
+                (Some(close), whole),
+            )
         }
-        None => (page, None),
+        None => (page, (None, None)),
     };
     let gm_messages = files
         .files
@@ -49,13 +52,15 @@ pub fn mail_report(
         text,
         html,
         picture,
+        whole,
         gm_messages,
     })
 }
 
 /// A report page whose map section shows the PNG sent with it (by its Content-ID) in place
-/// of the drawing and the scripts that draw it.
-fn with_map_picture(page: &str) -> String {
+/// of the drawing and the scripts that draw it; `close_up` when the picture is a part of the
+/// map (the letter says where the whole one is).
+fn with_map_picture(page: &str, close_up: bool) -> String {
     const START: &str = "<section class=\"map\" id=\"map\">";
     let Some(a) = page.find(START) else {
         return page.to_string();
@@ -66,20 +71,32 @@ fn with_map_picture(page: &str) -> String {
         .filter_map(|m| rest.find(m))
         .min()
         .map_or(page.len(), |i| a + START.len() + i);
+    let (alt, note) = if close_up {
+        (
+            "The map around your empire",
+            "<p>Your empire and its neighbours.</p>",
+        )
+    } else {
+        ("The map of what your empire knows", "")
+    };
     format!(
-        "{}{START}<h2>Map</h2><img src=\"cid:{PICTURE_CID}\" alt=\"The map of what your empire knows\" style=\"max-width:100%;height:auto\"></section>{}",
+        "{}{START}<h2>Map</h2>{note}<img src=\"cid:{PICTURE_CID}\" alt=\"{alt}\" style=\"max-width:100%;height:auto\"></section>{}",
         &page[..a],
         &page[end..]
     )
 }
 
-/// The map of what `empire` knows, drawn on the game's kept layer and made a PNG.
-fn map_png(
+/// The map of what `empire` knows, drawn on the game's kept layer: the part of it where
+/// the empire's areas and their neighbours lie, with the labels that read there on a phone,
+/// and the whole map with the whole map's labels (`None` when the close-up would show all of
+/// it, or the empire has no area). Both PNGs.
+fn map_pngs(
     loaded: &Loaded,
     state: &GameState,
     layers: &Layers,
     empire: EmpireCode,
-) -> Result<Vec<u8>> {
+) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+    use empires_maps::draw::picture;
     let overlay = empires_maps::draw::overlay(
         &layers.layout,
         &loaded.map,
@@ -87,5 +104,19 @@ fn map_png(
         None,
     )
     .map_err(Error::new)?;
-    empires_maps::draw::png_small(&layers.assemble(&overlay)).map_err(Error::new)
+    let svg = layers.assemble(&overlay);
+    let own: Vec<_> = state.owned_by(empire).collect();
+    let neighbours: Vec<_> = own
+        .iter()
+        .flat_map(|a| loaded.map.neighbours(*a).iter().copied())
+        .collect();
+    let png = |svg: &str| empires_maps::draw::png_small(svg).map_err(Error::new);
+    let whole = || png(&picture::with_labels_of(&svg, 1));
+    match picture::close_up_of(&layers.layout, &own, &neighbours) {
+        // A close-up of nearly all the main map would be the whole map again.
+        Some(c) if c.frame[2] < layers.layout.frames[0].w * 0.9 => {
+            Ok((png(&picture::close_up(&svg, &c))?, Some(whole()?)))
+        }
+        _ => Ok((whole()?, None)),
+    }
 }

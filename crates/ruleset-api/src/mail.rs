@@ -34,8 +34,12 @@ impl TurnFiles<'_> {
 pub struct MailReport {
     pub text: String,
     pub html: String,
-    /// The seat's map as a PNG, shown in `html` by [`PICTURE_CID`].
+    /// The seat's map as a PNG, shown in `html` by [`PICTURE_CID`]: where the game draws
+    /// one, the part of the map the seat plays in, readable on a phone.
     pub picture: Option<Vec<u8>>,
+    /// The whole map as a PNG, when [`MailReport::picture`] shows only a part of it: the
+    /// letter attaches it, or links to the report page where the host has an address.
+    pub whole: Option<Vec<u8>>,
     /// The GM's messages of the turn, for the letter to open with when the report does not
     /// carry them itself.
     pub gm_messages: Option<String>,

@@ -34,6 +34,17 @@ impl GameAt {
             None => GameAt::Dir(game.to_path_buf()),
         }
     }
+
+    /// The game's name as players read it: its name in the database, or its folder's.
+    pub fn name(&self) -> String {
+        match self {
+            GameAt::Db { name, .. } => name.clone(),
+            GameAt::Dir(p) => p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+        }
+    }
 }
 
 /// The database commands run on one small runtime for the whole process.

@@ -11,8 +11,9 @@
 //! Each command that takes mail in also sends what it queued, in the same run, when an SMTP
 //! server is given.
 
-use crate::commands::hosted::{block_on, open_db};
+use crate::commands::hosted::{self, GameAt, block_on, open_db};
 use crate::error::{Error, Result};
+use empires_host::store::SeatCode;
 use empires_host::store::Services;
 use empires_host::store::prelude::*;
 use empires_mail::config::{DEFAULT_FROM, DEFAULT_REFUSALS_PER_HOUR};
@@ -274,6 +275,63 @@ pub fn account(db: &str, name: &str, change: &AccountChange) -> Result<String> {
             out.push_str("no mail password issued yet: give --new-password to issue one\n");
         }
         Ok(out)
+    })
+}
+
+/// `empires mail preview`: the report mail a seat gets for a turn (the last one played
+/// unless `turn` is given), written to `out` as a message file (`.eml`) that any mail
+/// program opens, with what it weighs and how long it took to make.
+pub fn preview(
+    at: &GameAt,
+    seat: SeatCode,
+    turn: Option<u32>,
+    out: Option<PathBuf>,
+) -> Result<String> {
+    let started = std::time::Instant::now();
+    let (store, key) = hosted::open(at)?;
+    block_on(async {
+        let game = empires_host::submit::open(store.as_ref(), &key).await?;
+        let shown = turn.unwrap_or(game.turn());
+        let files: std::collections::HashMap<String, Vec<u8>> =
+            store.turn_files(&key, shown).await?.into_iter().collect();
+        let place = format!("{}: turn {shown}", store.describe(&key));
+        let files = empires_host::ruleset::mail::TurnFiles {
+            place: &place,
+            files: &files,
+        };
+        let deadline = match at {
+            GameAt::Db { url, .. } => {
+                reports::deadline_after(&Services::open(url).await?, &key, shown).await?
+            }
+            GameAt::Dir(_) => None,
+        };
+        let name = game
+            .seats()?
+            .into_iter()
+            .find(|s| s.code == seat.as_str())
+            .map_or_else(|| seat.to_string(), |s| s.name);
+        let cfg = MailConfig::new(DEFAULT_FROM, None)?;
+        let game_name = at.name();
+        let message = reports::preview(
+            &cfg,
+            (&game_name, game.as_ref()),
+            (shown, &files),
+            (seat, &name, "player@example.invalid"),
+            deadline.as_deref(),
+            super::now()?,
+        )?;
+        let out = out.unwrap_or_else(|| PathBuf::from(format!("{seat}-turn{shown}.eml")));
+        std::fs::write(&out, &message).map_err(|e| Error::io("cannot write", &out, e))?;
+        let mut said = format!(
+            "wrote {}: {} bytes, made in {:.2} s\n",
+            out.display(),
+            message.len(),
+            started.elapsed().as_secs_f64()
+        );
+        for (part, bytes) in empires_mail::compose::part_sizes(&message) {
+            let _ = writeln!(said, "  {part}: {bytes} bytes");
+        }
+        Ok(said)
     })
 }
 

@@ -9,6 +9,7 @@ pub mod coast;
 pub mod colours;
 pub mod layers;
 pub mod overlay;
+pub mod picture;
 pub mod png;
 pub mod projection;
 pub mod regions;

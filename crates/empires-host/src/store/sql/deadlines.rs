@@ -203,8 +203,12 @@ impl Schedules for SqlStore {
             ),
             None => format!("The GM set the schedule to \"{spec}\": turns are run by hand."),
         };
+        let notice = match deadline {
+            Some(_) => format!("The GM set the schedule to \"{spec}\"."),
+            None => format!("The GM set the schedule to \"{spec}\": turns are run by hand."),
+        };
         let reminders = reminders_text(reminders);
-        self.schedule_change(game, now, "schedule", &words, |id, turn| {
+        self.schedule_change(game, now, "schedule", (&words, &notice), |id, turn| {
             (
                 "INSERT INTO schedules (game_id, spec, grace, early, catch_up, reminders, for_turn, deadline, paused_at, changed_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9) \
@@ -242,7 +246,10 @@ impl Schedules for SqlStore {
             game,
             now,
             "pause",
-            "The GM paused the game: no turn is run until it is resumed.",
+            (
+                "The GM paused the game: no turn is run until it is resumed.",
+                "The GM paused the game: no turn is run until it is resumed.",
+            ),
             |id, _| {
                 (
                     "UPDATE schedules SET paused_at = $2, changed_at = $2 WHERE game_id = $1",
@@ -264,7 +271,7 @@ impl Schedules for SqlStore {
         let words = format!(
             "The host paused the game: turn {turn} could not be played. Your GM has been told and will resume it."
         );
-        self.schedule_change(game, now, "pause", &words, |id, _| {
+        self.schedule_change(game, now, "pause", (&words, &words), |id, _| {
             (
                 "UPDATE schedules SET paused_at = $2, changed_at = $2 WHERE game_id = $1 AND paused_at IS NULL",
                 vec![Arg::I(id), Arg::I(now)],
@@ -300,12 +307,18 @@ impl Schedules for SqlStore {
             ),
             None => "The GM resumed the game.".to_string(),
         };
-        self.schedule_change(game, now, "resume", &words, |id, _| {
+        self.schedule_change(
+            game,
+            now,
+            "resume",
+            (&words, "The GM resumed the game."),
+            |id, _| {
             (
                 "UPDATE schedules SET paused_at = NULL, deadline = $2, changed_at = $3 WHERE game_id = $1",
                 vec![Arg::I(id), Arg::O(deadline), Arg::I(now)],
             )
-        })
+            },
+        )
         .await?;
         self.scheduled(game).await
     }
@@ -335,7 +348,8 @@ impl Schedules for SqlStore {
             current.for_turn,
             current.schedule.describe(to)
         );
-        self.schedule_change(game, now, "extend", &words, |id, _| {
+        let notice = format!("The GM extended the deadline of turn {}.", current.for_turn);
+        self.schedule_change(game, now, "extend", (&words, &notice), |id, _| {
             (
                 "UPDATE schedules SET deadline = $2, changed_at = $3 WHERE game_id = $1",
                 vec![Arg::I(id), Arg::I(to), Arg::I(now)],
@@ -454,14 +468,14 @@ impl SqlStore {
     }
 
     /// Changes a game's schedule row with `change(id, turn)`'s statement, records the GM's
-    /// action in the audit log and announces it to the players with the next turn's
-    /// reports, all in one transaction.
+    /// action in the audit log (`words`, with its dates) and announces it to the players
+    /// with the next turn's reports (`notice`, which names no date), all in one transaction.
     async fn schedule_change(
         &self,
         game: &str,
         now: Millis,
         action: &str,
-        words: &str,
+        (words, notice): (&str, &str),
         change: impl Fn(i64, i64) -> (&'static str, Vec<Arg>),
     ) -> Result<()> {
         let shown = &self.shown;
@@ -505,14 +519,28 @@ impl SqlStore {
             .execute(&mut *tx)
             .await
             .map_err(fail("cannot write the audit log"))?;
-            sqlx::query("INSERT INTO gm_messages (game_id, for_turn, body, written_at) VALUES ($1, $2, $3, $4)")
-                .bind(id)
-                .bind(turn + 1)
-                .bind(words.as_bytes())
-                .bind(now)
-                .execute(&mut *tx)
-                .await
-                .map_err(fail("cannot announce the change"))?;
+            // One notice of the schedule: a newer one replaces any the players have not
+            // read yet, and says nothing a later change could make untrue (the report's
+            // opening gives the deadline).
+            sqlx::query(
+                "DELETE FROM gm_messages WHERE game_id = $1 AND notice = 'schedule' \
+                 AND consumed_turn IS NULL",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(fail("cannot replace the notice of the schedule"))?;
+            sqlx::query(
+                "INSERT INTO gm_messages (game_id, for_turn, body, written_at, notice) \
+                 VALUES ($1, $2, $3, $4, 'schedule')",
+            )
+            .bind(id)
+            .bind(turn + 1)
+            .bind(notice.as_bytes())
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(fail("cannot announce the change"))?;
             tx.commit()
                 .await
                 .map_err(fail("cannot change the schedule"))
