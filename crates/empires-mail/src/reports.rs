@@ -1,5 +1,5 @@
 //! Reports out by email (2.8): after each turn, every player whose account asks for it gets
-//! their report: the 80-column text report as the body, printable as it is; the HTML report,
+//! their report: the 78-column text report as the body, printable as it is; the HTML report,
 //! made whole, as its alternative; the map of what their empire knows as a PNG (mail
 //! programs often block pictures drawn in the page); and the turnsheet for the next turn as
 //! a text file to fill in and send back. The GM's messages of the turn and the deadline open

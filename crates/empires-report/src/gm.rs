@@ -134,7 +134,7 @@ pub fn summary_with(t: &Turn, sh: &Shared) -> String {
             s.push_str(&plain);
         }
         // Long lines are folded at word boundaries, continuing indented, to stay readable
-        // in an 80-column mail reader.
+        // in a 78-column mail reader.
         if s.len() - start > WIDTH {
             let line = s.split_off(start);
             fold(&mut s, &line);

@@ -1,5 +1,6 @@
-//! The print-ready text report: 80 columns of plain ASCII, laid out like a classic
-//! play-by-mail report, with the next turnsheet attached at the end.
+//! The print-ready text report: 78 columns of plain ASCII (what a mail program shows
+//! without wrapping it, RFC 5322's advice), laid out like a classic play-by-mail report,
+//! with the next turnsheet attached at the end.
 
 use crate::describe;
 use crate::model::*;
@@ -8,7 +9,7 @@ use empires_rules::words::count;
 use std::borrow::Cow;
 use std::fmt::{self, Write};
 
-const WIDTH: usize = 80;
+const WIDTH: usize = 78;
 
 /// Plain ASCII: accented letters lose their accents, anything else becomes `?`.
 pub fn ascii(s: &str) -> Cow<'_, str> {
@@ -506,7 +507,7 @@ fn areas(o: &mut Out, r: &Report) {
     o.heading("AREAS OWNED");
     let euro = r.supply.is_some();
     // European reports add two columns and give up some of the name.
-    let name_width = if euro { 12 } else { 19 };
+    let name_width = if euro { 10 } else { 17 };
     o.raw(format_args!(
         "  Code {:<w$} Terrain    Pop Arm Frt Defence   Rtr Cost Base{}",
         "Name",

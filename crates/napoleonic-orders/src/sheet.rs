@@ -1,7 +1,7 @@
 //! The printed order sheet of a kingdom: its header filled in, a short reminder of the
 //! orders, the kingdom's standing, and an empty section for the headquarters and for every
 //! unit, each with a commented summary of the unit (where it is, its troops by type, its
-//! move points). Plain text of at most 80 columns, which reads back with no errors.
+//! move points). Plain text of at most 78 columns, which reads back with no errors.
 
 use napoleonic_rules::Map;
 use napoleonic_rules::ids::{KingdomCode, LocId, TroopCode, UnitKind};
@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// The widest line of a printed sheet.
-pub const WIDTH: usize = 80;
+pub const WIDTH: usize = 78;
 
 const REMINDER: &str = "\
 # Orders go under the headings below, one a line or several with ';' between.

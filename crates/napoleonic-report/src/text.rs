@@ -1,4 +1,4 @@
-//! The report as plain text, 80 columns wide, printable as it is: the Headquarters panel,
+//! The report as plain text, 78 columns wide, printable as it is: the Headquarters panel,
 //! relations, provinces, units, the forces on the map, who owns what, the turn's events,
 //! battles, proclamations and messages. Every line is at most [`WIDTH`] characters; long
 //! names are cut and long sentences wrapped.
@@ -8,7 +8,7 @@ use napoleonic_rules::state::{Relation, Status};
 use std::fmt::Write;
 
 /// The width of every line.
-pub const WIDTH: usize = 80;
+pub const WIDTH: usize = 78;
 
 /// A space that [`wrap`] never breaks a line at ("6 LIN" stays together); printed as a
 /// plain space.

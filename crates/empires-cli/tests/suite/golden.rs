@@ -34,6 +34,12 @@ pub const INTENDED: &[(&str, &str)] = &[
          so that verify, export and import read any game's turns; a blank sheet is made \
          again by `empires sheet`",
     ),
+    (
+        "every text report (Empires and Napoleonic) and every Napoleonic order sheet is 78 \
+         columns wide, not 80: the Empires table of areas gives names two characters fewer",
+        "a mail program shows 78 columns without wrapping them (RFC 5322's advice): at 80, \
+         a report mailed as text broke its tables on a phone or in a reader that wraps",
+    ),
 ];
 
 const TURNS: u32 = 10;

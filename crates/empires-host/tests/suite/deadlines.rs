@@ -51,6 +51,7 @@ on_both!(
     after_downtime_one_turn_is_played_per_deadline_missed_one_at_a_time,
     after_downtime_skip_plays_one_turn_and_looks_ahead,
     a_paused_game_waits_and_on_resuming_gets_a_whole_turn_again,
+    the_players_read_one_notice_of_each_change_of_the_schedule_naming_no_date,
     an_extended_deadline_moves_the_turn_and_a_bad_one_is_refused,
     a_turn_the_gm_plays_by_hand_moves_the_deadline_on_and_undo_moves_it_back,
     a_manual_schedule_never_runs_a_turn,
@@ -246,7 +247,8 @@ async fn a_paused_game_waits_and_on_resuming_gets_a_whole_turn_again(b: Backend)
     let s = store.resume("g", d1 + 6 * HOUR).await.unwrap();
     assert_eq!(s.deadline, Some(d1 + 30 * HOUR), "24 h from the resume");
     assert_eq!(tick(&store, d1 + 6 * HOUR).await, Vec::<u32>::new());
-    // Both are in the audit log and announced with the next reports.
+    // Both are in the audit log; the next reports announce where the game stands now, the
+    // resume, not a trail of notices (an unread pause or resume is replaced).
     let log = store.audit_log("g").await.unwrap();
     let actions: Vec<&str> = log.iter().map(|(_, a, _)| a.as_str()).collect();
     assert!(
@@ -259,8 +261,71 @@ async fn a_paused_game_waits_and_on_resuming_gets_a_whole_turn_again(b: Backend)
         .find(|(name, _)| name == "gm.txt")
         .map(|(_, b)| String::from_utf8(b.clone()).unwrap())
         .expect("the GM's messages for the next turn");
-    assert!(gm.contains("The GM paused the game"), "{gm}");
     assert!(gm.contains("The GM resumed the game"), "{gm}");
+    assert!(
+        !gm.contains("paused"),
+        "the pause notice was replaced: {gm}"
+    );
+}
+
+/// The GM's messages the next turn's reports will carry.
+async fn gm_text(store: &SqlStore) -> String {
+    let pending = store.pending("g").await.unwrap();
+    pending
+        .iter()
+        .find(|(name, _)| name == "gm.txt")
+        .map(|(_, b)| String::from_utf8(b.clone()).unwrap())
+        .unwrap_or_default()
+}
+
+async fn the_players_read_one_notice_of_each_change_of_the_schedule_naming_no_date(b: Backend) {
+    let Some((_t, store)) = game(b, "every 24h", CatchUp::Each).await else {
+        return;
+    };
+    let later = Schedule::parse("every 48h").unwrap();
+    store
+        .set_schedule("g", &later, CatchUp::Each, &[], T0 + HOUR)
+        .await
+        .unwrap();
+    let d = deadline(&store).await.unwrap();
+    store
+        .extend("g", d + 5 * HOUR, T0 + 2 * HOUR)
+        .await
+        .unwrap();
+    store
+        .extend("g", d + 9 * HOUR, T0 + 3 * HOUR)
+        .await
+        .unwrap();
+    let gm = gm_text(&store).await;
+    assert_eq!(gm.matches("The GM set the schedule").count(), 1, "{gm}");
+    assert!(gm.contains("\"every 48h\""), "the newer schedule: {gm}");
+    assert!(!gm.contains("every 24h"), "the older one is gone: {gm}");
+    assert_eq!(gm.matches("extended the deadline").count(), 1, "{gm}");
+    // No date that a later change could make untrue: the report's opening gives it.
+    assert!(!gm.contains("2026"), "{gm}");
+    // The audit log keeps every change, with its dates.
+    let log = store.audit_log("g").await.unwrap();
+    let extends: Vec<_> = log.iter().filter(|(_, a, _)| a == "extend").collect();
+    assert_eq!(extends.len(), 2, "{log:?}");
+    assert!(
+        extends.iter().all(|(_, _, w)| w.contains("2026")),
+        "{log:?}"
+    );
+    // A new schedule replaces the notice of an extension of the old one.
+    store
+        .set_schedule("g", &later, CatchUp::Each, &[], T0 + 4 * HOUR)
+        .await
+        .unwrap();
+    let gm = gm_text(&store).await;
+    assert_eq!(gm.matches("The GM").count(), 1, "{gm}");
+    // Once a turn's reports carried the notice, the next change is announced anew.
+    let played = tick(&store, deadline(&store).await.unwrap() + HOUR).await;
+    assert_eq!(played, vec![1]);
+    assert_eq!(gm_text(&store).await, "", "read with turn 1");
+    let d = deadline(&store).await.unwrap();
+    store.extend("g", d + HOUR, d - HOUR).await.unwrap();
+    let gm = gm_text(&store).await;
+    assert!(gm.contains("extended the deadline of turn 2"), "{gm}");
 }
 
 async fn an_extended_deadline_moves_the_turn_and_a_bad_one_is_refused(b: Backend) {

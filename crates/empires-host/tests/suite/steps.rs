@@ -695,7 +695,8 @@ async fn a_database_from_before_steps_opens_and_plays_as_before() {
         services.limits.close().await;
     }
     // The database as the host left it before standing sheets, expected seats and what a
-    // step needs were kept (migrations 0011 to 0013).
+    // step needs and the host's own notices were kept
+    // (migrations 0011 to 0014).
     {
         let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
         for sql in [
@@ -704,6 +705,7 @@ async fn a_database_from_before_steps_opens_and_plays_as_before() {
             "ALTER TABLE games DROP COLUMN step_label",
             "ALTER TABLE games DROP COLUMN step_needs_gm",
             "ALTER TABLE games DROP COLUMN step_allowance",
+            "ALTER TABLE gm_messages DROP COLUMN notice",
             "DELETE FROM _sqlx_migrations WHERE version >= 11",
         ] {
             sqlx::query(sql).execute(&mut c).await.unwrap();

@@ -170,14 +170,18 @@ fn automatic(m: &mail_parser::Message<'_>, from: Option<&str>) -> Option<String>
 fn candidates(m: &mail_parser::Message<'_>) -> Vec<Candidate> {
     let mut out = Vec::new();
     for i in 0..m.text_body_count() {
-        if let Some(text) = m.body_text(i) {
-            let html = m.text_part(i as u32).is_some_and(|p| p.is_text_html());
+        let part = m.text_part(i as u32);
+        if let Some(html) = part
+            .filter(|p| p.is_text_html())
+            .and_then(|p| p.text_contents())
+        {
             out.push(Candidate {
-                origin: if html {
-                    "the message's HTML body".into()
-                } else {
-                    "the message body".into()
-                },
+                origin: "the message's HTML body".into(),
+                text: text_of_html(html),
+            });
+        } else if let Some(text) = m.body_text(i) {
+            out.push(Candidate {
+                origin: "the message body".into(),
                 text: text.into_owned(),
             });
         }
@@ -206,12 +210,47 @@ fn candidates(m: &mail_parser::Message<'_>) -> Vec<Candidate> {
     out
 }
 
+/// An HTML body as lines of text: each block (`<div>`, `<p>`, `<br>`) a line, as phone
+/// mail apps write one line of the sheet per `<div>`, and a quoted message (`<blockquote>`)
+/// as `> ` lines, which the sheet leaves out. Lines are never wrapped: a line of orders stays
+/// one line.
+fn text_of_html(html: &str) -> String {
+    const NO_WRAP: usize = 4096;
+    html2text::config::plain_no_decorate()
+        .raw_mode(true)
+        .allow_width_overflow()
+        .string_from_read(html.as_bytes(), NO_WRAP)
+        .unwrap_or_else(|_| html.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn message(from: &str, id: &str, extra: &str, body: &str) -> Vec<u8> {
         format!("{extra}From: {from}\r\nMessage-ID: <{id}>\r\n\r\n{body}").into_bytes()
+    }
+
+    #[test]
+    fn html_bodies_read_a_line_per_block_and_quotes_as_quoted_lines() {
+        let html = "<html><body><div dir=\"auto\">GAME alpha</div><div dir=\"auto\">1.&nbsp;TAX</div>\
+            <div><br></div><div>2. GROW LON<br>3. TAX</div><p>Thanks</p>\
+            <blockquote>England, turn 0<br>4. TAX</blockquote></body></html>";
+        let text = text_of_html(html);
+        let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+        assert!(
+            lines.starts_with(&["GAME alpha", "1.\u{a0}TAX"]),
+            "{lines:?}"
+        );
+        for l in [
+            "2. GROW LON",
+            "3. TAX",
+            "Thanks",
+            "> England, turn 0",
+            "> 4. TAX",
+        ] {
+            assert!(lines.contains(&l), "{l}: {lines:?}");
+        }
     }
 
     #[test]

@@ -377,6 +377,7 @@ impl<'a> Receiver<'a> {
             &found.text,
             now,
         ));
+        body.push_str(&as_read(found));
         if let Some(check) = accepted.check_text() {
             body.push_str("\nWhat the checker found:\n\n");
             body.push_str(&check);
@@ -642,6 +643,25 @@ fn receipt_lines(
             }
         }
         None => s.push_str("It is the first sheet you sent for this turn.\n"),
+    }
+    s
+}
+
+/// What of the message was left out as not orders, then the sheet as it was kept: a
+/// player on a phone sees at once what the host read, and that a signature cost no action.
+fn as_read(found: &sheet::Found) -> String {
+    let mut s = String::new();
+    if !found.left_out.is_empty() {
+        s.push_str("\nLeft out of your message, as not orders:\n");
+        for what in &found.left_out {
+            s.push_str(&format!("  - {what}\n"));
+        }
+    }
+    s.push_str("\nYour sheet as kept (your password taken out):\n\n");
+    for line in found.text.lines() {
+        s.push_str("  ");
+        s.push_str(line);
+        s.push('\n');
     }
     s
 }

@@ -6,12 +6,16 @@
 //! - an `END` line, for players who want to say where their orders stop (except the `END`
 //!   that closes a Napoleonic sheet's `PROCLAMATION`, which belongs to the sheet);
 //! - a signature separator (`-- `);
-//! - the line a reply puts above the message it quotes (`On … wrote:`, Outlook's
-//!   `-----Original Message-----` or its line of underscores).
+//! - a closing line a phone or webmail program writes with no separator above it ("Sent
+//!   from my iPhone", "Get Outlook for Android", "Von meinem iPhone gesendet");
+//! - the line a reply puts above the message it quotes (`On … wrote:`, on one line or
+//!   broken over two as Gmail on a phone does, Outlook's `-----Original Message-----`, its
+//!   line of underscores, or its `From:` and `Sent:` block).
 //!
 //! and it starts at its header: a covering note written above the `GAME` line (and the
 //! header lines just before it) is not part of the orders. Quoted lines (`> …`) are left
-//! out wherever they are.
+//! out wherever they are. What was left out is named in [`Found::left_out`], for the
+//! receipt: a player whose signature cost an action slot would otherwise never know why.
 
 use empires_host::ruleset::read_header;
 
@@ -26,19 +30,137 @@ pub struct Found {
     pub game: Option<String>,
     pub empire: Option<String>,
     pub turn: Option<String>,
+    /// What of the message was not read as orders, in words for the receipt ("the closing
+    /// line \"Sent from my iPhone\"", "2 quoted lines"). Empty when nothing was.
+    pub left_out: Vec<String>,
 }
 
-/// Whether a line ends the sheet.
-fn ends_sheet(line: &str) -> bool {
+/// How the closing lines phone and webmail programs add begin (compared in lower case):
+/// "Sent from my iPhone", "Sent from my Galaxy", "Get Outlook for iOS", "Sent with Proton
+/// Mail secure email", and the same in the languages players write most.
+const CLOSINGS: &[&str] = &[
+    "sent from my ",
+    "sent from mail for windows",
+    "sent from outlook",
+    "sent from yahoo mail",
+    "sent from aol",
+    "sent from proton mail",
+    "sent with proton mail",
+    "sent via ",
+    "get outlook for ",
+    "von meinem ",
+    "gesendet von meinem ",
+    "envoyé de mon ",
+    "envoyé depuis ",
+    "enviado desde mi ",
+    "enviado do meu ",
+    "inviato da ",
+    "verzonden met ",
+    "verzonden vanaf mijn ",
+    "skickat från min ",
+];
+
+/// The longest closing line: a longer line starting the same way is the player's own.
+const CLOSING_MAX: usize = 80;
+
+/// Whether a line is a phone's or a webmail's closing line.
+fn is_closing(t: &str) -> bool {
+    let lower = t.to_lowercase();
+    t.chars().count() <= CLOSING_MAX && CLOSINGS.iter().any(|c| lower.starts_with(c))
+}
+
+/// How a reply's attribution line begins and ends ("On … wrote:"), by language.
+const ATTRIBUTIONS: &[(&str, &str)] = &[
+    ("On ", "wrote:"),
+    ("Le ", "a écrit :"),
+    ("Le ", "a écrit:"),
+    ("Am ", "schrieb:"),
+    ("El ", "escribió:"),
+    ("Il ", "ha scritto:"),
+    ("Op ", "geschreven:"),
+];
+
+/// The headers Outlook puts above the message it quotes, in pairs: a `From:` line followed,
+/// within the next two lines, by a `Sent:` (or `Date:`) line.
+const QUOTED_HEADERS: &[(&str, &[&str])] = &[
+    ("From:", &["Sent:", "Date:"]),
+    ("Von:", &["Gesendet:", "Datum:"]),
+    ("De :", &["Envoyé :", "Date :"]),
+    ("De:", &["Enviado:", "Fecha:", "Envoyé :"]),
+];
+
+/// Why the sheet ends at `lines[i]`, if it does: what is left out from there, for the
+/// receipt.
+fn ends_sheet(lines: &[&str], i: usize) -> Option<String> {
+    let line = lines[i];
     let t = line.trim();
-    line.trim_end_matches(['\r', '\n']) == "-- "
-        || t == "--"
-        || t.eq_ignore_ascii_case("END")
-        || t.starts_with("-----Original Message-----")
+    let next = |k: usize| lines.get(i + k).map_or("", |l| l.trim());
+    if line.trim_end_matches(['\r', '\n']) == "-- " || t == "--" {
+        return Some("the signature below the \"-- \" line".into());
+    }
+    if t.eq_ignore_ascii_case("END") {
+        return Some("what follows the END line".into());
+    }
+    if is_closing(t) {
+        return Some(format!("the closing line \"{}\"", shown(t)));
+    }
+    if t.starts_with("-----Original Message-----")
         || (t.len() >= 20 && t.bytes().all(|b| b == b'_'))
-        || (t.starts_with("On ") && t.ends_with("wrote:"))
-        || (t.starts_with("Le ") && t.ends_with("a écrit :"))
-        || (t.starts_with("Am ") && t.ends_with("schrieb:"))
+    {
+        return Some(format!("the quoted message below \"{}\"", shown(t)));
+    }
+    for (start, end) in ATTRIBUTIONS {
+        if t.starts_with(start) {
+            if t.ends_with(end) {
+                return Some(format!("the quoted message below \"{}\"", shown(t)));
+            }
+            // Gmail on a phone breaks a long attribution before its last word.
+            if !next(1).is_empty() && next(1).ends_with(end) && next(1).len() <= 40 {
+                let both = format!("{t} {}", next(1));
+                return Some(format!("the quoted message below \"{}\"", shown(&both)));
+            }
+        }
+    }
+    for (from, sent) in QUOTED_HEADERS {
+        if t.starts_with(from)
+            && [next(1), next(2)]
+                .iter()
+                .any(|l| sent.iter().any(|s| l.starts_with(s)))
+        {
+            return Some(format!("the quoted message below \"{}\"", shown(t)));
+        }
+    }
+    None
+}
+
+/// A line as the receipt quotes it: at most 60 characters, cut after a word.
+fn shown(t: &str) -> String {
+    if t.chars().count() <= 60 {
+        return t.to_string();
+    }
+    let mut cut = String::new();
+    for word in t.split_whitespace() {
+        if cut.chars().count() + 1 + word.chars().count() > 57 {
+            break;
+        }
+        if !cut.is_empty() {
+            cut.push(' ');
+        }
+        cut.push_str(word);
+    }
+    if cut.is_empty() {
+        cut = t.chars().take(57).collect();
+    }
+    format!("{cut}...")
+}
+
+/// "1 line", "3 lines".
+fn lines_of(n: usize) -> String {
+    if n == 1 {
+        "1 line".into()
+    } else {
+        format!("{n} lines")
+    }
 }
 
 /// The password on a `PASSWORD` line (`PASSWORD xyz` or `Password: xyz`), if it is one.
@@ -85,11 +207,21 @@ pub fn find(text: &str) -> Option<Found> {
     let mut password = None;
     let lines: Vec<&str> = text.lines().collect();
     let start = sheet_start(&lines);
+    let mut left_out = Vec::new();
+    let mut quoted = 0;
+    let mut note = 0;
     // Inside a PROCLAMATION, its END closes it and the sheet goes on.
     let mut proclamation = false;
     for (i, &line) in lines.iter().enumerate() {
         let closes_block = proclamation && line.trim().eq_ignore_ascii_case("END");
-        if i >= start && !closes_block && ends_sheet(line) {
+        if i >= start
+            && !closes_block
+            && let Some(why) = ends_sheet(&lines, i)
+        {
+            // An END with nothing after it leaves nothing out.
+            if lines[i + 1..].iter().any(|l| !l.trim().is_empty()) || !why.starts_with("what") {
+                left_out.push(why);
+            }
             break;
         }
         if i >= start {
@@ -100,6 +232,7 @@ pub fn find(text: &str) -> Option<Found> {
             }
         }
         if line.trim_start().starts_with('>') {
+            quoted += 1;
             continue;
         }
         // The password counts wherever the player wrote it, in the note or in the header.
@@ -110,6 +243,7 @@ pub fn find(text: &str) -> Option<Found> {
             continue;
         }
         if i < start {
+            note += usize::from(!line.trim().is_empty());
             continue;
         }
         // Mail may carry non-breaking spaces where the player typed spaces (HTML mail).
@@ -119,12 +253,22 @@ pub fn find(text: &str) -> Option<Found> {
     // Whichever game the sheet is for: each ruleset reads its own header.
     let header = read_header(&kept);
     let game = header.game?;
+    if note > 0 {
+        left_out.insert(0, format!("{} of a note above the sheet", lines_of(note)));
+    }
+    if quoted > 0 {
+        left_out.insert(
+            usize::from(note > 0),
+            format!("{} quoted (starting with \">\")", lines_of(quoted)),
+        );
+    }
     Some(Found {
         text: trim_blank_ends(&kept),
         password,
         game: Some(game),
         empire: header.seat,
         turn: header.turn,
+        left_out,
     })
 }
 
@@ -176,6 +320,70 @@ mod tests {
         assert_eq!(find(end).unwrap().text, "GAME g\n1. TAX\n");
         let outlook = "GAME g\n1. TAX\n________________________________\nFrom: x\n";
         assert_eq!(find(outlook).unwrap().text, "GAME g\n1. TAX\n");
+    }
+
+    #[test]
+    fn closing_lines_of_phones_and_webmail_end_the_sheet_and_are_named() {
+        for closing in [
+            "Sent from my iPhone",
+            "Sent from my Galaxy",
+            "Get Outlook for Android<https://aka.ms/AAb9ysg>",
+            "Sent from Yahoo Mail on Android",
+            "Sent with Proton Mail secure email.",
+            "Von meinem iPhone gesendet",
+            "Envoyé de mon iPad",
+        ] {
+            let f = find(&format!("GAME g\n1. TAX\n\n{closing}\n")).unwrap();
+            assert_eq!(f.text, "GAME g\n1. TAX\n", "{closing}");
+            assert_eq!(f.left_out.len(), 1, "{closing}: {:?}", f.left_out);
+            assert!(
+                f.left_out[0].starts_with("the closing line"),
+                "{:?}",
+                f.left_out
+            );
+        }
+        // An order a player wrote that happens to start the same way, but is long, stays.
+        let long = "MESSAGES\nSent from my capital to every court of Europe, in friendship and with the hope of peace\n";
+        let f = find(&format!("GAME g\n1. TAX\n{long}")).unwrap();
+        assert!(f.text.contains("Sent from my capital"), "{}", f.text);
+        assert!(f.left_out.is_empty(), "{:?}", f.left_out);
+    }
+
+    #[test]
+    fn replies_quoted_below_end_the_sheet_whatever_their_attribution() {
+        // Gmail on a phone breaks the attribution over two lines.
+        let gmail = "GAME g\n1. TAX\n\nOn Tue, 3 Mar 2026, 09:12 Empires, <empires@localhost>\nwrote:\n\n> 2. TAX\n";
+        let f = find(gmail).unwrap();
+        assert_eq!(f.text, "GAME g\n1. TAX\n");
+        assert_eq!(
+            f.left_out,
+            [
+                "the quoted message below \"On Tue, 3 Mar 2026, 09:12 Empires, <empires@localhost>...\""
+            ]
+        );
+        // Outlook's block of headers, with no line above it.
+        let outlook = "GAME g\n1. TAX\nFrom: Empires <empires@localhost>\nSent: Monday, March 2, 2026\nTo: Alice\n\nGAME old\n2. TAX\n";
+        let f = find(outlook).unwrap();
+        assert_eq!(f.text, "GAME g\n1. TAX\n");
+        assert_eq!(f.left_out.len(), 1);
+        // A From: line that is not followed by a Sent: line is no reply's header.
+        let f = find("GAME g\nMESSAGES\nFrom: the King\nGreetings.\n").unwrap();
+        assert!(f.text.contains("From: the King"), "{}", f.text);
+        // Quoted lines and a note above are counted.
+        let f = find("Hi GM,\nmy orders.\nGAME g\n> old\n> older\n1. TAX\n").unwrap();
+        assert_eq!(
+            f.left_out,
+            [
+                "2 lines of a note above the sheet",
+                "2 lines quoted (starting with \">\")"
+            ]
+        );
+        // An END with nothing after it leaves nothing out.
+        assert!(find("GAME g\n1. TAX\nEND\n\n").unwrap().left_out.is_empty());
+        assert_eq!(
+            find("GAME g\n1. TAX\nEND\nnotes\n").unwrap().left_out,
+            ["what follows the END line"]
+        );
     }
 
     #[test]

@@ -89,9 +89,22 @@ async fn every_message_of_the_corpus_gets_its_outcome() {
                     let sheets = sheets_of(&w.store).await;
                     assert_eq!(sheets.len(), 1, "{name}: one sheet kept");
                     assert!(sheets[0].contains("1. TAX"), "{name}: {}", sheets[0]);
-                    if !note.is_empty() && note != "attachment" {
+                    if let Some(left_out) = note.strip_prefix('-') {
+                        assert!(!sheets[0].contains(left_out), "{name}: kept\n{}", sheets[0]);
+                        let said = text.split("Left out of your message").nth(1);
+                        assert!(
+                            said.is_some_and(|s| s.contains(left_out)),
+                            "{name}: the receipt names what was left out\n{text}"
+                        );
+                        assert!(!sheets[0].contains("FAILED"), "{name}");
+                    } else if !note.is_empty() && note != "attachment" {
                         assert!(sheets[0].contains(&note), "{name}: kept\n{}", sheets[0]);
                     }
+                    // The receipt repeats the sheet as it was read.
+                    assert!(
+                        text.contains("Your sheet as kept") && text.contains("\n  1. TAX"),
+                        "{name}: {text}"
+                    );
                     if outcome == "late" {
                         assert!(text.contains("LATE ORDERS"), "{name}: {text}");
                     }

@@ -156,13 +156,29 @@ async fn a_turnsheet_in_a_receipt_out_a_turn_played_and_the_report_out() {
         "the HTML report loads nothing from elsewhere"
     );
     let attachments: Vec<_> = report.attachments().collect();
-    assert_eq!(attachments.len(), 2);
-    let png = attachments
-        .iter()
-        .find(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
-        .expect("a PNG map");
-    assert_eq!(png.attachment_name(), Some("alpha-EN-turn1.png"));
-    assert!(png.contents().starts_with(b"\x89PNG\r\n"));
+    assert_eq!(
+        attachments.len(),
+        3,
+        "the close-up, the whole map, the sheet"
+    );
+    let png = |name: &str| {
+        let a = attachments
+            .iter()
+            .find(|a| a.attachment_name() == Some(name))
+            .unwrap_or_else(|| panic!("{name}"));
+        assert!(a.content_type().is_some_and(|c| c.subtype() == Some("png")));
+        assert!(a.contents().starts_with(b"\x89PNG\r\n"));
+        // The width, from the PNG's header (IHDR).
+        u32::from_be_bytes(a.contents()[16..20].try_into().unwrap())
+    };
+    // The picture in the page is the empire and its neighbours, 720 pixels across; the
+    // whole map goes with it, since the host here has no public address to link to.
+    assert_eq!(png("alpha-EN-turn1.png"), 720);
+    assert_eq!(png("alpha-EN-turn1-whole-map.png"), 960);
+    assert!(
+        report.body_text(0).unwrap().contains("whole map"),
+        "the opening says where the whole map is"
+    );
     let sheet = attachments
         .iter()
         .find(|a| a.attachment_name() == Some("alpha-EN-turn2.txt"))

@@ -54,13 +54,13 @@ fn the_published_schema_is_up_to_date() {
 }
 
 #[test]
-fn text_reports_are_80_columns_of_ascii() {
+fn text_reports_are_78_columns_of_ascii() {
     let (map, _, out) = turn_one();
     for e in &out.state.empires {
         let t = text::render(&report(&turn(&map, &out), e.code), 16);
         for (i, line) in t.lines().enumerate() {
             assert!(
-                line.len() <= 80,
+                line.len() <= 78,
                 "{} line {}: {line:?} ({})",
                 e.code,
                 i + 1,

@@ -93,7 +93,7 @@ fn the_sheet_shows_the_header_the_standing_and_each_unit() {
     let text = order_sheet("Tiny Europe", &map, &st, &k("FRA"));
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "GAME \"Tiny Europe\"  KINGDOM FRA  TURN 1");
-    // Comments wrap at 80 columns; their continuations start with "#  ".
+    // Comments wrap at 78 columns; their continuations start with "#  ".
     let flat_text = text.replace("\n#  ", "");
     assert!(
         flat_text.contains("# At war with PRU. Allied with BAV. Neutral with BRI."),

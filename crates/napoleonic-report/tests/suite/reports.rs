@@ -305,7 +305,7 @@ fn a_kingdom_not_in_the_game_gets_an_empty_report_that_says_so() {
     let r = report(&map, &s, &[], &k("XYZ"), None);
     assert!(r.units.is_empty() && r.provinces.is_empty() && r.relations.is_empty());
     assert!(r.messages.iter().any(|m| m.text.contains("no kingdom XYZ")));
-    assert!(text::text(&r).lines().all(|l| l.chars().count() <= 80));
+    assert!(text::text(&r).lines().all(|l| l.chars().count() <= 78));
 }
 
 #[test]
@@ -330,7 +330,7 @@ fn every_line_of_the_text_fits_80_columns() {
         let t = text::text(&r);
         for (i, line) in t.lines().enumerate() {
             assert!(
-                line.chars().count() <= 80,
+                line.chars().count() <= 78,
                 "{who} line {}: {} columns: {line:?}",
                 i + 1,
                 line.chars().count()
@@ -630,12 +630,12 @@ fighting_room = 2
             );
             at += found.unwrap() + 1;
         }
-        // The same in the printed text (80 columns) and on the page.
+        // The same in the printed text (78 columns) and on the page.
         let t = text::text(&fra);
         assert!(t.contains("BATTLE REPORTS"));
         assert!(t.contains("A land battle occurred at: 3 Flanders"));
         assert!(t.contains("2 Dwarf Militia Caused 2 Damage"));
-        assert!(t.lines().all(|l| l.chars().count() <= 80));
+        assert!(t.lines().all(|l| l.chars().count() <= 78));
         let h = html::html(&fra, None);
         assert!(h.contains("<h3>A land battle occurred at: 3 Flanders"));
         assert!(h.contains(

@@ -519,25 +519,34 @@ impl SqlStore {
             .execute(&mut *tx)
             .await
             .map_err(fail("cannot write the audit log"))?;
-            // One notice of the schedule: a newer one replaces any the players have not
-            // read yet, and says nothing a later change could make untrue (the report's
+            // One notice of each kind of change: a newer one replaces any of its kind the
+            // players have not read yet (a new schedule every earlier notice of the
+            // schedule), and says nothing a later change could make untrue (the report's
             // opening gives the deadline).
+            let kind = notice_kind(action);
+            let replaced = if kind == "schedule:set" {
+                "schedule%"
+            } else {
+                kind
+            };
             sqlx::query(
-                "DELETE FROM gm_messages WHERE game_id = $1 AND notice = 'schedule' \
+                "DELETE FROM gm_messages WHERE game_id = $1 AND notice LIKE $2 \
                  AND consumed_turn IS NULL",
             )
             .bind(id)
+            .bind(replaced)
             .execute(&mut *tx)
             .await
             .map_err(fail("cannot replace the notice of the schedule"))?;
             sqlx::query(
                 "INSERT INTO gm_messages (game_id, for_turn, body, written_at, notice) \
-                 VALUES ($1, $2, $3, $4, 'schedule')",
+                 VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(id)
             .bind(turn + 1)
             .bind(notice.as_bytes())
             .bind(now)
+            .bind(kind)
             .execute(&mut *tx)
             .await
             .map_err(fail("cannot announce the change"))?;
@@ -553,4 +562,14 @@ enum Arg {
     I(i64),
     O(Option<i64>),
     S(String),
+}
+
+/// The kind of notice a change of the schedule gives the players (`gm_messages.notice`): a
+/// pause and a resume are one kind, so the players read where the game stands, not the trail.
+fn notice_kind(action: &str) -> &'static str {
+    match action {
+        "schedule" => "schedule:set",
+        "extend" => "schedule:extend",
+        _ => "schedule:pause",
+    }
 }
