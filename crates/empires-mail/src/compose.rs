@@ -50,13 +50,18 @@ fn recipient(to: &str) -> Result<Mailbox> {
         .map_err(|e| Error::new(format!("\"{to}\" is not an email address to send to ({e})")))
 }
 
+/// The part of a message's Message-ID made from its key (before the time it was made):
+/// a reply's `In-Reply-To` names the message it answers by it.
+pub fn id_of(key: &str) -> String {
+    sha256_hex(key.as_bytes())[..32].to_string()
+}
+
 fn headers(
     cfg: &MailConfig,
     env: &Envelope<'_>,
     auto: &'static str,
 ) -> Result<lettre::message::MessageBuilder> {
-    let hash = sha256_hex(env.key.as_bytes());
-    let id = format!("<{}.{}@{}>", &hash[..32], env.now, cfg.domain());
+    let id = format!("<{}.{}@{}>", id_of(&env.key), env.now, cfg.domain());
     let mut b = Message::builder()
         .from(cfg.from.clone())
         .to(recipient(env.to)?)

@@ -315,7 +315,7 @@ impl Letter<'_> {
             format!("{game}-{seat}-turn{next}.txt"),
             opened.sheet(seat.as_str())?,
         );
-        let key = format!("report:{game}:{turn}:{seat}");
+        let key = report_key(game, turn, seat.as_str());
         let env = Envelope {
             to: &r.email,
             subject: format!("{name}: report of turn {turn}, {game}"),
@@ -436,8 +436,10 @@ fn opening(
     text.push('\n');
     text.push_str(&wrapped(
         &format!(
-            "To send orders, reply with the attached turnsheet filled in, with your PASSWORD \
-             line added to its header, in the message or as a .txt attachment, to {}.",
+            "To send orders, reply to this message with your PASSWORD line (PASSWORD and \
+             your mail password) and your actions, one a line: no header is needed, the \
+             reply says which game and seat it is for. The attached turnsheet filled in, \
+             with your PASSWORD line under its header, may be sent to {} at any time.",
             cfg.from.email
         ),
         "",
@@ -543,4 +545,10 @@ pub async fn queue_reminders_due(store: &Services, cfg: &MailConfig, now: Millis
         }
     }
     Ok(queued)
+}
+
+/// What a seat's report mail of a turn is known by: its Message-ID is made from it, and a
+/// reply to it (its `In-Reply-To`) is read as that seat's sheet.
+pub fn report_key(game: &str, turn: u32, seat: &str) -> String {
+    format!("report:{game}:{turn}:{seat}")
 }

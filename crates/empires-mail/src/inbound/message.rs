@@ -33,6 +33,10 @@ pub struct Incoming {
     /// Message-ID (another sender, or other content) has another key.
     pub key: String,
     pub message_id: Option<String>,
+    /// The Message-IDs of the messages this one answers (`In-Reply-To`, then `References`),
+    /// without their angle brackets: a reply to a report mail is tied to its game and seat
+    /// by them.
+    pub replies_to: Vec<String>,
     /// The sender's address (`From`), as written.
     pub from: Option<String>,
     pub subject: String,
@@ -60,6 +64,7 @@ impl Incoming {
             return Incoming {
                 key: key_of_bytes(),
                 message_id: None,
+                replies_to: Vec::new(),
                 from: None,
                 subject: String::new(),
                 automatic: None,
@@ -68,6 +73,15 @@ impl Incoming {
             };
         };
         let message_id = message.message_id().map(str::to_string);
+        let mut replies_to: Vec<String> = Vec::new();
+        for value in [message.in_reply_to(), message.references()] {
+            for id in value.as_text_list().unwrap_or_default() {
+                let id = id.trim().trim_matches(['<', '>']).to_string();
+                if !id.is_empty() && !replies_to.contains(&id) && replies_to.len() < 32 {
+                    replies_to.push(id);
+                }
+            }
+        }
         let from = message
             .from()
             .and_then(|a| a.first())
@@ -110,6 +124,7 @@ impl Incoming {
         Incoming {
             key,
             message_id,
+            replies_to,
             from,
             subject,
             automatic,

@@ -189,7 +189,15 @@ impl<'a> Receiver<'a> {
             }
             _ => Vec::new(),
         };
-        let found = inc.candidates.iter().find_map(|c| sheet::find(&c.text));
+        let mut found = inc.candidates.iter().find_map(|c| sheet::find(&c.text));
+        if found.is_none()
+            && let Some((game, seat)) = self.replied_report(inc, &accounts).await?
+        {
+            found = inc
+                .candidates
+                .iter()
+                .find_map(|c| sheet::in_reply(&c.text, &game, seat.as_str()));
+        }
         let named_game = match found.as_ref().and_then(|f| f.game.clone()) {
             // A name with a control character in it (a NUL) is no game's, and is not asked
             // of a database that may refuse to read it.
@@ -301,6 +309,39 @@ impl<'a> Receiver<'a> {
             return self.refused(inc, &sender, Some(&game), o, now).await;
         }
         self.keep(inc, &sender, &game, empire, &found, now).await
+    }
+
+    /// The game and seat of the report mail `inc` answers, if it answers one sent for a seat
+    /// of one of `accounts` (the sender's): a report's Message-ID is made from its game,
+    /// turn and seat ([`crate::reports::report_key`]), so a reply needs no header.
+    async fn replied_report(
+        &self,
+        inc: &Incoming,
+        accounts: &[i64],
+    ) -> Result<Option<(String, SeatCode)>> {
+        let ids: Vec<&str> = inc
+            .replies_to
+            .iter()
+            .filter_map(|id| id.split('.').next())
+            .filter(|h| h.len() == 32)
+            .collect();
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        for &account in accounts {
+            for g in self.store.accounts.games_played_by(account).await? {
+                let Some(seat) = g.empire else { continue };
+                // The latest report first: it is the one most replies answer.
+                for turn in (0..=g.turn).rev() {
+                    let id =
+                        compose::id_of(&crate::reports::report_key(&g.name, turn, seat.as_str()));
+                    if ids.contains(&id.as_str()) {
+                        return Ok(Some((g.name, seat)));
+                    }
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Keeps a proven sheet and answers with the receipt; a sheet the host refuses is

@@ -203,6 +203,26 @@ fn sheet_start(lines: &[&str]) -> usize {
 /// The turnsheet in `text`, if there is one: a `GAME` line is what makes a text a
 /// turnsheet. `None` when no line names a game.
 pub fn find(text: &str) -> Option<Found> {
+    let found = read(text);
+    found.game.is_some().then_some(found)
+}
+
+/// The sheet in a reply to a seat's report mail, which needs no header: the game and the
+/// seat are the report's (`game`, `seat`), and what the player wrote is the sheet, as far
+/// as a reply's quote or a closing line. A header written all the same is read as ever.
+/// `None` when the reply holds no line of orders.
+pub fn in_reply(text: &str, game: &str, seat: &str) -> Option<Found> {
+    let mut found = read(text);
+    if found.text.trim().is_empty() {
+        return None;
+    }
+    found.game.get_or_insert_with(|| game.to_string());
+    found.empire.get_or_insert_with(|| seat.to_string());
+    Some(found)
+}
+
+/// What of `text` is the sheet, its password and its header, and what was left out.
+fn read(text: &str) -> Found {
     let mut kept = String::with_capacity(text.len());
     let mut password = None;
     let lines: Vec<&str> = text.lines().collect();
@@ -252,7 +272,6 @@ pub fn find(text: &str) -> Option<Found> {
     }
     // Whichever game the sheet is for: each ruleset reads its own header.
     let header = read_header(&kept);
-    let game = header.game?;
     if note > 0 {
         left_out.insert(0, format!("{} of a note above the sheet", lines_of(note)));
     }
@@ -262,14 +281,14 @@ pub fn find(text: &str) -> Option<Found> {
             format!("{} quoted (starting with \">\")", lines_of(quoted)),
         );
     }
-    Some(Found {
+    Found {
         text: trim_blank_ends(&kept),
         password,
-        game: Some(game),
+        game: header.game,
         empire: header.seat,
         turn: header.turn,
         left_out,
-    })
+    }
 }
 
 /// The text without blank lines at its start and end, ending with one newline.
@@ -383,6 +402,32 @@ mod tests {
         assert_eq!(
             find("GAME g\n1. TAX\nEND\nnotes\n").unwrap().left_out,
             ["what follows the END line"]
+        );
+    }
+
+    #[test]
+    fn a_reply_to_a_report_needs_no_header() {
+        let reply = "PASSWORD pw\n1. TAX\n2. GROW LON\n\nSent from my iPhone\n\nOn Mon, 2 Mar 2026, Empires wrote:\n> GAME alpha\n";
+        let f = in_reply(reply, "alpha", "EN").unwrap();
+        assert_eq!(f.text, "1. TAX\n2. GROW LON\n");
+        assert_eq!(f.password.as_deref(), Some("pw"));
+        assert_eq!(
+            (f.game.as_deref(), f.empire.as_deref()),
+            (Some("alpha"), Some("EN"))
+        );
+        assert_eq!(f.left_out, ["the closing line \"Sent from my iPhone\""]);
+        // A header written all the same is the one read.
+        let f = in_reply("GAME beta\nEMPIRE SC\n1. TAX\n", "alpha", "EN").unwrap();
+        assert_eq!(
+            (f.game.as_deref(), f.empire.as_deref()),
+            (Some("beta"), Some("SC"))
+        );
+        // Only a password, or only a quote: no sheet.
+        assert_eq!(in_reply("PASSWORD pw\n\n> 1. TAX\n", "alpha", "EN"), None);
+        assert_eq!(
+            find("1. TAX\n"),
+            None,
+            "without a reply a sheet needs its GAME line"
         );
     }
 

@@ -453,3 +453,110 @@ async fn a_report_not_paid_for_is_not_mailed_and_its_player_is_told_why() {
         "once"
     );
 }
+
+/// A reply to the report mail whose Message-ID is `id`, from `from`, as a phone writes it:
+/// the player's lines, the phone's closing line, the report quoted below.
+fn reply_to(from: &str, id: &str, lines: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: empires@localhost\r\nSubject: Re: England: report of turn 1, alpha\r\n\
+         Message-ID: <reply.{id}@phone.example>\r\nIn-Reply-To: {id}\r\nReferences: {id}\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+         {lines}\r\n\r\nSent from my iPhone\r\n\r\nOn 3 Mar 2026, at 18:00, Empires <empires@localhost> wrote:\r\n\
+         > England (EN), game \"alpha\", turn 1.\r\n> 9. TAX\r\n"
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn a_reply_to_a_report_mail_is_that_seats_sheet_with_no_header() {
+    let w = world().await;
+    play(&w, START).await;
+    empires_mail::reports::queue_all(&w.store, &w.cfg, START + 1000)
+        .await
+        .unwrap();
+    let alices = report_id(&w, "alice@example.org").await;
+    let bobs = report_id(&w, "bob@example.net").await;
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    let got = r
+        .receive(
+            &reply_to(
+                "alice@example.org",
+                &alices,
+                "PASSWORD tst2-mail-pass\r\n1. TAX\r\n2. GROW LON",
+            ),
+            1000,
+            START + 2000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "accepted", "{got:?}");
+    let kept = w
+        .store
+        .accounts
+        .latest_sheet(
+            "alpha",
+            empires_host::store::SeatCode::parse("EN").unwrap(),
+            2,
+        )
+        .await
+        .unwrap()
+        .expect("kept for EN, turn 2");
+    assert_eq!(String::from_utf8(kept.0).unwrap(), "1. TAX\n2. GROW LON\n");
+    let receipt = outbox(&w.store)
+        .await
+        .pop()
+        .unwrap()
+        .text()
+        .replace("\r\n", "\n");
+    assert!(receipt.contains("Sent from my iPhone"), "{receipt}");
+    assert!(receipt.contains("  1. TAX\n  2. GROW LON\n"), "{receipt}");
+    // The report answered must be one of the sender's: a reply to Bob's report from Alice
+    // is no sheet of hers, nor of his.
+    let got = r
+        .receive(
+            &reply_to(
+                "alice@example.org",
+                &bobs,
+                "PASSWORD tst2-mail-pass\r\n1. TAX\r\n3. TAX",
+            ),
+            1000,
+            START + 3000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "refused", "{got:?}");
+    let sc = w
+        .store
+        .accounts
+        .latest_sheet(
+            "alpha",
+            empires_host::store::SeatCode::parse("SC").unwrap(),
+            2,
+        )
+        .await
+        .unwrap();
+    assert!(sc.is_none(), "nothing kept for Scotland");
+    // The password is still needed.
+    let got = r
+        .receive(
+            &reply_to("alice@example.org", &alices, "1. TAX\r\n4. TAX"),
+            1000,
+            START + 4000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "refused", "{got:?}");
+}
+
+/// The Message-ID of the report mail queued to `to`, in angle brackets.
+async fn report_id(w: &World, to: &str) -> String {
+    let raw = outbox(&w.store)
+        .await
+        .into_iter()
+        .rev()
+        .find(|m| m.to == to)
+        .map(|m| m.raw)
+        .unwrap_or_else(|| panic!("a report mail to {to}"));
+    let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    format!("<{}>", m.message_id().unwrap())
+}
