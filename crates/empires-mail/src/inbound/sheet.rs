@@ -239,7 +239,8 @@ fn read(text: &str) -> Found {
             && let Some(why) = ends_sheet(&lines, i)
         {
             // An END with nothing after it leaves nothing out.
-            if lines[i + 1..].iter().any(|l| !l.trim().is_empty()) || !why.starts_with("what") {
+            let is_end = line.trim().eq_ignore_ascii_case("END");
+            if !is_end || lines[i + 1..].iter().any(|l| !l.trim().is_empty()) {
                 left_out.push(why);
             }
             break;
