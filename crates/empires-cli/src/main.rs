@@ -435,6 +435,16 @@ enum MailCommand {
         /// Issue a new mail password, replacing the old one.
         #[arg(long)]
         new_password: bool,
+        /// The address the host's mail comes from, for the report queued once an address
+        /// is set (`--from` is read too).
+        #[arg(
+            long = "mail-from",
+            alias = "from",
+            value_name = "ADDRESS",
+            env = "EMPIRES_MAIL_FROM",
+            default_value = empires_mail::config::DEFAULT_FROM
+        )]
+        from: String,
     },
     /// The report mail a seat gets for a turn, written to a file (.eml) any mail program
     /// opens: what a player receives, with what each part weighs.
@@ -453,6 +463,10 @@ enum MailCommand {
         /// The file to write (default SEAT-turnN.eml).
         #[arg(long, value_name = "FILE.eml")]
         out: Option<PathBuf>,
+        /// The host's public address, as `serve --public-url` gives it: the letter then
+        /// links to the whole map rather than attaching it.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
     },
     /// What the mail door did: messages in and out, for a game or (without --game) for no
     /// game (strangers, mail sent by programs).
@@ -681,6 +695,7 @@ fn main() -> ExitCode {
                 unreadable_as_missed,
                 yes,
                 expect: turn,
+                by: None,
             };
             hosted::open(&GameAt::new(&dir, db.as_deref()))
                 .and_then(|(store, game)| {
@@ -813,6 +828,7 @@ fn main() -> ExitCode {
                 email,
                 reports,
                 new_password,
+                from,
             } => commands::mail::account(
                 &db,
                 &name,
@@ -820,6 +836,7 @@ fn main() -> ExitCode {
                     email,
                     reports,
                     new_password,
+                    from,
                 },
             )
             .map(|r| show(&r.trim_end(), &[])),
@@ -829,8 +846,14 @@ fn main() -> ExitCode {
                 seat,
                 turn,
                 out,
-            } => commands::mail::preview(&GameAt::new(&game, db.as_deref()), seat, turn, out)
-                .map(|r| show(&r.trim_end(), &[])),
+                public_url,
+            } => commands::mail::preview(
+                &GameAt::new(&game, db.as_deref()),
+                seat,
+                (turn, public_url),
+                out,
+            )
+            .map(|r| show(&r.trim_end(), &[])),
             MailCommand::Log { db, game } => {
                 commands::mail::log(&db, game.as_deref()).map(|r| show(&r.trim_end(), &[]))
             }

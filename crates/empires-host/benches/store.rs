@@ -19,6 +19,7 @@ const YES: TurnOptions = TurnOptions {
     unreadable_as_missed: false,
     yes: true,
     expect: None,
+    by: None,
 };
 
 fn world() -> (&'static str, Map, GameState) {

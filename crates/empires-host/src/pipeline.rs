@@ -253,6 +253,7 @@ pub fn replay(game: &dyn Game, taken: &Taken) -> Result<String> {
         unreadable_as_missed: true,
         accept_state: true,
         expect: None,
+        by: None,
     };
     let before = game.seats()?;
     let step = game.step()?;

@@ -33,6 +33,29 @@ pub struct TurnReport {
     pub warnings: Vec<String>,
 }
 
+impl TurnReport {
+    /// Whose orders the turn played, in a line: "orders from EN FR, the computer's for SC,
+    /// none from WA" (the audit log's words for a turn).
+    pub fn counts(&self) -> String {
+        let some = |v: &[String]| {
+            if v.is_empty() {
+                "none".to_string()
+            } else {
+                v.join(" ")
+            }
+        };
+        let mut line = format!(
+            "orders from {}, the computer's for {}",
+            some(&self.orders_from),
+            some(&self.computer_written)
+        );
+        if !self.no_orders.is_empty() {
+            line.push_str(&format!(", none from {}", some(&self.no_orders)));
+        }
+        line
+    }
+}
+
 impl fmt::Display for TurnReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let list = |v: &[String]| {
@@ -76,6 +99,9 @@ impl fmt::Display for TurnReport {
 /// What the GM allows a turn that would otherwise not be played.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TurnOptions {
+    /// The account that asked for the turn (a GM on the web), for the audit log's line of
+    /// it; `None` for the host's clock and the command line.
+    pub by: Option<i64>,
     /// Play on a state whose `state.sha256` is missing or does not match.
     pub accept_state: bool,
     /// Play an empire whose turnsheet cannot be read (not text, too large) as having sent

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 pub struct Fetched {
     pub messages: usize,
     pub accepted: usize,
+    /// Requests for a report again, answered with the report.
+    pub resent: usize,
     pub refused: usize,
     pub ignored: usize,
     /// Messages the host failed on (not an outage), and files that could not be read.
@@ -79,6 +81,7 @@ pub async fn fetch(receiver: &mut Receiver<'_>, dir: &Path, now: Millis) -> Resu
         done.messages += 1;
         match &outcome {
             Outcome::Accepted { .. } | Outcome::Late { .. } => done.accepted += 1,
+            Outcome::Resent { .. } => done.resent += 1,
             Outcome::Refused(_) | Outcome::Unanswered(_) => done.refused += 1,
             Outcome::Ignored(_) | Outcome::Duplicate => done.ignored += 1,
             Outcome::Failed(why) => {

@@ -51,18 +51,14 @@ pub async fn queue_reports(
         return Ok(0);
     }
     let everyone = store.mail.report_recipients(game, true).await?;
-    let opened = empires_host::submit::open(store.games.as_ref(), game).await?;
-    let names: HashMap<String, String> = opened
-        .seats()?
-        .into_iter()
-        .map(|s| (s.code, s.name))
-        .collect();
+    let (opened, names) = opened_with_names(store, game).await?;
     let ctx = Turns {
         store,
         cfg,
         game,
         opened: &opened,
-        names: &Arc::new(names),
+        names: &names,
+        copy: None,
         now,
     };
     let mut queued = 0;
@@ -83,6 +79,101 @@ pub async fn queue_reports(
         }
     }
     Ok(queued)
+}
+
+/// Why one player is mailed the report of the turn now current outside a turn's own
+/// mailing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resend {
+    /// Their address was just proved, or a seat just given to them: they have not had the
+    /// report their seat was mailed (at the start of a game, the turn-0 report with its
+    /// blank sheet). Mailed once to an account, and only to one that wants its reports by
+    /// mail.
+    Missed,
+    /// They asked for it again by mail: at most [`AGAIN_PER_HOUR`] an hour to an address.
+    Again,
+}
+
+/// How many reports a player may ask for again in an hour.
+pub const AGAIN_PER_HOUR: i64 = 3;
+
+/// An hour, in milliseconds.
+const HOUR: Millis = 3_600_000;
+
+/// Queues for `account` the report of the turn now current of each seat it holds in
+/// `game`, to its proved address ([`Resend`] says why); returns how many were queued. A turn
+/// still to be mailed is left to its own mailing, which reaches the account anyway.
+pub async fn queue_current(
+    store: &Services,
+    cfg: &MailConfig,
+    game: &str,
+    account: i64,
+    copy: Resend,
+    now: Millis,
+) -> Result<usize> {
+    let (opened, names) = opened_with_names(store, game).await?;
+    let turn = opened.turn();
+    if copy == Resend::Missed && store.mail.unmailed_turns(game).await?.contains(&turn) {
+        return Ok(0);
+    }
+    let those: Vec<ReportRecipient> = store
+        .mail
+        .report_recipients(game, copy == Resend::Missed)
+        .await?
+        .into_iter()
+        .filter(|r| r.account == account)
+        .collect();
+    if those.is_empty() {
+        return Ok(0);
+    }
+    let ctx = Turns {
+        store,
+        cfg,
+        game,
+        opened: &opened,
+        names: &names,
+        copy: Some(copy),
+        now,
+    };
+    ctx.queue_turn(turn, &those).await
+}
+
+/// Queues for `account` the report of the turn now current of every game it plays, once
+/// ([`Resend::Missed`]): its address has just been proved, so the turn-0 report with its
+/// blank sheet, or the latest one, reaches it without waiting for the next turn.
+pub async fn catch_up(
+    store: &Services,
+    cfg: &MailConfig,
+    account: i64,
+    now: Millis,
+) -> Result<usize> {
+    let mut games: Vec<String> = store
+        .accounts
+        .games_played_by(account)
+        .await?
+        .into_iter()
+        .map(|g| g.name)
+        .collect();
+    games.dedup();
+    let mut queued = 0;
+    for game in games {
+        queued += queue_current(store, cfg, &game, account, Resend::Missed, now).await?;
+    }
+    Ok(queued)
+}
+
+/// A game opened, with each seat's name by its code.
+async fn opened_with_names(
+    store: &Services,
+    game: &str,
+) -> Result<(Arc<dyn Game>, Arc<HashMap<String, String>>)> {
+    let opened = empires_host::submit::open(store.games.as_ref(), game).await?;
+    let names: HashMap<String, String> = opened
+        .seats()?
+        .into_iter()
+        .map(|s| (s.code, s.name))
+        .collect();
+    Ok((opened, Arc::new(names)))
 }
 
 /// The reports held back for payment (a notice mailed in their place) that are paid for
@@ -121,6 +212,8 @@ struct Turns<'a> {
     opened: &'a Arc<dyn Game>,
     /// Each seat's name, by its code.
     names: &'a Arc<HashMap<String, String>>,
+    /// Why the report goes to one player outside the turn's own mailing, if it does.
+    copy: Option<Resend>,
     now: Millis,
 }
 
@@ -134,6 +227,7 @@ impl Turns<'_> {
             game,
             opened,
             names,
+            copy,
             now,
         } = *self;
         let mut queued = 0;
@@ -196,14 +290,37 @@ impl Turns<'_> {
                         .get(r.empire.as_str())
                         .cloned()
                         .unwrap_or_else(|| r.empire.to_string());
-                    letter.report_mail(&files, r, &name, credits.as_deref())
+                    let mut mail = letter.report_mail(&files, r, &name, credits.as_deref())?;
+                    // The turn's own mailing is one message a seat; a copy is one more, under
+                    // a key of its own (its Message-ID stays the report's, so a reply to it
+                    // is tied to the seat as a reply to the first is).
+                    match copy {
+                        None => {}
+                        Some(Resend::Missed) => {
+                            mail.dedupe = mail.dedupe.map(|k| format!("{k}:to:{}", r.account));
+                        }
+                        Some(Resend::Again) => {
+                            mail.dedupe = mail.dedupe.map(|k| format!("{k}:again:{now}"));
+                            mail.kind = "report again".to_string();
+                        }
+                    }
+                    Ok(mail)
                 })
                 .collect()
         })
         .await
         .map_err(|e| Error::new(format!("the reports could not be made: {e}")))?;
         for mail in mails {
-            if store.mail.queue_mail(&mail?, now).await?.is_some() {
+            let mail = mail?;
+            let kept = if copy == Some(Resend::Again) {
+                store
+                    .mail
+                    .queue_mail_within(&mail, now, now - HOUR, AGAIN_PER_HOUR)
+                    .await?
+            } else {
+                store.mail.queue_mail(&mail, now).await?
+            };
+            if kept.is_some() {
                 queued += 1;
             }
         }

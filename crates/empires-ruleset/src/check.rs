@@ -179,6 +179,17 @@ fn write_supply(f: &mut fmt::Formatter<'_>, s: &Supply) -> fmt::Result {
     writeln!(f)
 }
 
+/// What a forecast step comes to, in the words every door shows: the result when done, and
+/// why when it is cut down, fails or is ignored.
+pub(crate) fn outcome_text(s: &empires_rules::engine::ForecastStep) -> String {
+    match &s.outcome {
+        Outcome::Done => s.result.clone(),
+        Outcome::CutDown { reason } => format!("CUT DOWN: {} ({reason})", s.result),
+        Outcome::Failed { reason } => format!("FAILS: {reason}"),
+        Outcome::Ignored { reason } => format!("IGNORED: {reason}"),
+    }
+}
+
 fn write_forecast(f: &mut fmt::Formatter<'_>, fc: &Forecast) -> fmt::Result {
     writeln!(
         f,
@@ -192,12 +203,7 @@ fn write_forecast(f: &mut fmt::Formatter<'_>, fc: &Forecast) -> fmt::Result {
     )?;
     writeln!(f, "  #  line  action                 BPs  treasury  result")?;
     for s in &fc.steps {
-        let result = match &s.outcome {
-            Outcome::Done => s.result.clone(),
-            Outcome::CutDown { reason } => format!("CUT DOWN: {} ({reason})", s.result),
-            Outcome::Failed { reason } => format!("FAILS: {reason}"),
-            Outcome::Ignored { reason } => format!("IGNORED: {reason}"),
-        };
+        let result = outcome_text(s);
         writeln!(
             f,
             " {:>2}  {:>4}  {:<20} {:>5}  {:>8}  {result}",

@@ -112,7 +112,7 @@ fn options_of(written: &BTreeMap<String, String>) -> Result<empires_rules::varia
         };
     if let Some(unknown) = written
         .keys()
-        .find(|k| !["actions", "dropout"].contains(&k.as_str()))
+        .find(|k| !["actions", "dropout", "victory_from"].contains(&k.as_str()))
     {
         return Err(Error::new(format!("Empires has no option \"{unknown}\"")));
     }
@@ -128,6 +128,14 @@ fn options_of(written: &BTreeMap<String, String>) -> Result<empires_rules::varia
             "missed turns before dropping out",
             1..=100,
             defaults.dropout_after,
+        )?,
+        // 11.6 as the rules have it looks at victory from the first turn; a GM may leave
+        // the first turns free of it (a runaway warning on turn 1 alarms new players).
+        victory_from_turn: number(
+            "victory_from",
+            "the first turn of victory",
+            0..=1000,
+            defaults.victory_from_turn,
         )?,
         ..defaults
     })
@@ -274,7 +282,12 @@ impl Ruleset for Empires {
             players.insert(code, player.clone());
         }
         let new = Setting {
-            name: setup.name.clone(),
+            // The title the reports carry; the host keeps the game by its name.
+            name: setup
+                .title
+                .clone()
+                .filter(|t| !t.trim().is_empty())
+                .unwrap_or_else(|| setup.name.clone()),
             variant,
             seed: setup.seed,
             players,
@@ -313,6 +326,11 @@ impl Ruleset for Empires {
                         defaults.dropout_after
                     ),
                     default: defaults.dropout_after.to_string(),
+                },
+                ruleset_api::GameOption {
+                    id: "victory_from",
+                    label: "The first turn at whose end a victory may be warned of or won (11.6; blank: every turn, as the rules have it)".to_string(),
+                    default: "1".to_string(),
                 },
             ],
             seats_hint: "an empire's code, EN".to_string(),
@@ -380,6 +398,44 @@ impl Ruleset for Empires {
     // 2.10: a game's turns may be charged to its players' ledgers.
     fn paid_turns(&self) -> bool {
         true
+    }
+
+    // The empires of a standard map, each with its name.
+    fn map_seats(&self, map: Option<&str>) -> Vec<(String, String)> {
+        let Some(standard) = empires_maps::standard::find(map.unwrap_or(DEFAULT_MAP)) else {
+            return Vec::new();
+        };
+        parse_map(standard.text, standard.file)
+            .map(|m| {
+                m.empires
+                    .iter()
+                    .map(|e| (e.code.to_string(), e.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    // 10.3, 10.4, 10.6: the roundup, actions report and messages are kept once a turn in
+    // `public.*`; a reader of an empire's text or JSON gets them back in place. (The page
+    // links to the turn's page of them, which the web serves beside it.)
+    fn shared_part(&self, file: &str, kept: &str) -> Option<String> {
+        let ext = file.rsplit_once('.')?.1;
+        (matches!(ext, "txt" | "json") && empires_report::public::needs_parts(ext, kept))
+            .then(|| empires_report::public::file(ext))
+    }
+
+    fn made_whole(&self, file: &str, kept: &str, shared: &str) -> ruleset_api::Result<String> {
+        let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+        empires_report::public::whole(ext, kept, Some(shared))
+            .map_err(|e| ruleset_api::Error::corrupt(format!("reports/{file}: {e}")))
+    }
+
+    // The GM's summary of the turn and the roundup every empire reads (2.8).
+    fn gm_reports(&self) -> &'static [(&'static str, &'static str)] {
+        &[
+            ("gm.txt", "the GM's summary"),
+            ("public.html", "the turn's roundup and actions report"),
+        ]
     }
 
     // The map's zoom and its layer, in every report page; two earlier versions of them are
@@ -521,7 +577,12 @@ impl ruleset_api::CheckDetail for Detail {
                     vec![
                         s.slot.to_string(),
                         s.order.clone(),
-                        s.result.clone(),
+                        // Why an action fails is the point of the forecast: the cell says
+                        // so, with the caveat the text form prints beneath the step.
+                        match &s.caveat {
+                            Some(c) => format!("{} (note: {c})", crate::check::outcome_text(s)),
+                            None => crate::check::outcome_text(s),
+                        },
                         s.bps.to_string(),
                         s.treasury.to_string(),
                     ]

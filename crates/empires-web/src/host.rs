@@ -135,12 +135,10 @@ impl Host {
         text: &str,
     ) -> Result<()> {
         let now = self.now();
-        let from = self
-            .config
-            .mail_address
-            .clone()
-            .unwrap_or_else(|| empires_mail::config::DEFAULT_FROM.to_string());
-        let cfg = empires_mail::MailConfig::new(&from, None)?;
+        let cfg = match self.mail_config()? {
+            Some(cfg) => cfg,
+            None => empires_mail::MailConfig::new(empires_mail::config::DEFAULT_FROM, None)?,
+        };
         let env = empires_mail::compose::Envelope {
             to,
             subject: subject.to_string(),
@@ -151,6 +149,49 @@ impl Host {
         let message = empires_mail::compose::answer(&cfg, &env, text)?;
         let mail = empires_mail::compose::queued(None, Some(account), kind, None, &env, message);
         self.store.mail.queue_mail(&mail, now).await.map(|_| ())
+    }
+
+    /// The mail door's settings for what the web queues (its address and the site's), when
+    /// the door is open; `None` when the host sends no mail.
+    pub fn mail_config(&self) -> Result<Option<empires_mail::MailConfig>> {
+        let Some(from) = &self.config.mail_address else {
+            return Ok(None);
+        };
+        let mut cfg = empires_mail::MailConfig::new(from, None)?;
+        cfg.public_url = self.config.public_url.clone();
+        Ok(Some(cfg))
+    }
+
+    /// Mails `account` the report of the turn now current of every game it plays, when the
+    /// mail door is open: its address has just been proved, or it has just been given a
+    /// seat, so the turn-0 report with its blank sheet reaches it at once.
+    pub async fn mail_current_reports(&self, account: i64) -> Result<usize> {
+        match self.mail_config()? {
+            Some(cfg) => {
+                empires_mail::reports::catch_up(&self.store, &cfg, account, self.now()).await
+            }
+            None => Ok(0),
+        }
+    }
+
+    /// Mails `account` the report of the turn now current of its seats in `game`, when the
+    /// mail door is open and it was not mailed that report before: it has just been given
+    /// a seat there.
+    pub async fn mail_current_report(&self, game: &str, account: i64) -> Result<usize> {
+        match self.mail_config()? {
+            Some(cfg) => {
+                empires_mail::reports::queue_current(
+                    &self.store,
+                    &cfg,
+                    game,
+                    account,
+                    empires_mail::reports::Resend::Missed,
+                    self.now(),
+                )
+                .await
+            }
+            None => Ok(0),
+        }
     }
 
     /// The host's limits, read at most once a minute.
@@ -238,10 +279,16 @@ impl Host {
 
     /// Plays the next turn now, on the GM's word: players who sent nothing are played by the
     /// computer (2.5), as the GM confirmed by asking.
-    pub async fn play_turn(&self, game: &str, expect: Option<u32>) -> Result<TurnReport> {
+    pub async fn play_turn(
+        &self,
+        game: &str,
+        expect: Option<u32>,
+        by: Option<i64>,
+    ) -> Result<TurnReport> {
         let options = TurnOptions {
             yes: true,
             expect,
+            by,
             ..TurnOptions::default()
         };
         let done = self.store.games.play_turn(game, options, self.now()).await;

@@ -51,6 +51,13 @@ pub fn app(host: Arc<Host>) -> Router {
         .merge(pages::router())
         .nest("/api", api::router())
         .layer(axum::middleware::from_fn(pages::security_headers))
+        // Pages, reports and the API's JSON go out compressed (gzip or brotli, as the
+        // browser asks): a Napoleonic report page is most of a megabyte as written. Pictures
+        // are compressed already and are sent as they are. Compressing pages that hold a
+        // CSRF token beside text a stranger chose would open them to BREACH, but a stranger
+        // cannot make a player's browser send credentialed requests from another site (the
+        // session cookie is SameSite=Lax and the API takes tokens only by header).
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(host)
         .layer(PropagateRequestIdLayer::new(id.clone()))
         .layer(trace)

@@ -216,7 +216,7 @@ async fn demo(host: &Host, gm: i64, d: &Demo) -> Result<Vec<String>> {
             .await?;
         host.store.accounts.set_game_gm(DEMO_GAME, gm).await?;
         for _ in 0..2 {
-            host.play_turn(DEMO_GAME, None).await?;
+            host.play_turn(DEMO_GAME, None, None).await?;
         }
     }
     Ok(vec![format!(
@@ -240,7 +240,7 @@ async fn demo_autoplay(host: Arc<Host>, seat: String) {
                 .any(|(name, _)| name.eq_ignore_ascii_case(&sheet)),
             Err(_) => false,
         };
-        if sent && let Err(e) = host.play_turn(DEMO_GAME, None).await {
+        if sent && let Err(e) = host.play_turn(DEMO_GAME, None, None).await {
             tracing::error!("demo: the turn could not be played: {e}");
         }
     }

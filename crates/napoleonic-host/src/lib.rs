@@ -214,10 +214,11 @@ impl Game for Opened {
     ) -> Result<ruleset_api::mail::MailReport> {
         let mut report = ruleset_api::mail::as_written(files, seat)?;
         let json = files.text(&format!("reports/{seat}.json"))?;
-        match picture(self.game.text(), seat, &json) {
-            Ok(png) => {
+        match pictures(self.game.text(), seat, &json) {
+            Ok((png, whole)) => {
                 report.html = ruleset_api::mail::picture_in_page(&report.html);
                 report.picture = Some(png);
+                report.whole = whole;
             }
             Err(e) => tracing::warn!("turn {turn}, {seat}: no map picture: {e}"),
         }
@@ -261,6 +262,14 @@ impl Ruleset for Napoleonic {
         "A kingdom whose player sent no sheet does nothing this turn but pay its upkeep and collect its revenue; the computer keeps a kingdom with no player as a caretaker (it defends, recruits and annexes, and starts no war); the independents follow their own routine."
     }
 
+    fn map_seats(&self, _map: Option<&str>) -> Vec<(String, String)> {
+        napoleonic_rules::standard::europe()
+            .kingdoms
+            .iter()
+            .map(|k| (k.code.to_string(), k.name.clone()))
+            .collect()
+    }
+
     fn new_game_form(&self) -> ruleset_api::NewGameForm {
         ruleset_api::NewGameForm {
             seats_hint: "a kingdom's code, FRA".to_string(),
@@ -288,8 +297,24 @@ impl Ruleset for Napoleonic {
             )));
         }
         let state = new_game(&map, &new).map_err(Error::new)?;
+        // Each kingdom's report of the position before turn 1: its map of Europe and its
+        // kingdom, read on the web and mailed with the blank sheet before anyone writes.
+        let (drawer, kept) = drawer(
+            GameText {
+                name: &setup.name,
+                map: &text,
+                state: "",
+                kept: None,
+            },
+            &map,
+        )?;
+        let kept = match kept {
+            Some(k) => k,
+            None => kept_drawing(&map, &text)?,
+        };
         Ok(Started {
-            kept: Some(kept_drawing(&map, &text)?),
+            reports: kingdom_reports(&map, &state, &[], &drawer, None),
+            kept: Some(kept),
             map: text,
             state: to_pretty_json(&state, "state.json")?,
             ..Started::default()
@@ -393,29 +418,7 @@ impl Ruleset for Napoleonic {
             ));
         }
         let (drawer, kept) = drawer(game, &map)?;
-        let mut reports = Vec::new();
-        for k in outcome.state.kingdoms.values().filter(|k| !k.independent) {
-            let mut r =
-                napoleonic_report::report(&map, &outcome.state, &outcome.events, &k.code, None);
-            if let Some(gm) = given.gm.map(str::trim).filter(|m| !m.is_empty()) {
-                // The GM's messages to every player open each report's messages.
-                r.messages.insert(
-                    0,
-                    Message {
-                        kind: MessageKind::Notice,
-                        text: format!("From the GM: {gm}"),
-                    },
-                );
-            }
-            let svg = drawer.svg(&map, &r);
-            // Each kingdom reads its own report, and no other.
-            let seat = k.code.as_str();
-            let own =
-                |ext: &str, text: String| Written::for_seat(seat, format!("{seat}.{ext}"), text);
-            reports.push(own("json", napoleonic_report::model::to_json(&r)));
-            reports.push(own("txt", napoleonic_report::text::text(&r)));
-            reports.push(own("html", napoleonic_report::html::html(&r, Some(&svg))));
-        }
+        let reports = kingdom_reports(&map, &outcome.state, &outcome.events, &drawer, given.gm);
         let failed = outcome
             .events
             .iter()
@@ -454,14 +457,54 @@ impl Ruleset for Napoleonic {
     }
 }
 
-/// The kingdom's map as its report page draws it, made a small PNG for mail: drawn from
-/// the seat's report of the turn (`reports/SEAT.json`).
-fn picture(game: GameText, seat: &str, report: &str) -> Result<Vec<u8>> {
+/// Every kingdom's report of a turn (`events` of it, leaving `state`), in its three forms,
+/// each readable by its kingdom alone; the GM's messages of the turn, if any, open each.
+fn kingdom_reports(
+    map: &Map,
+    state: &GameState,
+    events: &[napoleonic_rules::event::Event],
+    drawer: &MapDrawer,
+    gm: Option<&str>,
+) -> Vec<Written> {
+    let mut reports = Vec::new();
+    for k in state.kingdoms.values().filter(|k| !k.independent) {
+        let mut r = napoleonic_report::report(map, state, events, &k.code, None);
+        if let Some(gm) = gm.map(str::trim).filter(|m| !m.is_empty()) {
+            r.messages.insert(
+                0,
+                Message {
+                    kind: MessageKind::Notice,
+                    text: format!("From the GM: {gm}"),
+                },
+            );
+        }
+        let svg = drawer.svg(map, &r);
+        // Each kingdom reads its own report, and no other.
+        let seat = k.code.as_str();
+        let own = |ext: &str, text: String| Written::for_seat(seat, format!("{seat}.{ext}"), text);
+        reports.push(own("json", napoleonic_report::model::to_json(&r)));
+        reports.push(own("txt", napoleonic_report::text::text(&r)));
+        reports.push(own("html", napoleonic_report::html::html(&r, Some(&svg))));
+    }
+    reports
+}
+
+/// The kingdom's map for mail, drawn from the seat's report of the turn
+/// (`reports/SEAT.json`) as its report page draws it, in small PNGs: a close-up of the
+/// kingdom and its neighbours, which reads on a phone, with the whole map beside it (the
+/// letter attaches or links it); or the whole map alone where a close-up would show most of
+/// it.
+fn pictures(game: GameText, seat: &str, report: &str) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
     let map = map_of(game.map)?;
     let r: napoleonic_report::model::Report = serde_json::from_str(report)
         .map_err(|e| Error::corrupt(format!("reports/{seat}.json: {e}")))?;
     let (drawer, _) = drawer(game, &map)?;
-    empires_maps::draw::png_small(&drawer.svg(&map, &r)).map_err(Error::new)
+    let svg = drawer.svg(&map, &r);
+    let png = |svg: &str| empires_maps::draw::png_small(svg).map_err(Error::new);
+    match drawer.close_up(&map, &r, &svg) {
+        Some(close) => Ok((png(&close)?, Some(png(&svg)?))),
+        None => Ok((png(&svg)?, None)),
+    }
 }
 
 #[cfg(test)]

@@ -2571,9 +2571,13 @@ impl<'a> Ck<'a> {
                     s.at,
                     &format!("{} {}", tc.count, tc.code),
                     format!(
-                        "{} {} cost {cost}, and the treasury will hold {gold} then: only {can} \
-                         will be built (L4)",
-                        tc.count, tc.code
+                        "{} {} cost {cost}, and the treasury will hold {gold} then: {} (L4)",
+                        tc.count,
+                        tc.code,
+                        match can {
+                            0 => "none will be built".to_string(),
+                            n => format!("only {n} will be built"),
+                        }
                     ),
                 );
                 self.gold -= tt.cost * can;

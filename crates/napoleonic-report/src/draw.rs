@@ -289,6 +289,40 @@ impl MapDrawer {
         self.layers.assemble(&self.overlay(map, report))
     }
 
+    /// A close-up of the kingdom's drawing `svg` (as [`MapDrawer::svg`] gives it) for a
+    /// letter read on a phone: its provinces and their neighbours, where on the whole map
+    /// a kingdom is a few pixels across. `None` when the kingdom holds no province, or the
+    /// close-up would show nearly the whole map anyway.
+    pub fn close_up(&self, map: &Map, report: &Report, svg: &str) -> Option<String> {
+        use empires_maps::draw::picture;
+        use empires_rules::map::AreaId;
+        let area = |id: LocId| {
+            self.index
+                .get(&id)
+                .and_then(|&i| u16::try_from(i).ok())
+                .map(AreaId)
+        };
+        let own: Vec<LocId> = report
+            .owners
+            .iter()
+            .filter(|o| o.owner == report.kingdom)
+            .map(|o| o.id)
+            .collect();
+        let around: Vec<AreaId> = own
+            .iter()
+            .filter_map(|id| map.get(*id))
+            .flat_map(|l| l.edges.iter().map(|e| e.to))
+            .filter_map(area)
+            .collect();
+        let own: Vec<AreaId> = own.into_iter().filter_map(area).collect();
+        let lay = &self.layers.layout;
+        // Central Europe is crowded: a kingdom there is framed in the inset that enlarges
+        // it, where its provinces are labelled.
+        let k = picture::frame_for(lay, &own);
+        let c = picture::close_up_in(lay, k, &own, &around)?;
+        (c.frame[2] < lay.frames.get(k)?.w * 0.9).then(|| picture::close_up(svg, &c))
+    }
+
     /// The kingdom's overlay, with placeholders for the map's layer.
     pub fn overlay(&self, map: &Map, r: &Report) -> String {
         let lay = &self.layers.layout;

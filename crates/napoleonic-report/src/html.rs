@@ -134,12 +134,12 @@ fn loc(l: &LocRef) -> String {
 fn header(r: &Report, o: &mut String) {
     let _ = write!(
         o,
-        "<header>\n<h1>{} <span class=\"tag\">{}</span></h1>\n<p>{}: results of turn {}; \
+        "<header>\n<h1>{} <span class=\"tag\">{}</span></h1>\n<p>{}: {}; \
          orders now for turn {}. Status: {}{}.</p>\n</header>\n",
         esc(&r.name),
         esc(r.kingdom.as_str()),
         esc(&r.game),
-        r.turn,
+        crate::model::what_of(r),
         r.next_turn,
         status(r.status),
         if r.alive { "" } else { ", defeated" }

@@ -1596,3 +1596,12 @@ impl AndThen for bool {
         if self { f() } else { None }
     }
 }
+
+/// What a report tells of, in its heading: "results of turn 3", or, before the first turn,
+/// "the starting position".
+pub fn what_of(r: &Report) -> String {
+    match r.turn {
+        0 => "the starting position".to_string(),
+        t => format!("results of turn {t}"),
+    }
+}

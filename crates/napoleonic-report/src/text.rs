@@ -159,8 +159,9 @@ fn header(r: &Report, o: &mut Out) {
         "",
         "  ",
         &format!(
-            "NAPOLEONIC EMPIRES - {}, results of turn {}",
-            r.game, r.turn
+            "NAPOLEONIC EMPIRES - {}, {}",
+            r.game,
+            crate::model::what_of(r)
         ),
     );
     o.wrap(

@@ -141,6 +141,8 @@ impl Standing {
 #[derive(Debug, Clone, Default)]
 pub struct Setup {
     pub name: String,
+    /// The game's title for people, when it is to be other than its name.
+    pub title: Option<String>,
     pub seed: u64,
     /// The map file's text; the ruleset's standard map when `None`.
     pub map: Option<String>,
@@ -298,6 +300,17 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
+    /// The message as a sentence, ending in a full stop, so that the hint after it reads
+    /// as another ("`LNO` is not an area on this map. Expected a three-character area
+    /// code.").
+    pub fn sentence(&self) -> String {
+        let m = self.message.trim_end();
+        match m.chars().last() {
+            Some('.' | '!' | '?' | ':') | None => m.to_string(),
+            Some(_) => format!("{m}."),
+        }
+    }
+
     /// "Expected a number. Did you mean LON or LOM?": what helps beside the message.
     pub fn hint(&self) -> String {
         let mut hint = String::new();
@@ -408,6 +421,7 @@ impl Checked {
             .iter()
             .map(|d| {
                 let mut v = serde_json::to_value(d).unwrap_or_default();
+                v["message"] = d.sentence().into();
                 v["hint"] = d.hint().into();
                 v
             })
@@ -741,6 +755,27 @@ pub trait Ruleset: Send + Sync {
     fn report_formats(&self) -> &'static [&'static str] {
         &["html", "txt", "json"]
     }
+    /// The seats of a new game on one of the ruleset's standard maps (`None`: its first):
+    /// each code with its name, for the GM writing who plays which.
+    fn map_seats(&self, _map: Option<&str>) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// The file of a turn's `reports/` that a seat's report `file`, as kept (`kept`),
+    /// leaves some of itself to (what every seat's report shares, kept once): a reader is
+    /// given the report made whole with it ([`Ruleset::made_whole`]). `None`: whole as it is.
+    fn shared_part(&self, _file: &str, _kept: &str) -> Option<String> {
+        None
+    }
+    /// The report `file` as kept, made whole with the text of its [`Ruleset::shared_part`].
+    fn made_whole(&self, _file: &str, kept: &str, _shared: &str) -> Result<String> {
+        Ok(kept.to_string())
+    }
+    /// The reports of a turn that are not a seat's, which the GM's console links to: each
+    /// file in the turn's `reports/` with what to call it ("the GM's summary"). None by
+    /// default.
+    fn gm_reports(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
     /// Whether the game rules on when sheets arrived ([`Orders::arrived`]): the host then
     /// keeps each played sheet's arrival with its turn, so that a replay is told the same.
     fn arrival_times(&self) -> bool {
@@ -837,5 +872,30 @@ mod step_tests {
         );
         assert!(step.refusal("CC").is_none());
         assert!(step.refusal("DD").unwrap().contains("not expected again"));
+    }
+}
+
+#[cfg(test)]
+mod diagnostic_tests {
+    use super::{Diagnostic, Severity};
+
+    #[test]
+    fn a_message_and_its_hint_read_as_two_sentences() {
+        let mut d = Diagnostic {
+            severity: Severity::Error,
+            line: 4,
+            column: 9,
+            code: "E010".into(),
+            message: "`LNO` is not an area on this map".into(),
+            expected: Some("a three-character area code".into()),
+            suggestions: vec!["LON".into()],
+            note: None,
+        };
+        assert_eq!(
+            format!("{} {}", d.sentence(), d.hint()),
+            "`LNO` is not an area on this map. Expected a three-character area code. Did you mean LON?"
+        );
+        d.message = "Is this right?".into();
+        assert_eq!(d.sentence(), "Is this right?");
     }
 }

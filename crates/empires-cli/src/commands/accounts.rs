@@ -73,7 +73,7 @@ async fn gm_name(store: &SqlStore, id: i64) -> Result<String> {
 /// `empires accounts make-gm`.
 pub fn make_gm(db: &str, name: &str, admin: bool) -> Result<String> {
     check_name(name)?;
-    let store = open_db(db)?;
+    let store = super::hosted::create_db(db)?;
     block_on(async {
         let at = now()?;
         match store.account_by_name(name).await? {

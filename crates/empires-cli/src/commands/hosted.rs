@@ -61,7 +61,15 @@ pub fn block_on<F: Future>(f: F) -> F::Output {
 }
 
 /// Opens a database given by its URL.
+/// A host's database, which must be there already: a mistyped SQLite path is an error,
+/// not a new empty host.
 pub fn open_db(url: &str) -> Result<SqlStore> {
+    block_on(SqlStore::open_existing(url))
+}
+
+/// A host's database, made if it is not there yet: for the commands that start a host
+/// (`new`, `import`, `accounts make-gm`).
+pub fn create_db(url: &str) -> Result<SqlStore> {
     block_on(SqlStore::open(url))
 }
 
@@ -104,7 +112,7 @@ pub fn create(ruleset: &'static dyn Ruleset, at: &GameAt, setup: &Setup) -> Resu
             (dir.display().to_string(), seats, then)
         }
         GameAt::Db { url, name } => {
-            let store = open_db(url)?;
+            let store = create_db(url)?;
             let started = ruleset.start(setup)?;
             block_on(store.create_game(name, ruleset, &started, super::now()?))?;
             let g = block_on(store.read_hosted(name))?;
@@ -126,31 +134,29 @@ pub fn create(ruleset: &'static dyn Ruleset, at: &GameAt, setup: &Setup) -> Resu
     ))
 }
 
-/// `empires report` for a game of a ruleset other than Empires: a seat's report of a played
-/// turn (the latest by default) as the turn wrote it, `ext` being `txt`, `json` or `html`.
+/// `empires report` for a game of a ruleset other than Empires: a seat's report of a turn
+/// (the latest by default; 0 is the starting position, where the game wrote one) as the
+/// turn wrote it, `ext` being `txt`, `json` or `html`.
 pub fn report(at: &GameAt, seat: SeatCode, turn: Option<u32>, ext: &str) -> Result<String> {
     let file = format!("{seat}.{ext}");
+    let none_yet = |e: Error| match (e.kind(), turn) {
+        (empires_host::error::Kind::NotFound, None | Some(0)) => Error::new(format!(
+            "no report of {seat} yet (the game writes none before its first turn): `empires sheet` prints a blank sheet"
+        )),
+        _ => e,
+    };
     match at {
         GameAt::Dir(dir) => {
             let game = GameFiles::open(dir, None)?;
             let latest = game.current_turn()?;
-            if latest == 0 {
-                return Err(Error::new(
-                    "no turn has been played yet: `empires sheet` prints a blank sheet",
-                ));
-            }
-            game.report(turn.unwrap_or(latest), &file)
+            game.report(turn.unwrap_or(latest), &file).map_err(none_yet)
         }
         GameAt::Db { url, name } => {
             let store = open_db(url)?;
             let g = block_on(store.read_hosted(name))?;
-            if g.turn == 0 {
-                return Err(Error::new(
-                    "no turn has been played yet: `empires sheet` prints a blank sheet",
-                ));
-            }
             let path = format!("{}/{file}", empires_host::gamedir::REPORTS_DIR);
-            let body = block_on(store.turn_file(name, turn.unwrap_or(g.turn), &path, None))?;
+            let body = block_on(store.turn_file(name, turn.unwrap_or(g.turn), &path, None))
+                .map_err(none_yet)?;
             Ok(String::from_utf8_lossy(&body).into_owned())
         }
     }
@@ -167,16 +173,16 @@ pub fn picture(
 ) -> Result<PathBuf> {
     let (store, key) = open(at)?;
     let game = block_on(empires_host::submit::open(store.as_ref(), &key))?;
-    if game.turn() == 0 {
-        return Err(Error::new(
-            "no turn has been played yet: `empires sheet` prints a blank sheet",
-        ));
-    }
     let shown = turn.unwrap_or(game.turn());
     let files: std::collections::HashMap<String, Vec<u8>> =
         block_on(store.turn_files(&key, shown))?
             .into_iter()
             .collect();
+    if shown == 0 && !files.contains_key(&format!("reports/{seat}.txt")) {
+        return Err(Error::new(format!(
+            "no report of {seat} yet (the game writes none before its first turn): `empires sheet` prints a blank sheet"
+        )));
+    }
     let place = format!("{}, turn {shown}", store.describe(&key));
     let files = empires_host::ruleset::mail::TurnFiles {
         place: &place,
@@ -344,7 +350,7 @@ pub fn import(url: &str, dir: &Path, name: Option<&str>) -> Result<Moved> {
                 ))
             })?,
     };
-    let store = open_db(url)?;
+    let store = create_db(url)?;
     block_on(transfer::import(&store, dir, &name, super::now()?))
 }
 

@@ -88,11 +88,11 @@ pub fn run(command: LedgerCommand) -> Result<String> {
     block_on(async {
         let (db, player, entry) = match command {
             LedgerCommand::Show { player, db } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 return show(&store, &player).await;
             }
             LedgerCommand::Discounts { set, db } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 if let Some(file) = set {
                     let text = std::fs::read_to_string(&file)
                         .map_err(|e| Error::io("cannot read", &file, e))?;
@@ -116,7 +116,7 @@ pub fn run(command: LedgerCommand) -> Result<String> {
                 return Ok(out);
             }
             LedgerCommand::Paid { game, on, db } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 store.set_paid_turns(&game, on == "on", now()?).await?;
                 return Ok(if on == "on" {
                     format!("{game}: turns are paid for from the next turn on (2.10)")
@@ -154,7 +154,7 @@ pub fn run(command: LedgerCommand) -> Result<String> {
             ),
             LedgerCommand::Forfeit { player, game, db } => (db, player, Entry::DroppedOut { game }),
         };
-        let store = SqlStore::open(&db).await?;
+        let store = SqlStore::open_existing(&db).await?;
         let id = account(&store, &player).await?;
         store.enter(id, &entry, now()?).await?;
         show(&store, &player).await

@@ -116,7 +116,7 @@ pub fn receive(args: &MailArgs) -> Result<String> {
     let cfg = args.config()?;
     let (raw, size) = read_stdin()?;
     block_on(async {
-        let store = Services::open(&args.db).await?;
+        let store = Services::open_existing(&args.db).await?;
         let now = super::now()?;
         let outcome = Receiver::new(&store, &cfg).receive(&raw, size, now).await?;
         let mut out = format!("{}\n", describe(&outcome));
@@ -177,6 +177,9 @@ fn describe(o: &empires_mail::Outcome) -> String {
                 "late: {empire}'s turnsheet kept as late orders for turn {for_turn} of {game}; the receipt is queued"
             )
         }
+        Resent { game, reports } => {
+            format!("resent: {reports} report(s) of {game} queued again, as asked")
+        }
         Refused(why) => format!(
             "refused; the answer is queued: {}",
             why.lines().next().unwrap_or("")
@@ -195,13 +198,16 @@ fn describe(o: &empires_mail::Outcome) -> String {
 pub fn fetch(args: &MailArgs, dir: &Path) -> Result<String> {
     let cfg = args.config()?;
     block_on(async {
-        let store = Services::open(&args.db).await?;
+        let store = Services::open_existing(&args.db).await?;
         let mut receiver = Receiver::new(&store, &cfg);
         let f = maildir::fetch(&mut receiver, dir, super::now()?).await?;
         let mut out = format!(
             "{} message(s): {} turnsheet(s) kept, {} refused, {} not answered\n",
             f.messages, f.accepted, f.refused, f.ignored
         );
+        if f.resent > 0 {
+            let _ = writeln!(out, "{} report(s) sent again, as asked", f.resent);
+        }
         if f.failed > 0 {
             let _ = writeln!(
                 out,
@@ -222,7 +228,7 @@ pub fn fetch(args: &MailArgs, dir: &Path) -> Result<String> {
 pub fn send(args: &MailArgs) -> Result<String> {
     let cfg = args.config()?;
     block_on(async {
-        let store = Services::open(&args.db).await?;
+        let store = Services::open_existing(&args.db).await?;
         let queued = reports::queue_all(&store, &cfg, super::now()?).await?;
         let mut out = format!("{queued} report(s) queued\n");
         send_now(&store, &cfg, &mut out).await?;
@@ -236,6 +242,9 @@ pub struct AccountChange {
     pub email: Option<String>,
     pub reports: Option<bool>,
     pub new_password: bool,
+    /// The address the host's mail comes from, for the report mailed when an address is
+    /// set.
+    pub from: String,
 }
 
 /// `empires mail account`: a player's mail settings, changed as asked; a new mail
@@ -265,6 +274,20 @@ pub fn account(db: &str, name: &str, change: &AccountChange) -> Result<String> {
             email.as_deref().unwrap_or("none"),
             if reports { "on" } else { "off" }
         );
+        // An address set (or reports turned on) reaches the player at once: the report of
+        // the turn now current of each game they play, with its blank sheet, unless they
+        // were mailed it before.
+        if email.is_some() && reports {
+            let cfg = MailConfig::new(&change.from, None)?;
+            let services = Services::of(store.clone());
+            let queued = reports::catch_up(&services, &cfg, account.id, super::now()?).await?;
+            if queued > 0 {
+                let _ = writeln!(
+                    out,
+                    "{queued} report(s) of the turn now current queued for {name}: `empires mail send` sends them"
+                );
+            }
+        }
         if change.new_password {
             let p = password::issue();
             store
@@ -284,7 +307,7 @@ pub fn account(db: &str, name: &str, change: &AccountChange) -> Result<String> {
 pub fn preview(
     at: &GameAt,
     seat: SeatCode,
-    turn: Option<u32>,
+    (turn, public_url): (Option<u32>, Option<String>),
     out: Option<PathBuf>,
 ) -> Result<String> {
     let started = std::time::Instant::now();
@@ -301,7 +324,7 @@ pub fn preview(
         };
         let deadline = match at {
             GameAt::Db { url, .. } => {
-                reports::deadline_after(&Services::open(url).await?, &key, shown).await?
+                reports::deadline_after(&Services::open_existing(url).await?, &key, shown).await?
             }
             GameAt::Dir(_) => None,
         };
@@ -310,7 +333,8 @@ pub fn preview(
             .into_iter()
             .find(|s| s.code == seat.as_str())
             .map_or_else(|| seat.to_string(), |s| s.name);
-        let cfg = MailConfig::new(DEFAULT_FROM, None)?;
+        let mut cfg = MailConfig::new(DEFAULT_FROM, None)?;
+        cfg.public_url = public_url;
         let game_name = at.name();
         let message = reports::preview(
             &cfg,

@@ -118,7 +118,7 @@ pub fn run_at(at: &GameAt, source: &Source) -> Result<NewReport> {
         Source::Map(m) => from_map(m)?,
         Source::Scenario(path) => from_scenario(path)?,
     };
-    let store = hosted::open_db(url)?;
+    let store = hosted::create_db(url)?;
     hosted::block_on(store.create(&empires_ruleset::ruleset::NewGame {
         name,
         map_text: &map_text,

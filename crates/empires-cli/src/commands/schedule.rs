@@ -132,7 +132,7 @@ pub fn run(command: ScheduleCommand) -> Result<String> {
     block_on(async {
         match command {
             ScheduleCommand::Show { game, db } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 match store.schedule_of(&game).await? {
                     Some(s) => Ok(describe(&game, &s)),
                     None => Ok(format!(
@@ -154,22 +154,22 @@ pub fn run(command: ScheduleCommand) -> Result<String> {
                     }
                     None => Vec::new(),
                 };
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 let s = store
                     .set_schedule(&game, &schedule, catch_up, &remind, now()?)
                     .await?;
                 Ok(describe(&game, &s))
             }
             ScheduleCommand::Pause { game, db } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 Ok(describe(&game, &store.pause(&game, now()?).await?))
             }
             ScheduleCommand::Resume { game, db } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 Ok(describe(&game, &store.resume(&game, now()?).await?))
             }
             ScheduleCommand::Extend { game, db, by, to } => {
-                let store = SqlStore::open(&db).await?;
+                let store = SqlStore::open_existing(&db).await?;
                 let to = match (by, to) {
                     (_, Some(t)) => t,
                     (Some(by), None) => {
@@ -241,7 +241,7 @@ pub fn host(command: HostCommand) -> Result<String> {
     let clock = Clock::from_env();
     let tick = std::time::Duration::from_secs_f64(tick.clamp(0.01, 3600.0));
     block_on(async {
-        let store = Services::open(&mail.db).await?;
+        let store = Services::open_existing(&mail.db).await?;
         loop {
             let now = clock.now().map_err(Error::new)?;
             for line in empires_web::serve::clock_round(&store, config.as_ref(), now).await {

@@ -18,13 +18,22 @@ pub struct StatusReport {
     pub warnings: Vec<String>,
 }
 
+/// Where a game stands: "turn 3 played; next turn 4", or, before the first turn, "no turn
+/// played yet; next turn 1".
+fn played_line(turn: u32) -> String {
+    match turn {
+        0 => "no turn played yet; next turn 1".to_string(),
+        t => format!("turn {t} played; next turn {}", t + 1),
+    }
+}
+
 impl fmt::Display for StatusReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = &self.state;
         writeln!(f, "game: {} ({} Empires)", s.game, s.variant.title())?;
         match &s.result {
             Some(c) => writeln!(f, "turn {} played; game over: {}", s.turn, claim_text(c))?,
-            None => writeln!(f, "turn {} played; next turn {}", s.turn, s.turn + 1)?,
+            None => writeln!(f, "{}", played_line(s.turn))?,
         }
         let order: Vec<String> = s.order_of_play.iter().map(|c| c.to_string()).collect();
         writeln!(f, "order of play: {}", order.join(" "))?;
@@ -156,7 +165,7 @@ pub struct OtherStatus {
 impl fmt::Display for OtherStatus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "game: {} ({})", self.game, self.ruleset)?;
-        writeln!(f, "turn {} played; next turn {}", self.turn, self.turn + 1)?;
+        writeln!(f, "{}", played_line(self.turn))?;
         let header = ["seat", "name", "player", "standing", "orders"].map(String::from);
         let mut width = [0usize; 5];
         for row in std::iter::once(&header).chain(&self.seats) {

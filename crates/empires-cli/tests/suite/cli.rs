@@ -554,7 +554,11 @@ fn an_interrupted_turn_is_rolled_back_by_the_next_turn() {
     let o = ok(&["status", s(&game)]);
     assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
     assert!(tmp_turn.exists(), "left for the next turn to roll back");
-    assert!(stdout(&o).contains("turn 0 played"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("no turn played yet; next turn 1"),
+        "{}",
+        stdout(&o)
+    );
 
     // `turn` rolls it back, then plays with the sheet that was sent.
     let o = ok(&["turn", s(&game)]);

@@ -220,3 +220,26 @@ fn accounts_are_made_listed_and_recovered_from_the_command_line() {
     let e = empires(&["host", "limits", "--db", db, "--sheets-kept", "0"]);
     assert!(!e.status.success(), "a limit of 0 is refused");
 }
+
+/// A mistyped SQLite path is an error naming the path, and makes no empty database: only
+/// the commands that start a host (`new`, `import`, `accounts make-gm`) make one.
+#[test]
+fn a_mistyped_database_path_makes_no_empty_host() {
+    let tmp = tempfile::tempdir().unwrap();
+    let typo = tmp.path().join("hsot.db");
+    let url = format!("sqlite:{}", typo.display());
+    for args in [
+        vec!["games", "--db", url.as_str()],
+        vec!["status", "britain", "--db", url.as_str()],
+        vec!["schedule", "show", "britain", "--db", url.as_str()],
+        vec!["mail", "log", "--db", url.as_str()],
+    ] {
+        let err = fails(&args);
+        assert!(err.contains("there is no database at"), "{args:?}: {err}");
+        assert!(err.contains("hsot.db"), "{err}");
+        assert!(!typo.exists(), "{args:?} made {}", typo.display());
+    }
+    ok(&["accounts", "make-gm", "gm", "--db", url.as_str()]);
+    assert!(typo.exists());
+    ok(&["games", "--db", url.as_str()]);
+}

@@ -40,6 +40,12 @@ pub const INTENDED: &[(&str, &str)] = &[
         "a mail program shows 78 columns without wrapping them (RFC 5322's advice): at 80, \
          a report mailed as text broke its tables on a phone or in a reader that wraps",
     ),
+    (
+        "a Napoleonic game's starting position (turn 0000) holds each kingdom's report, in \
+         its three forms, as an Empires game's does; the turns played are unchanged",
+        "a player sees the map of Europe and their kingdom before turn 1, on the web and in \
+         the first report mail, which comes with the blank order sheet",
+    ),
 ];
 
 const TURNS: u32 = 10;

@@ -96,6 +96,7 @@ fn a_bad_smtp_url_or_address_is_a_clear_error() {
     );
     let e = fails(&["mail", "send", "--db", &url, "--mail-from", "nobody"]);
     assert!(e.contains("not an email address"), "{e}");
+    ok(&["accounts", "make-gm", "gm", "--db", &url]);
     let e = fails(&["mail", "account", "ghost", "--db", &url]);
     assert!(e.contains("no account named \"ghost\""), "{e}");
 }

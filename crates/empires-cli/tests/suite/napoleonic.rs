@@ -163,16 +163,12 @@ fn a_new_game_refuses_an_unknown_kingdom_and_a_directory_in_use() {
     let again = empires(&["napoleonic", "new", d]);
     assert!(!again.status.success());
     assert!(stderr(&again).contains("not empty"), "{}", stderr(&again));
-    // Before the first turn there is no report, and the GM is told where the sheets are.
-    let report = empires(&["napoleonic", "report", d, "FRA"]);
-    assert!(
-        stderr(&report).contains("no turn has been played yet"),
-        "{}",
-        stderr(&report)
-    );
+    // Before the first turn the report is of the starting position.
+    let report = stdout(&ok(&["napoleonic", "report", d, "FRA"]));
+    assert!(report.contains("the starting position"), "{report}");
     // So says the common command.
-    let report = empires(&["report", d, "--empire", "FRA"]);
-    assert!(stderr(&report).contains("no turn has been played yet"));
+    let common = stdout(&ok(&["report", d, "--empire", "FRA"]));
+    assert_eq!(common, report);
     // Import takes a game of any ruleset.
     let url = format!("sqlite:{}", dir.with_extension("db").display());
     ok(&["import", d, "--db", &url]);
@@ -314,7 +310,7 @@ fn a_game_in_the_hosts_database_beside_an_empires_game() {
     // Where the game stands, as for an Empires game: the seats and whose sheet is in.
     let status = stdout(&ok(&["status", "europe", "--db", &db]));
     assert!(
-        status.starts_with("game: europe (Napoleonic Empires)\nturn 0 played; next turn 1\n"),
+        status.starts_with("game: europe (Napoleonic Empires)\nno turn played yet; next turn 1\n"),
         "{status}"
     );
     let row = |code: &str| {
@@ -494,7 +490,9 @@ fn a_directory_game_takes_the_common_commands() {
 
     let status = stdout(&ok(&["status", d]));
     assert!(
-        status.starts_with("game: Europe 1805 (Napoleonic Empires)\nturn 0 played; next turn 1\n"),
+        status.starts_with(
+            "game: Europe 1805 (Napoleonic Empires)\nno turn played yet; next turn 1\n"
+        ),
         "{status}"
     );
     assert!(
@@ -526,7 +524,7 @@ fn a_directory_game_takes_the_common_commands() {
     assert!(undone.contains("turn 1 undone"), "{undone}");
     assert!(!dir.join("turns/0001").exists());
     assert_eq!(fs::read(dir.join("orders/FRA.txt")).unwrap(), sent);
-    assert!(stdout(&ok(&["status", d])).contains("turn 0 played; next turn 1"));
+    assert!(stdout(&ok(&["status", d])).contains("no turn played yet; next turn 1"));
     // Played again, the same turn.
     ok(&["turn", d]);
     let again = stdout(&ok(&["napoleonic", "report", d, "FRA"]));
@@ -831,12 +829,8 @@ fn the_common_report_command_reads_a_game_of_any_ruleset() {
         "--seat",
         "FRA",
     ]);
-    let early = empires(&["report", d, "--empire", "FRA"]);
-    assert!(
-        stderr(&early).contains("no turn has been played yet"),
-        "{}",
-        stderr(&early)
-    );
+    let early = stdout(&ok(&["report", d, "--empire", "FRA"]));
+    assert!(early.contains("the starting position"), "{early}");
     ok(&["turn", d]);
     let text = stdout(&ok(&["report", d, "--empire", "FRA"]));
     assert!(text.contains("France (FRA)"), "{text}");

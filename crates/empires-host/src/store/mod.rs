@@ -66,6 +66,11 @@ impl Services {
         Ok(Services::of(sql::SqlStore::open(url).await?))
     }
 
+    /// Opens a database that is there already ([`sql::SqlStore::open_existing`]).
+    pub async fn open_existing(url: &str) -> Result<Services> {
+        Ok(Services::of(sql::SqlStore::open_existing(url).await?))
+    }
+
     /// Everything kept in one database.
     pub fn of(store: sql::SqlStore) -> Services {
         let store = Arc::new(store);

@@ -126,6 +126,25 @@ fn database_kind(sqlite: bool, code: &str) -> Kind {
 impl SqlStore {
     /// Opens (and on SQLite creates) the database at `url` (`sqlite:host.db`,
     /// `postgres://user@host/db`) and brings its schema up to date.
+    /// Opens a database that is there already: an SQLite file that does not exist is
+    /// refused, naming the path, rather than made empty (a mistyped path would otherwise
+    /// show a host with no games). [`SqlStore::open`] makes one.
+    pub async fn open_existing(url: &str) -> Result<SqlStore> {
+        if url.starts_with("sqlite:") {
+            let options = SqliteConnectOptions::from_str(url)
+                .map_err(|e| db_error("not an SQLite URL", &shown_url(url), e))?;
+            let file = options.get_filename();
+            let in_memory = file.as_os_str() == ":memory:" || url.contains("mode=memory");
+            if !in_memory && !file.exists() {
+                return Err(Error::not_found(format!(
+                    "there is no database at {}: check the path (`empires new NAME --db {url}`, `empires serve --db {url}` and `empires accounts make-gm` make a new one)",
+                    file.display()
+                )));
+            }
+        }
+        SqlStore::open(url).await
+    }
+
     pub async fn open(url: &str) -> Result<SqlStore> {
         let shown = shown_url(url);
         let fail = |what: &str, e: sqlx::Error| db_error(what, &shown, e);
@@ -572,6 +591,29 @@ where
         Ok(())
     }
 
+    /// A line of a game's audit log, written for the account that asked for it
+    /// (`by`), or for the host's own work.
+    pub async fn audit_as(
+        c: &mut D::Connection,
+        id: i64,
+        by: Option<i64>,
+        at: Millis,
+        action: &str,
+        detail: &str,
+    ) -> sqlx::Result<()> {
+        sqlx::query(
+            "INSERT INTO audit_log (game_id, account_id, at, action, detail) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(by)
+        .bind(at)
+        .bind(action)
+        .bind(detail)
+        .execute(&mut *c)
+        .await
+        .map(|_| ())
+    }
+
     pub async fn audit(
         c: &mut D::Connection,
         id: i64,
@@ -579,14 +621,7 @@ where
         action: &str,
         detail: &str,
     ) -> sqlx::Result<()> {
-        sqlx::query("INSERT INTO audit_log (game_id, at, action, detail) VALUES ($1, $2, $3, $4)")
-            .bind(id)
-            .bind(at)
-            .bind(action)
-            .bind(detail)
-            .execute(&mut *c)
-            .await?;
-        Ok(())
+        Self::audit_as(c, id, None, at, action, detail).await
     }
 
     /// Keeps the map's layer for the report pages with the game.

@@ -33,6 +33,7 @@ const YES: TurnOptions = TurnOptions {
     unreadable_as_missed: false,
     yes: true,
     expect: None,
+    by: None,
 };
 
 fn tutorial() -> (String, empires_rules::Map, empires_rules::GameState) {

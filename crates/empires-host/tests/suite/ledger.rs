@@ -25,6 +25,7 @@ const YES: TurnOptions = TurnOptions {
     unreadable_as_missed: false,
     yes: true,
     expect: None,
+    by: None,
 };
 
 /// The tutorial game `name` with Alice (EN) and Bob (SC); Ireland and Wales are dummies.

@@ -22,6 +22,7 @@ const YES: TurnOptions = TurnOptions {
     unreadable_as_missed: false,
     yes: true,
     expect: None,
+    by: None,
 };
 
 /// Turns played while the submitters send (the tutorial game is not won before).

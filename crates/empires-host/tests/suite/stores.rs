@@ -38,6 +38,7 @@ const YES: TurnOptions = TurnOptions {
     unreadable_as_missed: false,
     yes: true,
     expect: None,
+    by: None,
 };
 
 fn submission(empire: Option<&str>, body: &[u8]) -> Submission {

@@ -16,6 +16,7 @@
 //! flood a player with them.
 
 pub mod message;
+pub mod request;
 pub mod sheet;
 
 use crate::compose::{self, Envelope};
@@ -46,6 +47,8 @@ pub enum Outcome {
         empire: SeatCode,
         for_turn: u32,
     },
+    /// A player asked for their report again: it is queued to their address on record.
+    Resent { game: String, reports: usize },
     /// Refused, and the sender told why.
     Refused(String),
     /// Refused, and not answered: the address on record has been sent as many refusals in
@@ -67,6 +70,7 @@ impl Outcome {
         match self {
             Outcome::Accepted { .. } => "accepted",
             Outcome::Late { .. } => "late",
+            Outcome::Resent { .. } => "resent",
             Outcome::Refused(_) | Outcome::Unanswered(_) => "refused",
             Outcome::Ignored(_) => "ignored",
             Outcome::Duplicate => "duplicate",
@@ -190,13 +194,24 @@ impl<'a> Receiver<'a> {
             _ => Vec::new(),
         };
         let mut found = inc.candidates.iter().find_map(|c| sheet::find(&c.text));
-        if found.is_none()
-            && let Some((game, seat)) = self.replied_report(inc, &accounts).await?
-        {
-            found = inc
-                .candidates
-                .iter()
-                .find_map(|c| sheet::in_reply(&c.text, &game, seat.as_str()));
+        // A message with no header: a reply to a report mail (by its In-Reply-To, or its
+        // subject where the mail program kept none), or a request for a report.
+        let mut replied = None;
+        let mut asked = None;
+        if found.is_none() {
+            replied = match self.replied_report(inc, &accounts).await? {
+                Some(r) => Some(r),
+                None => self.replied_by_subject(inc, &accounts).await?,
+            };
+            asked = request::asked(inc);
+            if asked.is_none()
+                && let Some((game, seat)) = &replied
+            {
+                found = inc
+                    .candidates
+                    .iter()
+                    .find_map(|c| sheet::in_reply(&c.text, game, seat.as_str()));
+            }
         }
         let named_game = match found.as_ref().and_then(|f| f.game.clone()) {
             // A name with a control character in it (a NUL) is no game's, and is not asked
@@ -244,6 +259,10 @@ impl<'a> Receiver<'a> {
             return self
                 .refused(inc, &sender, named_game.as_deref(), o, now)
                 .await;
+        }
+        if let Some(named) = asked {
+            let game = named.or(replied.map(|(g, _)| g));
+            return self.resend(inc, &sender, game, now).await;
         }
         let Some(found) = found else {
             let o = refuse("no turnsheet was found in your message. A turnsheet starts with a header naming the game and your empire, and your mail password:\n\n  GAME <game>\n  EMPIRE <your empire's code>\n  PASSWORD <your mail password>\n\nthen your actions, one per line.".into());
@@ -342,6 +361,127 @@ impl<'a> Receiver<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// The game and seat of the report mail `inc` answers by its subject
+    /// ([`request::report_subject`]), for a reply whose mail program kept no `In-Reply-To`:
+    /// the game named there, and the sender's seat in it (by the seat's name where they
+    /// hold several).
+    async fn replied_by_subject(
+        &self,
+        inc: &Incoming,
+        accounts: &[i64],
+    ) -> Result<Option<(String, SeatCode)>> {
+        // A reply that names the message it answers is tied by that alone: a reply to
+        // another player's report is not made the sender's by its subject.
+        if !inc.replies_to.is_empty() {
+            return Ok(None);
+        }
+        let Some((name, game)) = request::report_subject(&inc.subject) else {
+            return Ok(None);
+        };
+        if game.chars().any(char::is_control) || !self.store.mail.game_exists(&game).await? {
+            return Ok(None);
+        }
+        for &account in accounts {
+            let seats = self.store.mail.seats_of(&game, account).await?;
+            match seats.as_slice() {
+                [] => continue,
+                [one] => return Ok(Some((game, *one))),
+                several => {
+                    let opened =
+                        empires_host::submit::open(self.store.games.as_ref(), &game).await?;
+                    let named = opened.seats()?.into_iter().find(|s| {
+                        s.name.eq_ignore_ascii_case(&name)
+                            && several.iter().any(|c| c.as_str() == s.code)
+                    });
+                    if let Some(s) = named.and_then(|s| SeatCode::parse(&s.code)) {
+                        return Ok(Some((game, s)));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Mails the sender the report of the turn now current of their seats in `game` again
+    /// (or of the one game they play, when none is named), at most
+    /// [`crate::reports::AGAIN_PER_HOUR`] an hour.
+    async fn resend(
+        &mut self,
+        inc: &Incoming,
+        sender: &Sender,
+        game: Option<String>,
+        now: Millis,
+    ) -> Result<Outcome> {
+        let mut played: Vec<String> = self
+            .store
+            .accounts
+            .games_played_by(sender.account)
+            .await?
+            .into_iter()
+            .map(|g| g.name)
+            .collect();
+        played.dedup();
+        let game = match game {
+            Some(g) => match played.iter().find(|p| p.eq_ignore_ascii_case(&g)) {
+                Some(p) => p.clone(),
+                None => {
+                    let o = Outcome::Refused(format!(
+                        "you asked for your report again, but you hold no seat in a game named \"{g}\" (yours: {}).",
+                        if played.is_empty() {
+                            "none".to_string()
+                        } else {
+                            played.join(", ")
+                        }
+                    ));
+                    return self.refused(inc, sender, None, o, now).await;
+                }
+            },
+            None if played.len() == 1 => played[0].clone(),
+            None => {
+                let o = Outcome::Refused(if played.is_empty() {
+                    "you asked for your report again, but your account holds no seat in any game."
+                        .to_string()
+                } else {
+                    format!(
+                        "you asked for your report again, but you play several games ({}): write REPORT and the game's name, as \"REPORT {}\".",
+                        played.join(", "),
+                        played[0]
+                    )
+                });
+                return self.refused(inc, sender, None, o, now).await;
+            }
+        };
+        let reports = crate::reports::queue_current(
+            self.store,
+            self.cfg,
+            &game,
+            sender.account,
+            crate::reports::Resend::Again,
+            now,
+        )
+        .await?;
+        if reports == 0 {
+            let o = Outcome::Refused(format!(
+                "you asked for your report of game \"{game}\" again, but it has been sent again {} times in the past hour, as often as the host sends it: ask again later, or read it on the web.",
+                crate::reports::AGAIN_PER_HOUR
+            ));
+            return self.refused(inc, sender, Some(&game), o, now).await;
+        }
+        let outcome = Outcome::Resent {
+            game: game.clone(),
+            reports,
+        };
+        self.log(
+            Some(&game),
+            Some(sender.account),
+            now,
+            &sender.address,
+            &outcome,
+        )
+        .await?;
+        Ok(outcome)
     }
 
     /// Keeps a proven sheet and answers with the receipt; a sheet the host refuses is
@@ -600,6 +740,9 @@ impl<'a> Receiver<'a> {
                 self.cfg.refusals_per_hour
             ),
             Outcome::Duplicate => "delivered again; answered the first time".into(),
+            Outcome::Resent { game, reports } => {
+                format!("asked for the report again: {reports} queued, game \"{game}\"")
+            }
             Outcome::Accepted {
                 empire, for_turn, ..
             }

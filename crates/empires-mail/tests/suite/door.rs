@@ -560,3 +560,133 @@ async fn report_id(w: &World, to: &str) -> String {
     let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
     format!("<{}>", m.message_id().unwrap())
 }
+
+/// A message from `from` with no In-Reply-To, as some phone mail programs send a reply.
+fn bare(from: &str, id: &str, subject: &str, lines: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: empires@localhost\r\nSubject: {subject}\r\n\
+         Message-ID: <{id}@phone.example>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{lines}\r\n\r\nSent from my iPhone\r\n"
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn a_reply_without_in_reply_to_is_tied_by_its_subject_and_a_report_is_sent_again_on_request()
+{
+    let w = world().await;
+    play(&w, START).await;
+    empires_mail::reports::queue_all(&w.store, &w.cfg, START + 1000)
+        .await
+        .unwrap();
+    let first = report_id(&w, "alice@example.org").await;
+    let mut r = Receiver::new(&w.store, &w.cfg);
+    // The mail program kept the subject and nothing else of the report.
+    let got = r
+        .receive(
+            &bare(
+                "alice@example.org",
+                "r1",
+                "Re: England: report of turn 1, alpha",
+                "PASSWORD tst2-mail-pass\r\n1. TAX",
+            ),
+            1000,
+            START + 2000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "accepted", "{got:?}");
+    let en = empires_host::store::SeatCode::parse("EN").unwrap();
+    let kept = w.store.accounts.latest_sheet("alpha", en, 2).await.unwrap();
+    assert_eq!(String::from_utf8(kept.unwrap().0).unwrap(), "1. TAX\n");
+    // A subject naming a game the sender plays no seat of ties nothing.
+    let got = r
+        .receive(
+            &bare(
+                "alice@example.org",
+                "r2",
+                "Re: England: report of turn 1, nowhere",
+                "PASSWORD tst2-mail-pass\r\n1. TAX",
+            ),
+            1000,
+            START + 2500,
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "refused", "{got:?}");
+
+    // "Send my report again": the report of the turn now current, to the address on record,
+    // with the Message-ID's part a reply is tied by unchanged.
+    let mailed = outbox(&w.store).await.len();
+    let got = r
+        .receive(
+            &bare(
+                "alice@example.org",
+                "again1",
+                "hello",
+                "send my report again please",
+            ),
+            1000,
+            START + 3000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        got,
+        empires_mail::Outcome::Resent {
+            game: "alpha".into(),
+            reports: 1
+        }
+    );
+    let out = outbox(&w.store).await;
+    assert_eq!(out.len(), mailed + 1);
+    let again = out.last().unwrap();
+    assert_eq!(again.to, "alice@example.org");
+    assert!(
+        again
+            .text()
+            .contains("England (EN), game \"alpha\", turn 1.")
+    );
+    let m = mail_parser::MessageParser::default()
+        .parse(&again.raw)
+        .unwrap();
+    assert_eq!(m.subject(), Some("England: report of turn 1, alpha"));
+    let id = m.message_id().unwrap();
+    assert_eq!(
+        id.split('.').next(),
+        first.trim_matches(['<', '>']).split('.').next(),
+        "a reply to the copy is tied to the seat as one to the first"
+    );
+    // Asked for in the subject alone, by a GM's word for it: twice more, then the host
+    // stops for the hour and says so.
+    for (i, word) in ["resent", "resent", "refused"].into_iter().enumerate() {
+        let got = r
+            .receive(
+                &bare(
+                    "alice@example.org",
+                    &format!("again{}", i + 2),
+                    "REPORT alpha",
+                    "",
+                ),
+                1000,
+                START + 4000 + i as i64,
+            )
+            .await
+            .unwrap();
+        assert_eq!(got.word(), word, "request {}: {got:?}", i + 2);
+    }
+    let refusal = outbox(&w.store).await.pop().unwrap().text();
+    assert!(refusal.contains("3 times in the past hour"), "{refusal}");
+    // A stranger asking gets nothing, and nobody is written to.
+    let before = outbox(&w.store).await.len();
+    let got = r
+        .receive(
+            &bare("mallory@evil.example", "again9", "REPORT", ""),
+            1000,
+            START + 5000,
+        )
+        .await
+        .unwrap();
+    assert_eq!(got.word(), "ignored");
+    assert_eq!(outbox(&w.store).await.len(), before);
+}

@@ -96,8 +96,38 @@ pub struct CloseUp {
 /// taller than a little more than it is wide (a phone scrolls down, not across). `None`
 /// when no area of `own` is on the main map.
 pub fn close_up_of(layout: &Layout, own: &[AreaId], around: &[AreaId]) -> Option<CloseUp> {
-    let frame = layout.frames.first()?;
-    let anchors = layout.anchors.first()?;
+    close_up_in(layout, 0, own, around)
+}
+
+/// The frame of `layout` to frame a close-up of `own` in: the inset where it draws every one
+/// of them (an inset enlarges a crowded part, and labels what the main map cannot), else the
+/// main map.
+pub fn frame_for(layout: &Layout, own: &[AreaId]) -> usize {
+    (1..layout.frames.len())
+        .rev()
+        .find(|&k| {
+            !own.is_empty()
+                && own.iter().all(|a| {
+                    layout
+                        .drawn
+                        .get(k)
+                        .and_then(|d| d.get(a.index()))
+                        .copied()
+                        .unwrap_or(false)
+                })
+        })
+        .unwrap_or(0)
+}
+
+/// [`close_up_of`] in frame `k` of the layout (0 the main map, then its insets).
+pub fn close_up_in(
+    layout: &Layout,
+    k: usize,
+    own: &[AreaId],
+    around: &[AreaId],
+) -> Option<CloseUp> {
+    let frame = layout.frames.get(k)?;
+    let anchors = layout.anchors.get(k)?;
     let pad = (layout.unit * 3.0).max(frame.w * 0.03);
     let bounds = |ids: &mut dyn Iterator<Item = &AreaId>| {
         let mut b = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
@@ -139,7 +169,8 @@ pub fn close_up_of(layout: &Layout, own: &[AreaId], around: &[AreaId]) -> Option
     })
 }
 
-/// The assembled drawing `svg` as the close-up `c`, [`CLOSE_UP_WIDTH`] pixels wide.
+/// The assembled drawing `svg` as the close-up `c`, [`CLOSE_UP_WIDTH`] pixels wide. The
+/// close-up lies inside its frame, whose clip is dropped as cutting nothing from it.
 pub fn close_up(svg: &str, c: &CloseUp) -> String {
     let svg = with_labels_of(svg, c.lod);
     let [x, y, w, h] = c.frame;

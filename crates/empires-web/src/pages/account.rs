@@ -318,6 +318,27 @@ pub async fn link_use(
             ),
         )
         .await?;
+    // A link the host mailed proves the address it went to, as the address's own link does
+    // (the two share the token): a player invited by mail need not confirm it again.
+    if let Some((_, email)) = host
+        .store
+        .accounts
+        .verify_email(&secret_hash(&token), host.now())
+        .await?
+    {
+        host.store
+            .accounts
+            .log_account(
+                account,
+                Some(account),
+                None,
+                host.now(),
+                "address confirmed",
+                &email,
+            )
+            .await?;
+        host.mail_current_reports(account).await?;
+    }
     let cookie = start_session(&host, account).await?;
     let clear = set_cookie(LOGIN_COOKIE, "", 0, host.config.secure_cookies);
     Ok((
@@ -354,6 +375,7 @@ pub async fn answer_invitation(
         .ok_or_else(|| Failure::not_found(format!("\"{seat}\" is not a seat")))?;
     if accept {
         super::console::announce_player(&host, game, code, &me.account.name).await?;
+        host.mail_current_report(game, me.account.id).await?;
     }
     host.store
         .accounts

@@ -11,6 +11,7 @@ use crate::failure::Failure;
 use crate::host::Host;
 use askama::Template;
 use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use axum::response::{IntoResponse, Redirect, Response};
 use empires_host::store::LinkPurpose;
@@ -52,6 +53,8 @@ pub struct LinkShown {
     pub what: String,
     pub url: String,
     pub days: i64,
+    /// The address the host mailed it to as well, when it did.
+    pub mailed_to: Option<String>,
 }
 
 #[derive(Template)]
@@ -83,6 +86,12 @@ struct ConsolePage {
     needs_gm: Option<String>,
     /// The game takes the GM's rulings (a sheet of its own, checked by its rules).
     takes_rulings: bool,
+    /// What the GM typed that could not be taken, and why.
+    error: Option<String>,
+    /// The game's turns may be paid for (its ruleset keeps a ledger).
+    ledger: bool,
+    /// The turn's reports that are no seat's: (file, what it is).
+    gm_reports: Vec<(String, String)>,
 }
 
 #[derive(Deserialize)]
@@ -97,6 +106,8 @@ fn notice_text(code: &str) -> Option<String> {
             "played" => "The turn was played: every report is ready.",
             "message" => "The message will be printed in the next report.",
             "seat" => "The seat was given.",
+            "freed" => "The seat is now free: the computer plays it until you give it to a player.",
+            "mailed" => "An invitation was mailed to the player: the link in it lets them choose a password and play; their address counts as confirmed once they use it.",
             "invited" => "That account exists already: it is invited to the seat, which is its own when its owner accepts on their games page.",
             "created" => "The game was started.",
             "schedule" => "The schedule was set; the players are told with the next reports.",
@@ -112,13 +123,46 @@ fn notice_text(code: &str) -> Option<String> {
     )
 }
 
-async fn console_page(
+/// What a console page shows beside the game: a notice of what was just done, a link shown
+/// once, or a mistake in what the GM typed, with the schedule's form as it was typed.
+#[derive(Default)]
+pub struct Shown {
+    pub notice: Option<String>,
+    pub link: Option<LinkShown>,
+    pub error: Option<String>,
+    pub schedule: Option<super::schedule::ScheduleForm>,
+}
+
+/// The console again with `error` at its top (400 Bad Request), the schedule's form
+/// holding what the GM typed when given, so that nothing typed is lost.
+pub async fn console_error(
     host: &Host,
     me: &Me,
     game: &str,
-    notice: Option<String>,
-    link: Option<LinkShown>,
+    error: String,
+    schedule: Option<super::schedule::ScheduleForm>,
 ) -> Result<Response, Failure> {
+    let page = console_page(
+        host,
+        me,
+        game,
+        Shown {
+            error: Some(error),
+            schedule,
+            ..Shown::default()
+        },
+    )
+    .await?;
+    Ok((StatusCode::BAD_REQUEST, page).into_response())
+}
+
+async fn console_page(host: &Host, me: &Me, game: &str, shown: Shown) -> Result<Response, Failure> {
+    let Shown {
+        notice,
+        link,
+        error,
+        schedule,
+    } = shown;
     let (title, turn) = host.heading(game).await?;
     let g = host.game(game).await?;
     let step = g.step()?;
@@ -133,7 +177,8 @@ async fn console_page(
     });
     let takes_rulings = g.check_rulings("rulings", "").is_ok();
     // What a missing sheet means is the ruleset's to say.
-    let missing_note = host.store.games.ruleset(game).await?.missed_turn();
+    let ruleset = host.store.games.ruleset(game).await?;
+    let missing_note = ruleset.missed_turn();
     let sent: BTreeSet<String> = host
         .store
         .games
@@ -177,7 +222,13 @@ async fn console_page(
                 }
                 None => false,
             },
-            status: s.status,
+            // A seat just given to a player is the computer's until the next turn (2.5):
+            // the rules still call it a dummy, the console says who takes it over.
+            status: if s.status == "dummy" && s.account.is_some() {
+                format!("new player from turn {}", turn + 1)
+            } else {
+                s.status
+            },
             missed: s.missed_turns,
             sent: sent.contains(s.empire.as_str()),
             credits,
@@ -202,7 +253,9 @@ async fn console_page(
         .take(200)
         .map(|(at, who, action, detail)| AuditLine {
             at: time(at),
-            who: who.unwrap_or_else(|| "the command line".to_string()),
+            // The store's own work: a game made, a turn played by the clock or the
+            // command line.
+            who: who.unwrap_or_else(|| "the host".to_string()),
             action,
             detail,
         })
@@ -228,15 +281,25 @@ async fn console_page(
             .map(|i| (i.seat, i.account, time(i.created_at)))
             .collect(),
         audit,
-        schedule: super::schedule::ScheduleForm::of(
-            host.store.schedules.schedule_of(game).await?.as_ref(),
-        ),
+        schedule: match schedule {
+            Some(typed) => typed,
+            None => super::schedule::ScheduleForm::of(
+                host.store.schedules.schedule_of(game).await?.as_ref(),
+            ),
+        },
+        error,
         paid,
         missing_note: missing_note.to_string(),
         start_reported,
         step_note,
         needs_gm: step.needs_gm,
         takes_rulings,
+        ledger: ruleset.paid_turns(),
+        gm_reports: ruleset
+            .gm_reports()
+            .iter()
+            .map(|(f, what)| (f.to_string(), what.to_string()))
+            .collect(),
     })?
     .into_response())
 }
@@ -250,10 +313,19 @@ pub async fn show(
 ) -> Result<Response, Failure> {
     gm_of(&host, &me.account, &game).await?;
     let notice = q.notice.as_deref().and_then(notice_text);
-    console_page(&host, &me, &game, notice, None).await
+    console_page(
+        &host,
+        &me,
+        &game,
+        Shown {
+            notice,
+            ..Shown::default()
+        },
+    )
+    .await
 }
 
-fn back(game: &str, notice: &str) -> Response {
+pub(super) fn back(game: &str, notice: &str) -> Response {
     Redirect::to(&format!(
         "/games/{}/console?notice={notice}",
         url_part(game)
@@ -273,21 +345,9 @@ pub async fn play(
     form: CsrfForm<PlayForm>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    let report = host.play_turn(&game, form.form.turn).await?;
-    host.store
-        .accounts
-        .audit_by(
-            Some(&game),
-            form.me.account.id,
-            host.now(),
-            "played a turn",
-            &format!(
-                "turn {}: orders from {} empires, the computer's for {}",
-                report.turn,
-                report.orders_from.len(),
-                report.computer_written.len()
-            ),
-        )
+    // The store writes the audit log's one line of the turn, whichever door played it;
+    // the request log says which GM asked.
+    host.play_turn(&game, form.form.turn, Some(form.me.account.id))
         .await?;
     Ok(back(&game, "played"))
 }
@@ -368,122 +428,10 @@ pub async fn rulings(
     Ok(back(&game, "rulings"))
 }
 
-#[derive(Deserialize)]
-pub struct SeatForm {
-    #[serde(default)]
-    empire: String,
-    #[serde(default)]
-    account: String,
-}
-
-fn empire_of(text: &str) -> Result<SeatCode, Failure> {
+/// A seat's code as a console form gives it.
+pub(super) fn empire_of(text: &str) -> Result<SeatCode, Failure> {
     SeatCode::parse(text)
         .ok_or_else(|| Failure::bad_request(format!("\"{text}\" is not a seat's code")))
-}
-
-/// Gives a seat to an account or to no one. A new name gets an account made on the spot,
-/// without a password, which this GM holds for this game until its owner sets a password
-/// of their own (an invitation link lets them in). An account that exists already is
-/// never taken: it is invited to the seat, and the seat is its own when its owner accepts.
-pub async fn seat(
-    State(host): State<Arc<Host>>,
-    Path(game): Path<String>,
-    form: CsrfForm<SeatForm>,
-) -> Result<Response, Failure> {
-    let me = form.me.account.id;
-    gm_of(&host, &form.me.account, &game).await?;
-    let empire = empire_of(&form.form.empire)?;
-    let name = form.form.account.trim();
-    let now = host.now();
-    if name.is_empty() {
-        host.store
-            .accounts
-            .assign_seat(&game, empire, None, now)
-            .await?;
-        host.store
-            .accounts
-            .audit_by(
-                Some(&game),
-                me,
-                now,
-                "gave a seat",
-                &format!("{empire} to no one"),
-            )
-            .await?;
-        return Ok(back(&game, "seat"));
-    }
-    check_account_name(name)?;
-    let (account, made) = match host.store.accounts.account_by_name(name).await? {
-        None => (
-            host.store
-                .accounts
-                .create_managed_account(name, me, &game, now)
-                .await?,
-            true,
-        ),
-        Some(a) if host.store.accounts.manages(me, a.id, &game).await? => (a.id, false),
-        Some(a) => {
-            host.store
-                .accounts
-                .invite_to_seat(&game, empire, a.id, me, now)
-                .await?;
-            let detail = format!("{name} to {empire}");
-            host.store
-                .accounts
-                .audit_by(
-                    Some(&game),
-                    me,
-                    now,
-                    "invited an account to a seat",
-                    &detail,
-                )
-                .await?;
-            host.store
-                .accounts
-                .log_account(
-                    a.id,
-                    Some(me),
-                    Some(&game),
-                    now,
-                    "invited to a seat",
-                    &format!("{empire} of game \"{game}\"; the seat is yours when you accept"),
-                )
-                .await?;
-            return Ok(back(&game, "invited"));
-        }
-    };
-    host.store
-        .accounts
-        .assign_seat(&game, empire, Some(account), now)
-        .await?;
-    announce_player(&host, &game, empire, name).await?;
-    host.store
-        .accounts
-        .audit_by(
-            Some(&game),
-            me,
-            now,
-            "gave a seat",
-            &format!("{empire} to {name}"),
-        )
-        .await?;
-    let action = if made {
-        "made for a seat"
-    } else {
-        "given a seat"
-    };
-    host.store
-        .accounts
-        .log_account(
-            account,
-            Some(me),
-            Some(&game),
-            now,
-            action,
-            &format!("{empire} of game \"{game}\""),
-        )
-        .await?;
-    Ok(back(&game, "seat"))
 }
 
 /// Tells the game, with the next reports, who plays a seat from the next turn (2.5).
@@ -614,12 +562,46 @@ pub async fn link(
         )
         .await?;
     let base = host.config.public_url.clone().unwrap_or_default();
+    let url = format!("{}/{path}/{token}", base.trim_end_matches('/'));
+    let days = LINK_LIFE / (24 * 3600 * 1000);
+    // With the mail door open and an address for links, the host mails the link to the
+    // player's address itself (using it proves the address, as its own link does).
+    let address = host.store.accounts.account(account).await?.email;
+    let mailed_to = match (address, host.mail_config()?, &host.config.public_url) {
+        (Some(email), Some(_), Some(_)) => {
+            host.store
+                .accounts
+                .create_email_link(&secret_hash(&token), account, &email, now, now + LINK_LIFE)
+                .await?;
+            let (subject, why) = match purpose {
+                LinkPurpose::Invite => ("Your invitation to play", "choose your password and play"),
+                LinkPurpose::Reset => ("Choose a new password", "choose a new password"),
+            };
+            let text = format!(
+                "Hello {name},\n\nYour GM sends you a link to {why} ({empire} in \"{game}\"). Your account is \"{name}\". The link works once, for {days} days:\n\n  {url}\n"
+            );
+            host.queue_text(account, &email, path, &format!("{subject} ({game})"), &text)
+                .await?;
+            Some(email)
+        }
+        _ => None,
+    };
     let shown = LinkShown {
         what: format!("{what} for {name} ({empire})"),
-        url: format!("{}/{path}/{token}", base.trim_end_matches('/')),
-        days: LINK_LIFE / (24 * 3600 * 1000),
+        url,
+        days,
+        mailed_to,
     };
-    console_page(&host, me, &game, None, Some(shown)).await
+    console_page(
+        &host,
+        me,
+        &game,
+        Shown {
+            link: Some(shown),
+            ..Shown::default()
+        },
+    )
+    .await
 }
 
 #[derive(Template)]

@@ -352,15 +352,33 @@ pub async fn report_bytes(
     {
         return Err(Failure::new(StatusCode::PAYMENT_REQUIRED, why));
     }
-    let path = format!("{}/{file}", empires_host::gamedir::REPORTS_DIR);
-    host.store
-        .games
-        .turn_file(game, turn, &path, who.empire())
-        .await
-        .map_err(|e| match e.kind() {
-            empires_host::error::Kind::NotFound => Failure::not_found("no such report"),
-            _ => e.into(),
-        })
+    let read = |file: String| async move {
+        let path = format!("{}/{file}", empires_host::gamedir::REPORTS_DIR);
+        host.store
+            .games
+            .turn_file(game, turn, &path, who.empire())
+            .await
+            .map_err(|e| match e.kind() {
+                empires_host::error::Kind::NotFound => Failure::not_found("no such report"),
+                _ => e.into(),
+            })
+    };
+    let kept = read(file.to_string()).await?;
+    // A report that leaves what every seat shares to a file of its turn is given whole.
+    let ruleset = host.store.games.ruleset(game).await?;
+    let Some(part) = std::str::from_utf8(&kept)
+        .ok()
+        .and_then(|k| ruleset.shared_part(file, k))
+    else {
+        return Ok(kept);
+    };
+    let shared = read(part).await?;
+    let whole = ruleset.made_whole(
+        file,
+        &String::from_utf8_lossy(&kept),
+        &String::from_utf8_lossy(&shared),
+    )?;
+    Ok(whole.into_bytes())
 }
 
 /// `/games/{game}/map.js`: the map's layer every report page of the game draws on, when

@@ -185,10 +185,18 @@ pub async fn verify(
             &email,
         )
         .await?;
+    // The report the account's seats were mailed before the address was proved (at the
+    // start of a game, the turn-0 report and its blank sheet) goes to it now.
+    let mailed = host.mail_current_reports(account).await?;
     Ok(axum::response::Html(super::layout::notice_page(
         "Address confirmed",
         &format!(
-            "{email} is confirmed: reports can be mailed to it, and turnsheets are taken from it."
+            "{email} is confirmed: reports can be mailed to it, and turnsheets are taken from it.{}",
+            match mailed {
+                0 => String::new(),
+                1 => " Your latest report is on its way there.".to_string(),
+                n => format!(" Your latest reports ({n}) are on their way there."),
+            }
         ),
     )?)
     .into_response())

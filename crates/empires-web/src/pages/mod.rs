@@ -13,6 +13,7 @@ pub mod mail;
 pub mod newgame;
 pub mod orders;
 pub mod schedule;
+pub mod seat;
 
 use crate::host::Host;
 use axum::Router;
@@ -48,7 +49,7 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/console/play", post(console::play))
         .route("/games/{game}/console/message", post(console::message))
         .route("/games/{game}/console/rulings", post(console::rulings))
-        .route("/games/{game}/console/seat", post(console::seat))
+        .route("/games/{game}/console/seat", post(seat::give))
         .route("/games/{game}/console/link", post(console::link))
         .route("/games/{game}/console/sheets/{empire}", get(console::sheet))
         .route("/games/{game}/console/schedule", post(schedule::set))
@@ -99,6 +100,9 @@ pub fn router() -> Router<Arc<Host>> {
         )
         .route("/assets/style.css", get(style))
         .route("/assets/editor.js", get(editor_script))
+        // The tab's icon; browsers that read no <link rel="icon"> ask for /favicon.ico.
+        .route("/favicon.svg", get(favicon))
+        .route("/favicon.ico", get(favicon))
         .fallback(not_found)
 }
 
@@ -118,6 +122,10 @@ async fn editor_script() -> Response {
         "text/javascript; charset=utf-8",
         include_str!("../../assets/editor.js"),
     )
+}
+
+async fn favicon() -> Response {
+    asset("image/svg+xml", include_str!("../../assets/favicon.svg"))
 }
 
 fn asset(kind: &'static str, body: &'static str) -> Response {

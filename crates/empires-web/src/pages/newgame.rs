@@ -33,9 +33,33 @@ struct NewGamePage {
     /// The ruleset's options: (id, label, value written).
     options: Vec<(&'static str, String, String)>,
     name: String,
+    title_given: String,
     map: String,
     seed: String,
     players: String,
+    /// Each map's seats, for the GM writing who plays which: (map, [(code, name)]).
+    seats: Vec<(String, Vec<(String, String)>)>,
+}
+
+/// A seed for a new game: drawn at random, so that no two games play alike unless the GM
+/// writes the same seed (every game once had seed 1). Kept in the game's state like any
+/// other, so the game is as deterministic as ever.
+fn random_seed() -> String {
+    let mut bytes = [0u8; 4];
+    match getrandom::fill(&mut bytes) {
+        Ok(()) => u32::from_le_bytes(bytes).to_string(),
+        Err(_) => "1".to_string(),
+    }
+}
+
+/// The seat of `seats` nearest to a mistyped code, if one is near enough to be meant.
+fn nearest_seat<'s>(code: &str, seats: &'s [(String, String)]) -> Option<&'s (String, String)> {
+    seats
+        .iter()
+        .map(|s| (strsim::osa_distance(&code.to_ascii_uppercase(), &s.0), s))
+        .filter(|(d, _)| *d <= 1)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, s)| s)
 }
 
 fn gm_only(me: &Me) -> Result<(), Failure> {
@@ -70,7 +94,17 @@ fn form_page(
     };
     let offered = ruleset.new_game_form();
     let field = |k: &str| f.get(k).cloned().unwrap_or_default();
+    let seats = if offered.maps.is_empty() {
+        vec![(String::new(), ruleset.map_seats(None))]
+    } else {
+        offered
+            .maps
+            .iter()
+            .map(|m| (m.clone(), ruleset.map_seats(Some(m))))
+            .collect()
+    };
     let body = page(&NewGamePage {
+        seats,
         nav: Nav::of(me),
         csrf: me.csrf.clone(),
         message,
@@ -94,7 +128,8 @@ fn form_page(
             .map(|o| (o.id, o.label, field(o.id)))
             .collect(),
         name: field("name"),
-        seed: f.get("seed").cloned().unwrap_or_else(|| "1".to_string()),
+        title_given: field("title"),
+        seed: f.get("seed").cloned().unwrap_or_else(random_seed),
         players: field("players"),
     })?;
     Ok((status, body).into_response())
@@ -175,8 +210,17 @@ async fn start(
         .map_err(|_| "the seed is a whole number, 0 or more".to_string())?;
     let players = parse_players(f.get("players").map_or("", String::as_str))?;
     let offered = ruleset.new_game_form();
+    let title = Some(field("title"))
+        .filter(|t| !t.is_empty())
+        .map(String::from);
+    if let Some(t) = &title
+        && (t.chars().count() > 80 || t.chars().any(char::is_control))
+    {
+        return Err("the title is at most 80 characters, on one line".to_string());
+    }
     let setup = Setup {
         name: name.to_string(),
+        title: title.clone(),
         seed,
         standard_map: Some(field("map"))
             .filter(|m| !m.is_empty() && !offered.maps.is_empty())
@@ -197,10 +241,31 @@ async fn start(
         ..Setup::default()
     };
     // Accounts that exist before the game are invited to their seats, not given them.
+    // A seat mistyped is said before anything is made: no account, no game.
+    let map_chosen = setup.standard_map.as_deref();
+    let on_map = ruleset.map_seats(map_chosen);
+    if !on_map.is_empty()
+        && let Some(seat) = players
+            .keys()
+            .find(|p| !on_map.iter().any(|s| s.0 == p.as_str()))
+    {
+        let near = match nearest_seat(seat.as_str(), &on_map) {
+            Some((code, n)) => format!(" Did you mean {code} ({n})?"),
+            None => String::new(),
+        };
+        return Err(format!(
+            "players: {seat} is not a seat of {} on this map.{near} Its seats are listed under the form.",
+            ruleset.title()
+        ));
+    }
     let existing = existing_accounts(host, &players)
         .await
         .map_err(|e| e.to_string())?;
-    let started = ruleset.start(&setup).map_err(|e| e.to_string())?;
+    let mut started = ruleset.start(&setup).map_err(|e| e.to_string())?;
+    // A game whose ruleset keeps no title of its own is shown by the one given.
+    if started.title.is_none() {
+        started.title = title;
+    }
     let text = GameText {
         name,
         map: &started.map,

@@ -34,7 +34,7 @@ impl From<&Diagnostic> for DiagLine {
             line: d.line,
             column: d.column,
             code: d.code.clone(),
-            message: d.message.clone(),
+            message: d.sentence(),
             hint: d.hint(),
         }
     }
@@ -207,6 +207,8 @@ struct ReceiptPage {
     sha256: String,
     change: String,
     summary: String,
+    /// Every mistake found, each at its line: the receipt is what a player keeps.
+    diagnostics: Vec<DiagLine>,
     changes: Vec<String>,
 }
 
@@ -283,6 +285,11 @@ pub async fn submit(
             .checked
             .as_ref()
             .map(Checked::summary)
+            .unwrap_or_default(),
+        diagnostics: accepted
+            .checked
+            .as_ref()
+            .map(|c| c.diagnostics().iter().map(DiagLine::from).collect())
             .unwrap_or_default(),
         changes: previous.map(|p| changes(&p, &sheet)).unwrap_or_default(),
         game,

@@ -59,11 +59,11 @@ pub struct SetForm {
     remind: String,
 }
 
-fn reminders(text: &str) -> Result<Vec<Millis>, Failure> {
+fn reminders(text: &str) -> Result<Vec<Millis>, String> {
     text.split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .map(|p| parse_duration(p).map_err(|e| Failure::bad_request(e.to_string())))
+        .map(|p| parse_duration(p).map_err(|e| e.to_string()))
         .collect()
 }
 
@@ -75,10 +75,35 @@ pub async fn set(
     form: CsrfForm<SetForm>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    let schedule = Schedule::parse(&form.form.spec)
-        .map_err(|e| Failure::bad_request(format!("the schedule: {e}")))?;
     let catch_up = CatchUp::parse(&form.form.catch_up).unwrap_or(CatchUp::Each);
-    let remind = reminders(&form.form.remind)?;
+    let parsed = Schedule::parse(&form.form.spec)
+        .map_err(|e| {
+            format!(
+                "The schedule \"{}\" was not set: {e}",
+                form.form.spec.trim()
+            )
+        })
+        .and_then(|s| {
+            reminders(&form.form.remind).map(|r| (s, r)).map_err(|e| {
+                format!(
+                    "The reminders \"{}\" were not set: {e}",
+                    form.form.remind.trim()
+                )
+            })
+        });
+    let (schedule, remind) = match parsed {
+        Ok(p) => p,
+        Err(why) => {
+            // The console again, saying why, with what was typed still in the form.
+            let typed = ScheduleForm {
+                spec: form.form.spec.clone(),
+                catch_up_skip: catch_up == CatchUp::Skip,
+                remind: form.form.remind.clone(),
+                ..ScheduleForm::of(host.store.schedules.schedule_of(&game).await?.as_ref())
+            };
+            return super::console::console_error(&host, &form.me, &game, why, Some(typed)).await;
+        }
+    };
     host.store
         .schedules
         .set_schedule(&game, &schedule, catch_up, &remind, host.now())
@@ -131,8 +156,16 @@ pub async fn extend(
     form: CsrfForm<ExtendForm>,
 ) -> Result<Response, Failure> {
     gm_of(&host, &form.me.account, &game).await?;
-    let by = parse_duration(&form.form.by)
-        .map_err(|e| Failure::bad_request(format!("the extension: {e}")))?;
+    let by = match parse_duration(&form.form.by) {
+        Ok(by) => by,
+        Err(e) => {
+            let why = format!(
+                "The deadline was not extended by \"{}\": {e}",
+                form.form.by.trim()
+            );
+            return super::console::console_error(&host, &form.me, &game, why, None).await;
+        }
+    };
     let current = host
         .store
         .schedules

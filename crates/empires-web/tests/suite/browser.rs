@@ -284,7 +284,7 @@ async fn a_player_and_the_gm_play_a_turn_in_a_real_browser() {
     c.goto(&format!("{base}/games/alpha/console"))
         .await
         .unwrap();
-    wait_text(&c, "main", "1 of 4 seats have sent").await;
+    wait_text(&c, "main", "Sheets in: 1 of 4 seats").await;
     shoot(&c, "console", None).await;
     play_now(&c).await;
     // The GM puts the game on a weekly deadline in Paris time.
@@ -410,7 +410,7 @@ async fn a_kingdom_sends_orders_and_reads_its_report_in_a_real_browser() {
     c.goto(&format!("{base}/games/europe/console"))
         .await
         .unwrap();
-    wait_text(&c, "main", "1 of 22 seats have sent").await;
+    wait_text(&c, "main", "Sheets in: 1 of 22 seats").await;
     shoot(&c, "napoleonic-console", None).await;
     play_now(&c).await;
     log_out(&c).await;
@@ -462,7 +462,7 @@ async fn a_race_in_steps_is_ruled_by_the_gm_and_a_split_crowd_switches_seats_in_
         .send_sheet("race", &alice, "RUNNER RED\nRUN 4\nASK a second baton\n", 1)
         .await;
     assert_eq!(red.status, axum::http::StatusCode::OK, "{}", red.body);
-    w.host.play_turn("race", Some(1)).await.unwrap();
+    w.host.play_turn("race", Some(1), None).await.unwrap();
     let site = Site::start(&w).await;
     let base = site.base.clone();
     let c = browser(&driver_url).await;

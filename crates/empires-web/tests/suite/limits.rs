@@ -137,7 +137,7 @@ async fn superseded_sheets_beyond_the_limit_are_dropped_and_their_hashes_kept() 
             assert!(dropped.contains(h.as_str()), "{h} is not in {dropped}");
         }
         // The turn plays the newest, and keeps it.
-        w.host.play_turn("alpha", Some(1)).await.unwrap();
+        w.host.play_turn("alpha", Some(1), None).await.unwrap();
         let played = w.host.store.games.turn_files("alpha", 1).await.unwrap();
         let en = played.iter().find(|(p, _)| p == "orders/EN.txt").unwrap();
         assert_eq!(empires_host::gamedir::sha256_hex(&en.1), hashes[7]);

@@ -190,7 +190,7 @@ async fn the_gm_reads_the_mail_and_gives_a_player_a_new_mail_password() {
     w.post_form(
         "/games/alpha/console/seat",
         Some(&gm),
-        &[("empire", "IR"), ("account", "dave")],
+        &[("empire", "IR"), ("account", "dave"), ("new", "1")],
         true,
     )
     .await;
@@ -335,4 +335,68 @@ async fn a_new_address_is_proved_before_it_is_used() {
         .await
         .unwrap();
     assert!(store.accounts.account(id).await.unwrap().email_verified);
+}
+
+/// A player whose address is proved is mailed the report of the turn now current at once
+/// when the mail door is open: a new player's first mail is the turn-0 report with its
+/// blank sheet, not silence until turn 1 is played.
+#[tokio::test]
+async fn a_proved_address_is_mailed_the_report_of_the_turn_now_current() {
+    let w = common::world_with(empires_web::WebConfig {
+        mail_address: Some("Empires <empires@localhost>".into()),
+        ..empires_web::WebConfig::default()
+    })
+    .await;
+    let store = &w.host.store;
+    // Turn 0 was mailed before Alice had an address: to no one.
+    store.mail.turn_mailed("alpha", 0, 1).await.unwrap();
+    let alice = w.session("alice").await;
+    w.post_form(
+        "/account/mail",
+        Some(&alice),
+        &[("email", "alice@example.org"), ("reports", "on")],
+        true,
+    )
+    .await;
+    let reports = |due: &[empires_host::store::Queued]| {
+        due.iter()
+            .filter(|m| {
+                m.recipient == "alice@example.org"
+                    && m.subject.contains(": report of turn 0, alpha")
+            })
+            .count()
+    };
+    let due = store.mail.due_mail(i64::MAX, 50).await.unwrap();
+    assert_eq!(reports(&due), 0, "nothing goes to an address not proved");
+    let mail = due
+        .iter()
+        .find(|m| m.recipient == "alice@example.org")
+        .expect("the link");
+    let text = String::from_utf8_lossy(&mail.message).replace("=\r\n", "");
+    let at = text.find("/account/mail/verify/").expect("the link");
+    let link: String = text[at..at + 21 + 64].to_string();
+    let opened = w.get(&link, None).await;
+    assert!(
+        opened
+            .body
+            .contains("Your latest report is on its way there."),
+        "{}",
+        opened.body
+    );
+    let due = store.mail.due_mail(i64::MAX, 50).await.unwrap();
+    assert_eq!(reports(&due), 1, "the turn-0 report, once");
+    let report = due
+        .iter()
+        .find(|m| m.subject.contains(": report of turn 0, alpha"))
+        .unwrap();
+    let raw = String::from_utf8_lossy(&report.message);
+    assert!(raw.contains("alpha-EN-turn1.txt"), "with the blank sheet");
+    // Given a seat in the same game later, or proving the address again, sends no second copy.
+    assert_eq!(
+        w.host
+            .mail_current_report("alpha", report.account.unwrap())
+            .await
+            .unwrap(),
+        0
+    );
 }

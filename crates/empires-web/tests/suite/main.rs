@@ -11,6 +11,7 @@ mod napoleonic;
 mod play;
 mod receipts;
 mod request_log;
+mod seats;
 mod steps;
 mod takeover;
 

@@ -93,7 +93,7 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     let console = w.get("/games/europe/console", Some(&gm)).await;
     assert_eq!(console.status, StatusCode::OK, "{}", console.body);
     assert!(
-        console.body.contains("1 of 22 seats have sent"),
+        console.body.contains("Sheets in: 1 of 22 seats"),
         "{}",
         console.body
     );
@@ -102,6 +102,22 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
         "{}",
         console.body
     );
+    // No turn credits in a game whose turns are never charged, and no link to reports the
+    // game does not write.
+    assert!(!console.body.contains("Turn credits"), "{}", console.body);
+    assert!(!console.body.contains("gm.txt"), "{}", console.body);
+    // Before turn 1, France reads its map of Europe and its kingdom.
+    let start = w
+        .get("/games/europe/turns/0/reports/FRA.html", Some(&alice))
+        .await;
+    assert_eq!(start.status, StatusCode::OK, "{}", start.body);
+    assert!(start.body.contains("<svg"), "the map is drawn");
+    assert!(
+        start.body.contains("the starting position"),
+        "{}",
+        start.body
+    );
+    assert!(start.body.contains("France"));
     let played = w
         .post_form(
             "/games/europe/console/play",

@@ -72,16 +72,29 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     assert!(d["suggestions"].to_string().contains("LON"), "{d}");
     assert!(json["forecast"]["rows"].as_array().is_some());
     assert_eq!(json["forecast"]["columns"][3], "BPs", "{json}");
+    // The forecast says why the mistyped action comes to nothing, in its Result cell.
+    let row2 = &json["forecast"]["rows"][1];
+    assert_eq!(row2[0], "2", "{json}");
+    let result = row2[2].as_str().unwrap_or_default();
+    assert!(
+        result.starts_with("FAILS: ") || result.starts_with("IGNORED: "),
+        "the Result cell names why: {row2}"
+    );
+    assert!(result.len() > "IGNORED: ".len(), "{row2}");
 
     // Sent as it is, the sheet is kept and the receipt says so, with its hash.
     let r = w.send_sheet("alpha", &alice, TYPO, 1).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.body.contains("It is your first sheet for this turn"));
-    assert!(
-        r.body.contains("line 6") || r.body.contains("1 error"),
-        "{}",
-        r.body
-    );
+    // The receipt lists the mistake itself, at its line, not only how many there were.
+    assert!(r.body.contains("1 error"), "{}", r.body);
+    let listed = r
+        .body
+        .split("id=\"receipt-diagnostics\"")
+        .nth(1)
+        .expect("the receipt lists its diagnostics");
+    assert!(listed.contains("line 6, column"), "{listed}");
+    assert!(listed.contains("LON"), "the did-you-mean: {listed}");
     // Fixed and sent again: the receipt names what it replaces and what changed.
     let fixed = TYPO.replace("LOM", "LON");
     let r2 = w.send_sheet("alpha", &alice, &fixed, 1).await;
@@ -107,7 +120,7 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
     let gm = w.session("gm1").await;
     let console = w.get("/games/alpha/console", Some(&gm)).await;
     assert!(
-        console.body.contains("1 of 4 seats have sent"),
+        console.body.contains("Sheets in: 1 of 4 seats"),
         "{}",
         console.body
     );
@@ -130,7 +143,31 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
         .filter(|(_, who, _, _)| who.as_deref() == Some("gm1"))
         .map(|(_, _, a, _)| a.as_str())
         .collect();
-    assert_eq!(by_gm, ["opened a turnsheet", "played a turn"]);
+    assert_eq!(by_gm, ["opened a turnsheet", "turn"]);
+    // Every report the console links to is there.
+    let console = w.get("/games/alpha/console", Some(&gm)).await;
+    assert!(console.body.contains("Turn credits"));
+    for file in ["gm.txt", "public.html"] {
+        let link = format!("/games/alpha/turns/1/reports/{file}");
+        assert!(console.body.contains(&link), "{}", console.body);
+        assert_eq!(
+            w.get(&link, Some(&gm)).await.status,
+            StatusCode::OK,
+            "{link}"
+        );
+    }
+    // The turn is one line, with whose orders it played.
+    let turns: Vec<&str> = log
+        .iter()
+        .filter(|(_, _, a, _)| a == "turn")
+        .map(|(_, _, _, d)| d.as_str())
+        .collect();
+    assert_eq!(turns.len(), 1, "{log:?}");
+    assert!(
+        turns[0].starts_with("turn 1: orders from EN,"),
+        "{}",
+        turns[0]
+    );
     // A second click on the same button plays nothing more.
     let again = w
         .post_form(
@@ -149,6 +186,20 @@ async fn a_player_logs_in_checks_sends_and_reads_the_next_report() {
         .get("/games/alpha/turns/1/reports/EN.html", Some(&alice))
         .await;
     assert_eq!(report.status, StatusCode::OK);
+    // As text and as the API's JSON, the report is whole: the roundup and the actions
+    // report every empire shares are in it, not a pointer to a file a web player lacks.
+    let text = w
+        .get("/games/alpha/turns/1/reports/EN.txt", Some(&alice))
+        .await;
+    assert_eq!(text.status, StatusCode::OK);
+    assert!(!text.body.contains("beside this report"), "{}", text.body);
+    assert!(text.body.contains("ROUNDUP"), "{}", text.body);
+    let json = w
+        .get("/games/alpha/turns/1/reports/EN.json", Some(&alice))
+        .await;
+    let v: serde_json::Value = serde_json::from_str(&json.body).unwrap();
+    assert!(v.get("shared_in").is_none_or(|s| s.is_null()), "{v}");
+    assert!(v["roundup"].is_object(), "{}", v["roundup"]);
     assert_eq!(
         w.get("/games/alpha/turns/1/reports/SC.html", Some(&alice))
             .await
@@ -310,7 +361,7 @@ async fn player_written_text_comes_back_escaped_everywhere() {
         .post_form(
             "/games/alpha/console/seat",
             Some(&gm),
-            &[("empire", "IR"), ("account", xss)],
+            &[("empire", "IR"), ("account", xss), ("new", "1")],
             true,
         )
         .await;
@@ -370,7 +421,7 @@ async fn one_time_links_set_a_password_once() {
         .post_form(
             "/games/alpha/console/seat",
             Some(&gm),
-            &[("empire", "SC"), ("account", "dave")],
+            &[("empire", "SC"), ("account", "dave"), ("new", "1")],
             true,
         )
         .await;
@@ -726,6 +777,62 @@ async fn a_turn_played_by_another_process_is_seen_at_once() {
 async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
     let w = world().await;
     let gm = w.session("gm1").await;
+    // The form lists every map's seats with their names, and draws a seed at random.
+    let form = w.get("/games/new", Some(&gm)).await;
+    assert!(
+        form.body.contains("<code>EN</code> England"),
+        "{}",
+        form.body
+    );
+    let seed_of = |page: &str| {
+        let at = page.find("id=\"seed\"").unwrap();
+        page[at..]
+            .split("value=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let seeds: Vec<String> = [
+        seed_of(&form.body),
+        seed_of(&w.get("/games/new", Some(&gm)).await.body),
+        seed_of(&w.get("/games/new", Some(&gm)).await.body),
+    ]
+    .into();
+    assert!(seeds.iter().all(|s| s.parse::<u32>().is_ok()), "{seeds:?}");
+    assert!(seeds[0] != seeds[1] || seeds[1] != seeds[2], "{seeds:?}");
+    // A mistyped seat is named, with the seat meant, and makes no game and no account.
+    let typo = w
+        .post_form(
+            "/games/new",
+            Some(&gm),
+            &[
+                ("name", "gamma"),
+                ("map", "tutorial"),
+                ("seed", "9"),
+                ("players", "EM=newcomer"),
+            ],
+            true,
+        )
+        .await;
+    assert_eq!(typo.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        typo.body.contains("Did you mean EN (England)?"),
+        "{}",
+        typo.body
+    );
+    assert!(
+        w.host
+            .store
+            .accounts
+            .account_by_name("newcomer")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(w.host.game("gamma").await.is_err());
     let bad = w
         .post_form(
             "/games/new",
@@ -751,11 +858,20 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
                 ("players", "EN=dora\nIR=alice"),
                 ("actions", "12"),
                 ("dropout", "2"),
+                ("victory_from", "6"),
+                ("title", "The Isles, 1066"),
             ],
             true,
         )
         .await;
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.body);
+    assert!(
+        w.get("/games/gamma/console", Some(&gm))
+            .await
+            .body
+            .contains("The Isles, 1066"),
+        "the title heads the console"
+    );
     let game = w.host.game("gamma").await.unwrap();
     let loaded = game
         .as_any()
@@ -764,6 +880,7 @@ async fn the_gm_starts_a_game_from_the_console_and_downloads_it() {
         .loaded();
     assert_eq!(loaded.state.options.actions_per_turn, 12);
     assert_eq!(loaded.state.options.dropout_after, 2);
+    assert_eq!(loaded.state.options.victory_from_turn, 6);
     assert_eq!(made.location(), "/games/gamma/console?notice=created");
     let console = w.get(made.location(), Some(&gm)).await;
     assert!(
@@ -844,7 +961,7 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
         .post_form(
             "/games/alpha/console/seat",
             Some(&gm),
-            &[("empire", "SC"), ("account", "carol")],
+            &[("empire", "SC"), ("account", "carol"), ("new", "1")],
             true,
         )
         .await;
@@ -911,7 +1028,7 @@ async fn a_seat_given_to_another_account_changes_who_plays_it() {
     w.post_form(
         "/games/alpha/console/seat",
         Some(&gm),
-        &[("empire", "IR"), ("account", "erin")],
+        &[("empire", "IR"), ("account", "erin"), ("new", "1")],
         true,
     )
     .await;
@@ -1021,7 +1138,48 @@ async fn the_gm_sets_pauses_resumes_and_extends_deadlines_from_the_console() {
         )
         .await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
-    assert!(bad.body.contains("Mars/Olympus"), "{}", bad.body);
+    // It is the console again, saying why at its top, with what was typed still in the form
+    // and the schedule in force unchanged.
+    let alert = bad
+        .body
+        .split("id=\"console-error\">")
+        .nth(1)
+        .expect("the console with the error");
+    assert!(alert.starts_with("The schedule"), "{alert}");
+    assert!(alert.contains("Mars/Olympus"), "{alert}");
+    assert!(
+        bad.body.contains("value=\"fridays 17:00 Mars/Olympus\""),
+        "{}",
+        bad.body
+    );
+    assert!(
+        bad.body.contains("<h2 id=\"deadlines\">"),
+        "the whole console"
+    );
+    let kept = w
+        .host
+        .store
+        .schedules
+        .schedule_of("alpha")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(kept.schedule.to_string(), s.schedule.to_string());
+    let bad = w
+        .post_form(
+            "/games/alpha/console/extend",
+            Some(&gm),
+            &[("by", "two days")],
+            true,
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(
+        bad.body
+            .contains("id=\"console-error\">The deadline was not extended"),
+        "{}",
+        bad.body
+    );
     // Extend by two days, pause, resume: each in the audit log under the GM's name.
     let ext = w
         .post_form(
@@ -1254,4 +1412,60 @@ async fn the_editors_blank_sheet_names_the_game_as_kept_with_the_seats_own_actio
         "{}",
         report.body
     );
+}
+
+/// Pages go out compressed when the browser asks (gzip or brotli), and read back to the
+/// same page; a client that asks for nothing gets the page as it is.
+#[tokio::test]
+async fn pages_are_served_compressed_to_a_browser_that_asks() {
+    use std::io::Read;
+    let w = world().await;
+    let alice = w.session("alice").await;
+    let path = "/games/alpha";
+    let (status, headers, plain) = w.get_bytes(path, Some(&alice), &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers.get("content-encoding").is_none());
+    let (status, headers, packed) = w
+        .get_bytes(path, Some(&alice), &[("accept-encoding", "gzip")])
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-encoding"], "gzip");
+    assert!(
+        packed.len() * 2 < plain.len(),
+        "{} bytes packed of {}",
+        packed.len(),
+        plain.len()
+    );
+    let mut unpacked = Vec::new();
+    flate2::read::GzDecoder::new(&packed[..])
+        .read_to_end(&mut unpacked)
+        .unwrap();
+    // The page differs only by its per-request nonce, if any: compare the text around it.
+    let text = String::from_utf8(unpacked).unwrap();
+    let page = String::from_utf8(plain).unwrap();
+    assert_eq!(text.len(), page.len());
+    assert!(text.contains("<h1"), "{text}");
+    let (_, headers, _) = w
+        .get_bytes(path, Some(&alice), &[("accept-encoding", "br")])
+        .await;
+    assert_eq!(headers["content-encoding"], "br");
+}
+
+/// Every page names the site's icon, and the icon is there (also where browsers look for
+/// it without being told).
+#[tokio::test]
+async fn the_site_has_an_icon() {
+    let w = world().await;
+    let login = w.get("/login", None).await;
+    assert!(
+        login
+            .body
+            .contains("<link rel=\"icon\" href=\"/favicon.svg\"")
+    );
+    for path in ["/favicon.svg", "/favicon.ico"] {
+        let icon = w.get(path, None).await;
+        assert_eq!(icon.status, StatusCode::OK, "{path}");
+        assert_eq!(icon.headers["content-type"], "image/svg+xml");
+        assert!(icon.body.starts_with("<svg"), "{path}");
+    }
 }

@@ -69,7 +69,7 @@ async fn every_request_has_an_id_answered_and_logged() {
     assert_eq!(id(&c.headers), "proxy-7f3a");
 
     // A turn played is logged with its game and number.
-    w.host.play_turn("alpha", Some(1)).await.unwrap();
+    w.host.play_turn("alpha", Some(1), None).await.unwrap();
 
     let log = String::from_utf8(kept.0.lock().unwrap().clone()).unwrap();
     for want in [

@@ -12,7 +12,7 @@ async fn seat(w: &World, gm: &Session, game: &str, empire: &str, name: &str) -> 
     w.post_form(
         &format!("/games/{game}/console/seat"),
         Some(gm),
-        &[("empire", empire), ("account", name)],
+        &[("empire", empire), ("account", name), ("new", "1")],
         true,
     )
     .await

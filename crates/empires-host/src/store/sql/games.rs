@@ -478,7 +478,7 @@ where
             .flat_map(|(s, ids, _)| ids.iter().map(move |i| (s.is_some(), *i)))
             .collect();
         let store = async {
-            Self::commit_in(&mut tx, id, ruleset, &played, &ids, now).await?;
+            Self::commit_in(&mut tx, id, ruleset, &played, &ids, (now, options.by)).await?;
             tx.commit().await
         };
         store.await.map_err(fail("cannot keep the turn"))?;
@@ -497,7 +497,7 @@ where
         ruleset: &'static dyn Ruleset,
         played: &PlayedTurn,
         ids: &[(bool, i64)],
-        now: Millis,
+        (now, by): (Millis, Option<i64>),
     ) -> sqlx::Result<()> {
         let next = played.turn;
         let version = played.record.rules_version.as_deref();
@@ -568,7 +568,8 @@ where
             now,
         )
         .await?;
-        let mut detail = format!("turn {next}");
+        // The one line the audit log keeps of a turn, whichever door played it.
+        let mut detail = format!("turn {next}: {}", played.report.counts());
         if let Some(why) = &played.record.state_accepted {
             detail.push_str(&format!("; played on a state accepted as it is: {why}"));
         }
@@ -578,7 +579,7 @@ where
                 played.record.unreadable.join(" ")
             ));
         }
-        Self::audit(&mut *tx, id, now, "turn", &detail).await
+        Self::audit_as(&mut *tx, id, by, now, "turn", &detail).await
     }
 
     /// Stores `played`, a turn computed elsewhere from the game as it stands, in a
@@ -600,7 +601,7 @@ where
                 played.turn, g.turn
             )));
         }
-        Self::commit_in(&mut tx, id, g.ruleset, played, &[], now)
+        Self::commit_in(&mut tx, id, g.ruleset, played, &[], (now, None))
             .await
             .map_err(fail("cannot keep the turn"))?;
         tx.commit().await.map_err(fail("cannot keep the turn"))

@@ -230,6 +230,31 @@ impl World {
         }
     }
 
+    /// A page as its bytes come, asked for with `headers` (an `accept-encoding`).
+    pub async fn get_bytes(
+        &self,
+        path: &str,
+        s: Option<&Session>,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, HeaderMap, Vec<u8>) {
+        let mut r = Request::builder().method(Method::GET).uri(path);
+        if let Some(s) = s {
+            r = r.header("cookie", &s.cookie);
+        }
+        for (k, v) in headers {
+            r = r.header(*k, *v);
+        }
+        let res = self
+            .app
+            .clone()
+            .oneshot(r.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let (status, headers) = (res.status(), res.headers().clone());
+        let bytes = res.into_body().collect().await.unwrap().to_bytes();
+        (status, headers, bytes.to_vec())
+    }
+
     pub async fn get(&self, path: &str, s: Option<&Session>) -> Answer {
         let mut r = Request::builder().method(Method::GET).uri(path);
         if let Some(s) = s {
