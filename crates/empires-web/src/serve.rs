@@ -176,7 +176,7 @@ pub async fn prepare(options: &ServeOptions, clock: Clock) -> Result<Started> {
         ));
     }
     if let Some(d) = &options.demo {
-        lines.extend(demo(&host, gm, d).await?);
+        lines.extend(demo(&host, gm, d, options.demo_autoplay).await?);
     }
     Ok(Started { host, lines })
 }
@@ -194,7 +194,7 @@ async fn first_gm(host: &Host) -> Result<i64> {
 }
 
 /// The demo: the program's game, two turns played, and a player account for its seat.
-async fn demo(host: &Host, gm: i64, d: &Demo) -> Result<Vec<String>> {
+async fn demo(host: &Host, gm: i64, d: &Demo, autoplay: bool) -> Result<Vec<String>> {
     let now = host.now();
     if host
         .store
@@ -219,9 +219,18 @@ async fn demo(host: &Host, gm: i64, d: &Demo) -> Result<Vec<String>> {
             host.play_turn(DEMO_GAME, None, None).await?;
         }
     }
+    let when = if autoplay {
+        format!(
+            "the turn is played a few seconds after {}'s orders arrive",
+            d.seat_name
+        )
+    } else {
+        "the turn is played when the GM plays it from the game's console (--no-autoplay)"
+            .to_string()
+    };
     Ok(vec![format!(
-        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play {} in the game \"{DEMO_GAME}\"; the turn is played a few seconds after {}'s orders arrive.",
-        d.seat_name, d.seat_name
+        "Demo: log in as \"{DEMO_PLAYER}\", password \"{DEMO_PASSWORD}\", to play {} in the game \"{DEMO_GAME}\"; {when}.",
+        d.seat_name
     )])
 }
 

@@ -423,3 +423,58 @@ async fn a_forgotten_password_is_mailed_to_its_owner_alone() {
         .unwrap();
     assert_eq!(sent, 3, "three mails an hour at most");
 }
+
+/// The demo says how its turn is played: a few seconds after the player's orders, or, with
+/// `--no-autoplay`, when the GM plays it.
+#[tokio::test]
+async fn the_demo_says_who_plays_its_turn() {
+    for autoplay in [true, false] {
+        let w = world().await;
+        let ruleset = empires_host::ruleset::by_id("empires").unwrap();
+        let mut players = std::collections::BTreeMap::new();
+        players.insert(
+            "EN".to_string(),
+            empires_web::serve::DEMO_PLAYER.to_string(),
+        );
+        let started = ruleset
+            .start(&empires_host::ruleset::Setup {
+                name: empires_web::serve::DEMO_GAME.to_string(),
+                seed: 1,
+                standard_map: Some("tutorial".to_string()),
+                players,
+                ..Default::default()
+            })
+            .unwrap();
+        let options = empires_web::serve::ServeOptions {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            db: w.url.clone(),
+            demo: Some(empires_web::serve::Demo {
+                ruleset,
+                started,
+                seat: "EN".to_string(),
+                seat_name: "England".to_string(),
+            }),
+            demo_autoplay: autoplay,
+            config: Default::default(),
+            mail: None,
+        };
+        let started =
+            empires_web::serve::prepare(&options, empires_web::Clock::manual(common::START))
+                .await
+                .unwrap();
+        let line = started
+            .lines
+            .iter()
+            .find(|l| l.starts_with("Demo:"))
+            .unwrap();
+        if autoplay {
+            assert!(
+                line.contains("a few seconds after England's orders"),
+                "{line}"
+            );
+        } else {
+            assert!(line.contains("when the GM plays it"), "{line}");
+            assert!(!line.contains("a few seconds"), "{line}");
+        }
+    }
+}
