@@ -104,6 +104,7 @@ fn notice_text(code: &str) -> Option<String> {
     Some(
         match code {
             "played" => "The turn was played: every report is ready.",
+            "undone" => "The last turn was taken back: the game stands where it stood before it, and the sheets it played wait for the turn again.",
             "message" => "The message will be printed in the next report.",
             "seat" => "The seat was given.",
             "freed" => "The seat is now free: the computer plays it until you give it to a player.",
@@ -350,6 +351,55 @@ pub async fn play(
     host.play_turn(&game, form.form.turn, Some(form.me.account.id))
         .await?;
     Ok(back(&game, "played"))
+}
+
+#[derive(Deserialize)]
+pub struct UndoForm {
+    /// The turn the GM saw as the last one played: a second click undoes nothing more.
+    #[serde(default)]
+    turn: u32,
+}
+
+/// Takes the last turn back: the game stands where it stood before it, and the sheets and
+/// messages it played wait for the turn again. Only the turn the GM saw as the last one.
+pub async fn undo(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<UndoForm>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &form.me.account, &game).await?;
+    let turn = host.turn(&game).await?;
+    if turn != form.form.turn || turn == 0 {
+        return Err(Failure::new(
+            StatusCode::CONFLICT,
+            format!(
+                "turn {} is not the last turn played (the game stands after turn {turn}): nothing was undone",
+                form.form.turn
+            ),
+        ));
+    }
+    let undone = host.store.games.undo(&game, host.now()).await;
+    host.forget(&game);
+    let undone = undone?;
+    host.store
+        .accounts
+        .audit_by(
+            Some(&game),
+            form.me.account.id,
+            host.now(),
+            "undid a turn",
+            &format!(
+                "turn {}; waiting again: {}",
+                undone.turn,
+                if undone.pending.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    undone.pending.join(" ")
+                }
+            ),
+        )
+        .await?;
+    Ok(back(&game, "undone"))
 }
 
 #[derive(Deserialize)]

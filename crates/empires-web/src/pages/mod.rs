@@ -47,6 +47,7 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/check", post(orders::live_check))
         .route("/games/{game}/console", get(console::show))
         .route("/games/{game}/console/play", post(console::play))
+        .route("/games/{game}/console/undo", post(console::undo))
         .route("/games/{game}/console/message", post(console::message))
         .route("/games/{game}/console/rulings", post(console::rulings))
         .route("/games/{game}/console/seat", post(seat::give))

@@ -1469,3 +1469,64 @@ async fn the_site_has_an_icon() {
         assert!(icon.body.starts_with("<svg"), "{path}");
     }
 }
+
+/// The GM takes the last turn back from the console: once, and only the turn seen as the
+/// last; the sheet it played waits for the turn again, and the audit log says who did it.
+#[tokio::test]
+async fn the_gm_undoes_the_last_turn_from_the_console() {
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let alice = w.session("alice").await;
+    assert_eq!(
+        w.send_sheet("alpha", &alice, GOOD, 1).await.status,
+        StatusCode::OK
+    );
+    let console = w.get("/games/alpha/console", Some(&gm)).await.body;
+    assert!(!console.contains("Undo turn"), "nothing to undo at turn 0");
+    w.post_form(
+        "/games/alpha/console/play",
+        Some(&gm),
+        &[("turn", "1")],
+        true,
+    )
+    .await;
+    let console = w.get("/games/alpha/console", Some(&gm)).await.body;
+    assert!(console.contains("Undo turn 1"), "{console}");
+    let undone = w
+        .post_form(
+            "/games/alpha/console/undo",
+            Some(&gm),
+            &[("turn", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(undone.status, StatusCode::SEE_OTHER, "{}", undone.body);
+    assert_eq!(w.host.turn("alpha").await.unwrap(), 0);
+    let console = w.get(undone.location(), Some(&gm)).await.body;
+    assert!(
+        console.contains("The last turn was taken back"),
+        "{console}"
+    );
+    assert!(
+        console.contains("Sheets in: 1 of 4 seats"),
+        "Alice's sheet waits again"
+    );
+    // A second click finds turn 1 gone, and undoes nothing more.
+    let again = w
+        .post_form(
+            "/games/alpha/console/undo",
+            Some(&gm),
+            &[("turn", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let log = w.host.store.accounts.audit_entries("alpha").await.unwrap();
+    assert!(
+        log.iter()
+            .any(|(_, who, a, d)| who.as_deref() == Some("gm1")
+                && a == "undid a turn"
+                && d.starts_with("turn 1")),
+        "{log:?}"
+    );
+}
