@@ -178,6 +178,17 @@ impl Site {
         Site { base, stop, server }
     }
 
+    /// The site served on `listener`, already bound (so that the host could be told its
+    /// address for the links it mails).
+    async fn on(listener: tokio::net::TcpListener, w: &common::World) -> Site {
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(empires_web::serve::run(listener, w.host.clone(), async {
+            let _ = stopped.await;
+        }));
+        Site { base, stop, server }
+    }
+
     async fn stop(self) {
         let _ = self.stop.send(());
         self.server.await.unwrap().unwrap();
@@ -526,5 +537,169 @@ async fn a_race_in_steps_is_ruled_by_the_gm_and_a_split_crowd_switches_seats_in_
     wait_text(&c, "body", "404").await;
 
     c.close().await.unwrap();
+    site.stop().await;
+}
+
+/// The text part of a queued message, its soft line breaks undone.
+fn mail_text(raw: &[u8]) -> String {
+    let m = mail_parser::MessageParser::default().parse(raw).unwrap();
+    m.body_text(0).map(|t| t.into_owned()).unwrap_or_default()
+}
+
+/// A player who has only a phone: invited by mail by the GM, she sets her password from the
+/// mailed link at phone width, is mailed her first report, answers two turns by replying to
+/// her report mails with her password and her actions, and in the web editor sees why an
+/// action of hers would fail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_player_invited_by_mail_plays_two_turns_by_reply_and_reads_reasons_on_the_web() {
+    let Some((_driver, driver_url)) = start_driver().await else {
+        return;
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let w = common::world_with(empires_web::WebConfig {
+        mail_address: Some("Empires <empires@localhost>".into()),
+        public_url: Some(base.clone()),
+        ..empires_web::WebConfig::default()
+    })
+    .await;
+    let store = w.host.store.clone();
+    let cfg = w.host.mail_config().unwrap().unwrap();
+    // Turn 0 was mailed before the seat had a player.
+    store.mail.turn_mailed("alpha", 0, 1).await.unwrap();
+    let site = Site::on(listener, &w).await;
+    let c = browser(&driver_url).await;
+
+    // The GM, on a phone, invites her by her address.
+    c.set_window_size(390, 844).await.unwrap();
+    log_in(&c, &base, "gm1").await;
+    c.goto(&format!("{base}/games/alpha/console"))
+        .await
+        .unwrap();
+    let seat = c.find(Locator::Id("seat-IR")).await.unwrap();
+    seat.clear().await.unwrap();
+    seat.send_keys("dora@example.org").await.unwrap();
+    c.find(Locator::Css(
+        "form[action$='/console/seat']:has(#seat-IR) button",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    wait_text(&c, ".notice", "An invitation was mailed").await;
+    shoot(&c, "console-invited", None).await;
+    log_out(&c).await;
+
+    // The invitation's link, opened on her phone: she chooses her password.
+    let due = store.mail.due_mail(i64::MAX, 100).await.unwrap();
+    let invitation = due
+        .iter()
+        .find(|m| m.recipient == "dora@example.org")
+        .expect("the invitation");
+    let text = mail_text(&invitation.message);
+    let at = text.find(&format!("{base}/invite/")).expect("the link");
+    let link = text[at..].split_whitespace().next().unwrap().to_string();
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&link).await.unwrap();
+    wait_text(&c, "main", "dora").await;
+    shoot(&c, "invitation", None).await;
+    c.set_window_size(390, 844).await.unwrap();
+    for id in ["password", "again"] {
+        c.find(Locator::Id(id))
+            .await
+            .unwrap()
+            .send_keys("doras-password")
+            .await
+            .unwrap();
+    }
+    c.find(Locator::Css("main form button[type=submit]"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, "main", "alpha").await;
+    // Her mail password, shown once on her mail page.
+    c.goto(&format!("{base}/account/mail")).await.unwrap();
+    c.find(Locator::Css("form[action='/account/mail-password'] button"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_text(&c, ".notice", "shown only now").await;
+    let password = c
+        .find(Locator::Css("input.copy"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+
+    // Her first report is in her mail: she answers it, and the next, by reply.
+    let dora = store
+        .accounts
+        .account_by_name("dora")
+        .await
+        .unwrap()
+        .unwrap();
+    let ir = empires_host::store::SeatCode::parse("IR").unwrap();
+    let mut r = empires_mail::Receiver::new(&store, &cfg);
+    for turn in 0..2u32 {
+        let due = store.mail.due_mail(i64::MAX, 200).await.unwrap();
+        let subject = format!(": report of turn {turn}, alpha");
+        let report = due
+            .iter()
+            .rev()
+            .find(|m| m.recipient == "dora@example.org" && m.subject.contains(&subject))
+            .unwrap_or_else(|| panic!("the report of turn {turn} mailed to her"));
+        let parsed = mail_parser::MessageParser::default()
+            .parse(&report.message)
+            .unwrap();
+        let id = parsed.message_id().unwrap().to_string();
+        let reply = format!(
+            "From: dora@example.org\r\nTo: empires@localhost\r\nSubject: Re: {}\r\n\
+             Message-ID: <reply{turn}@phone.example>\r\nIn-Reply-To: <{id}>\r\n\
+             MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+             PASSWORD {password}\r\n1. TAX\r\n\r\nSent from my iPhone\r\n",
+            report.subject
+        );
+        let got = r
+            .receive(reply.as_bytes(), reply.len(), w.host.now())
+            .await
+            .unwrap();
+        assert_eq!(got.word(), "accepted", "turn {}: {got:?}", turn + 1);
+        let kept = store
+            .accounts
+            .latest_sheet("alpha", ir, turn + 1)
+            .await
+            .unwrap()
+            .expect("her sheet kept");
+        assert_eq!(String::from_utf8(kept.0).unwrap(), "1. TAX\n");
+        w.host
+            .play_turn("alpha", Some(turn + 1), None)
+            .await
+            .unwrap();
+        empires_mail::reports::queue_reports(&store, &cfg, "alpha", w.host.now())
+            .await
+            .unwrap();
+    }
+    assert_eq!(w.host.turn("alpha").await.unwrap(), 2);
+    let _ = dora;
+
+    // On the web, at phone width, the editor says why an action would fail.
+    c.set_window_size(390, 844).await.unwrap();
+    c.goto(&format!("{base}/games/alpha/orders")).await.unwrap();
+    let sheet = c.find(Locator::Id("sheet")).await.unwrap();
+    sheet.clear().await.unwrap();
+    sheet
+        .send_keys("GAME alpha\nTURN 3\nEMPIRE IR\n\n1. TAX\n2. LEVY LON\n")
+        .await
+        .unwrap();
+    let forecast = wait_text(&c, "#forecast", "FAILS").await;
+    assert!(forecast.contains("LON"), "{forecast}");
+    shoot(&c, "orders-forecast", Some("forecast-title")).await;
     site.stop().await;
 }
