@@ -59,6 +59,16 @@ pub trait AccountRecords: Send + Sync {
     /// The account of that name, if there is one.
     async fn account_by_name(&self, name: &str) -> Result<Option<Account>>;
 
+    /// Sets the SHA-256 of the account's feed secret (`None`: no feeds); a new password
+    /// clears it, which revokes the feeds' URLs.
+    async fn set_feed(&self, account: i64, token_sha256: Option<&str>) -> Result<()>;
+
+    /// The account whose feed secret has that SHA-256, if one has.
+    async fn account_by_feed(&self, token_sha256: &str) -> Result<Option<i64>>;
+
+    /// Whether the account has feeds.
+    async fn has_feed(&self, account: i64) -> Result<bool>;
+
     /// The account with that id.
     async fn account(&self, id: i64) -> Result<Account>;
 

@@ -347,6 +347,12 @@ pub trait Store: Send + Sync {
     /// sorted by path.
     async fn turn_files(&self, game: &str, turn: u32) -> Result<Files>;
 
+    /// When each turn of `game` was played, newest first, at most `limit` (0 and the
+    /// starting position included); none where the store keeps no times.
+    async fn turn_times(&self, _game: &str, _limit: i64) -> Result<Vec<(u32, Millis)>> {
+        Ok(Vec::new())
+    }
+
     /// One file of a turn, for `viewer` (an empire, or the GM when `None`): refused, as if
     /// it were not there, when the viewer may not read it.
     async fn turn_file(

@@ -1271,6 +1271,24 @@ impl Store for SqlStore {
             .await)
     }
 
+    async fn turn_times(&self, game: &str, limit: i64) -> Result<Vec<(u32, Millis)>> {
+        let rows: Vec<(i64, i64)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT t.turn, t.played_at FROM turns t JOIN games g ON g.id = t.game_id \
+                 WHERE g.name = $1 ORDER BY t.turn DESC LIMIT $2",
+            )
+            .bind(game)
+            .bind(limit)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the turns", e))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(t, at)| Some((u32::try_from(t).ok()?, at)))
+            .collect())
+    }
+
     async fn turn_files(&self, game: &str, turn: u32) -> Result<Files> {
         let rows = self.turn_rows(game, turn).await?;
         Ok(rows

@@ -695,8 +695,8 @@ async fn a_database_from_before_steps_opens_and_plays_as_before() {
         services.limits.close().await;
     }
     // The database as the host left it before standing sheets, expected seats and what a
-    // step needs and the host's own notices were kept
-    // (migrations 0011 to 0014).
+    // step needs, the host's own notices and the players' feeds were kept
+    // (migrations 0011 to 0015).
     {
         let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
         for sql in [
@@ -706,6 +706,8 @@ async fn a_database_from_before_steps_opens_and_plays_as_before() {
             "ALTER TABLE games DROP COLUMN step_needs_gm",
             "ALTER TABLE games DROP COLUMN step_allowance",
             "ALTER TABLE gm_messages DROP COLUMN notice",
+            "DROP INDEX accounts_feed_sha256",
+            "ALTER TABLE accounts DROP COLUMN feed_sha256",
             "DELETE FROM _sqlx_migrations WHERE version >= 11",
         ] {
             sqlx::query(sql).execute(&mut c).await.unwrap();

@@ -56,6 +56,9 @@ struct AccountPage {
     tokens: Vec<TokenLine>,
     invitations: Vec<InvitationLine>,
     log: Vec<LogLine>,
+    /// The addresses of my calendar and news feeds, shown once when made.
+    feeds: Option<super::feeds::FeedLinks>,
+    has_feeds: bool,
 }
 
 /// How many lines of its log the account page shows.
@@ -88,6 +91,17 @@ async fn account_page(
     me: &Me,
     notice: Option<String>,
     new_token: Option<String>,
+) -> Result<Response, Failure> {
+    account_page_with(host, me, notice, new_token, None).await
+}
+
+/// The account page, with my feeds' addresses when they were just made.
+pub async fn account_page_with(
+    host: &Host,
+    me: &Me,
+    notice: Option<String>,
+    new_token: Option<String>,
+    feeds: Option<super::feeds::FeedLinks>,
 ) -> Result<Response, Failure> {
     let tokens = host
         .store
@@ -126,6 +140,8 @@ async fn account_page(
         tokens,
         invitations,
         log: log_lines(host, me.account.id, &me.account.name).await?,
+        has_feeds: host.store.accounts.has_feed(me.account.id).await?,
+        feeds,
     })?
     .into_response())
 }

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod admin;
 pub mod console;
+pub mod feeds;
 pub mod forgot;
 pub mod games;
 pub mod layout;
@@ -69,6 +70,10 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/account/tokens", post(account::make_token))
         .route("/account/mail", get(mail::settings).post(mail::save))
         .route("/account/mail-password", post(mail::new_password))
+        .route("/account/feeds", post(feeds::make))
+        .route("/account/feeds/stop", post(feeds::stop))
+        .route("/feeds/{token}/deadlines.ics", get(feeds::deadlines))
+        .route("/feeds/{token}/reports.atom", get(feeds::reports))
         .route("/account/mail/verify/{token}", get(mail::verify))
         .route("/games/{game}/console/mail", get(mail::console))
         .route("/games/{game}/console/mail/{id}/retry", post(mail::retry))

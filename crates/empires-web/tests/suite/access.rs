@@ -45,6 +45,8 @@ const ACCOUNT_PAGES: &[(&str, &str)] = &[
     ("POST", "/games/new"),
     ("GET", "/account"),
     ("POST", "/account/password"),
+    ("POST", "/account/feeds"),
+    ("POST", "/account/feeds/stop"),
     ("POST", "/account/tokens"),
     ("POST", "/account/tokens/1/revoke"),
     ("GET", "/account/mail"),

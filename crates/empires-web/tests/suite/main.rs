@@ -4,6 +4,7 @@
 mod access;
 mod browser;
 mod common;
+mod feeds;
 mod limits;
 mod login_limit;
 mod mail;

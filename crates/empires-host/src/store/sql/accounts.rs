@@ -163,6 +163,11 @@ macro_rules! shut_out {
             .bind($account)
             .execute(&mut *$tx)
             .await?;
+        // Nor are the feeds' URLs handed out under it.
+        sqlx::query("UPDATE accounts SET feed_sha256 = NULL WHERE id = $1")
+            .bind($account)
+            .execute(&mut *$tx)
+            .await?;
     };
 }
 
@@ -326,6 +331,40 @@ impl AccountRecords for SqlStore {
         })
         .map_err(|e| self.err("cannot read the accounts", e))?;
         Ok(row.map(account))
+    }
+
+    async fn set_feed(&self, account: i64, token_sha256: Option<&str>) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE accounts SET feed_sha256 = $1 WHERE id = $2")
+                .bind(token_sha256)
+                .bind(account)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot change the account", e))
+    }
+
+    async fn has_feed(&self, account: i64) -> Result<bool> {
+        let row: Option<(Option<String>,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT feed_sha256 FROM accounts WHERE id = $1")
+                .bind(account)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the accounts", e))?;
+        Ok(matches!(row, Some((Some(_),))))
+    }
+
+    async fn account_by_feed(&self, token_sha256: &str) -> Result<Option<i64>> {
+        let row: Option<(i64,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT id FROM accounts WHERE feed_sha256 = $1")
+                .bind(token_sha256)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the accounts", e))?;
+        Ok(row.map(|(id,)| id))
     }
 
     async fn account(&self, id: i64) -> Result<Account> {
