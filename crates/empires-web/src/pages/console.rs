@@ -106,6 +106,8 @@ fn notice_text(code: &str) -> Option<String> {
             "played" => "The turn was played: every report is ready.",
             "undone" => "The last turn was taken back: the game stands where it stood before it, and the sheets it played wait for the turn again.",
             "message" => "The message will be printed in the next report.",
+            "note" => "The message is in the player's account log, at the foot of their account page (the host sends no mail to them).",
+            "note-mailed" => "The message was mailed to the player, and is in their account log too.",
             "seat" => "The seat was given.",
             "freed" => "The seat is now free: the computer plays it until you give it to a player.",
             "mailed" => "An invitation was mailed to the player: the link in it lets them choose a password and play; their address counts as confirmed once they use it.",

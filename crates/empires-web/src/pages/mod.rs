@@ -12,6 +12,7 @@ pub mod ledger;
 pub mod login;
 pub mod mail;
 pub mod newgame;
+pub mod note;
 pub mod orders;
 pub mod schedule;
 pub mod seat;
@@ -50,6 +51,7 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/console/play", post(console::play))
         .route("/games/{game}/console/undo", post(console::undo))
         .route("/games/{game}/console/message", post(console::message))
+        .route("/games/{game}/console/note", post(note::send))
         .route("/games/{game}/console/rulings", post(console::rulings))
         .route("/games/{game}/console/seat", post(seat::give))
         .route("/games/{game}/console/link", post(console::link))

@@ -221,3 +221,91 @@ async fn a_host_that_sends_no_mail_says_so_rather_than_inviting_by_mail() {
             .is_none()
     );
 }
+
+/// A GM's word to one player: in that player's account log, mailed when it can be, never
+/// in anyone else's view, and the audit log says it was sent but not what it said.
+#[tokio::test]
+async fn the_gm_sends_a_message_to_one_player_alone() {
+    let w = mailing_world().await;
+    let gm = w.session("gm1").await;
+    let store = &w.host.store;
+    let alice_id = store
+        .accounts
+        .account_by_name("alice")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    store
+        .mail
+        .set_mail_settings(alice_id, Some("alice@example.org"), false)
+        .await
+        .unwrap();
+    let sent = w
+        .post_form(
+            "/games/alpha/console/note",
+            Some(&gm),
+            &[
+                ("empire", "EN"),
+                ("text", "Your alliance with Scotland is noticed."),
+            ],
+            true,
+        )
+        .await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.body);
+    assert!(
+        sent.location().contains("notice=note-mailed"),
+        "{}",
+        sent.location()
+    );
+    let due = store.mail.due_mail(i64::MAX, 50).await.unwrap();
+    let mail = due
+        .iter()
+        .find(|m| m.recipient == "alice@example.org" && m.subject.starts_with("From your GM"))
+        .expect("mailed to Alice");
+    assert!(String::from_utf8_lossy(&mail.message).contains("Scotland is noticed"));
+    assert!(!due.iter().any(|m| m.recipient != "alice@example.org"
+        && String::from_utf8_lossy(&m.message).contains("Scotland is noticed")));
+    let alice = w.session("alice").await;
+    assert!(
+        w.get("/account", Some(&alice))
+            .await
+            .body
+            .contains("Scotland is noticed")
+    );
+    let bob = w.session("bob").await;
+    assert!(
+        !w.get("/account", Some(&bob))
+            .await
+            .body
+            .contains("Scotland is noticed")
+    );
+    let log = store.accounts.audit_entries("alpha").await.unwrap();
+    let line = log
+        .iter()
+        .find(|(_, _, a, _)| a == "sent a message to one player")
+        .unwrap();
+    assert!(
+        line.3.contains("alice (EN)") && !line.3.contains("Scotland"),
+        "{line:?}"
+    );
+    // Only the game's GM sends one, and only to a seat someone holds.
+    let refused = w
+        .post_form(
+            "/games/alpha/console/note",
+            Some(&bob),
+            &[("empire", "EN"), ("text", "hi")],
+            true,
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN, "{}", refused.body);
+    let nobody = w
+        .post_form(
+            "/games/alpha/console/note",
+            Some(&gm),
+            &[("empire", "IR"), ("text", "hi")],
+            true,
+        )
+        .await;
+    assert_eq!(nobody.status, StatusCode::BAD_REQUEST, "{}", nobody.body);
+}
