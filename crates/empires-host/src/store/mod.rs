@@ -347,6 +347,21 @@ pub trait Store: Send + Sync {
     /// sorted by path.
     async fn turn_files(&self, game: &str, turn: u32) -> Result<Files>;
 
+    /// Ends `game` on its GM's word, before or apart from its rules: it takes no more sheets
+    /// or messages, the clock plays no more turns and its deadline is cleared. Its turns
+    /// and reports stay as they are; `undo` of its last turn opens it again.
+    async fn end_game(&self, game: &str, _now: Millis) -> Result<()> {
+        Err(crate::error::Error::new(format!(
+            "{}: a game kept in a directory is ended by its GM by no longer playing it",
+            self.describe(game)
+        )))
+    }
+
+    /// When `game` ended, by its rules or by its GM, if it has.
+    async fn ended_at(&self, _game: &str) -> Result<Option<Millis>> {
+        Ok(None)
+    }
+
     /// When each turn of `game` was played, newest first, at most `limit` (0 and the
     /// starting position included); none where the store keeps no times.
     async fn turn_times(&self, _game: &str, _limit: i64) -> Result<Vec<(u32, Millis)>> {

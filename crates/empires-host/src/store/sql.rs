@@ -453,10 +453,10 @@ fn moved_on(shown: &str, game: &str, want: u32, next: u32) -> Error {
     ))
 }
 
-/// A sheet or a message for a game that has been won.
+/// A sheet or a message for a game that is over: won, or ended by its GM.
 fn game_over(shown: &str, game: &str, turn: i64) -> Error {
     Error::conflict(format!(
-        "{shown}, game \"{game}\": the game is over, won at turn {turn}; it takes no more turnsheets or messages"
+        "{shown}, game \"{game}\": the game is over, after turn {turn}; it takes no more turnsheets or messages"
     ))
 }
 
@@ -1269,6 +1269,55 @@ impl Store for SqlStore {
     async fn undo(&self, game: &str, now: Millis) -> Result<Undone> {
         on_pool!(&self.pool, |p, Ops| Ops::undo(p, &self.shown, game, now)
             .await)
+    }
+
+    async fn end_game(&self, game: &str, now: Millis) -> Result<()> {
+        let ended = on_pool!(&self.pool, |p| async {
+            let mut tx = p.begin().await?;
+            let n = sqlx::query(
+                "UPDATE games SET finished_at = $1 WHERE name = $2 AND finished_at IS NULL",
+            )
+            .bind(now)
+            .bind(game)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            // No deadline for a game that plays no more.
+            sqlx::query(
+                "UPDATE schedules SET deadline = NULL, changed_at = $1 \
+                 WHERE game_id = (SELECT id FROM games WHERE name = $2)",
+            )
+            .bind(now)
+            .bind(game)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok::<u64, sqlx::Error>(n)
+        }
+        .await)
+        .map_err(|e| self.err("cannot end the game", e))?;
+        if ended == 0 {
+            return match self.ended_at(game).await? {
+                Some(_) => Err(Error::conflict(format!(
+                    "{}: the game is over already",
+                    self.describe(game)
+                ))),
+                None => Err(Error::not_found(format!("no game named \"{game}\""))),
+            };
+        }
+        self.audit(Some(game), now, "ended", "the game ended on its GM's word")
+            .await
+    }
+
+    async fn ended_at(&self, game: &str) -> Result<Option<Millis>> {
+        let row: Option<(Option<i64>,)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT finished_at FROM games WHERE name = $1")
+                .bind(game)
+                .fetch_optional(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the game", e))?;
+        Ok(row.and_then(|(at,)| at))
     }
 
     async fn turn_times(&self, game: &str, limit: i64) -> Result<Vec<(u32, Millis)>> {

@@ -88,6 +88,8 @@ struct ConsolePage {
     takes_rulings: bool,
     /// What the GM typed that could not be taken, and why.
     error: Option<String>,
+    /// When the game ended, by its rules or its GM, if it has.
+    ended: Option<String>,
     /// The game's turns may be paid for (its ruleset keeps a ledger).
     ledger: bool,
     /// The turn's reports that are no seat's: (file, what it is).
@@ -104,6 +106,7 @@ fn notice_text(code: &str) -> Option<String> {
     Some(
         match code {
             "played" => "The turn was played: every report is ready.",
+            "ended" => "The game is over: it takes no more sheets, and no turn is played. Undoing its last turn opens it again.",
             "undone" => "The last turn was taken back: the game stands where it stood before it, and the sheets it played wait for the turn again.",
             "message" => "The message will be printed in the next report.",
             "note" => "The message is in the player's account log, at the foot of their account page (the host sends no mail to them).",
@@ -291,6 +294,12 @@ async fn console_page(host: &Host, me: &Me, game: &str, shown: Shown) -> Result<
             ),
         },
         error,
+        ended: host
+            .store
+            .games
+            .ended_at(game)
+            .await?
+            .map(super::layout::time),
         paid,
         missing_note: missing_note.to_string(),
         start_reported,
@@ -353,6 +362,40 @@ pub async fn play(
     host.play_turn(&game, form.form.turn, Some(form.me.account.id))
         .await?;
     Ok(back(&game, "played"))
+}
+
+#[derive(Deserialize)]
+pub struct EndForm {
+    /// The box the GM ticks to say they mean it.
+    #[serde(default)]
+    sure: Option<String>,
+}
+
+/// Ends the game on the GM's word: no more sheets or turns, the deadline cleared, the
+/// players told on their game pages. Undoing the last turn opens it again.
+pub async fn end(
+    State(host): State<Arc<Host>>,
+    Path(game): Path<String>,
+    form: CsrfForm<EndForm>,
+) -> Result<Response, Failure> {
+    gm_of(&host, &form.me.account, &game).await?;
+    if form.form.sure.is_none() {
+        let why = "The game was not ended: tick the box to say you mean it.".to_string();
+        return console_error(&host, &form.me, &game, why, None).await;
+    }
+    host.store.games.end_game(&game, host.now()).await?;
+    host.forget(&game);
+    host.store
+        .accounts
+        .audit_by(
+            Some(&game),
+            form.me.account.id,
+            host.now(),
+            "ended the game",
+            "",
+        )
+        .await?;
+    Ok(back(&game, "ended"))
 }
 
 #[derive(Deserialize)]

@@ -271,7 +271,16 @@ pub async fn show(
         step_label: step.expected.as_ref().map(|_| step.label.clone()),
         standing,
         open_standing,
-        over: g.finished()?,
+        // Over by its rules, or on its GM's word.
+        over: match g.finished()? {
+            Some(how) => Some(how),
+            None => host
+                .store
+                .games
+                .ended_at(&game)
+                .await?
+                .map(|at| format!("its GM ended it on {}", super::layout::time(at))),
+        },
         awaited: step.expects(seat.as_str()) || step.upcoming(seat.as_str()).is_some(),
         game,
     })?

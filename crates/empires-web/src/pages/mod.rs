@@ -50,6 +50,7 @@ pub fn router() -> Router<Arc<Host>> {
         .route("/games/{game}/console", get(console::show))
         .route("/games/{game}/console/play", post(console::play))
         .route("/games/{game}/console/undo", post(console::undo))
+        .route("/games/{game}/console/end", post(console::end))
         .route("/games/{game}/console/message", post(console::message))
         .route("/games/{game}/console/note", post(note::send))
         .route("/games/{game}/console/rulings", post(console::rulings))

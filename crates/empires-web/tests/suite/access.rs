@@ -22,6 +22,7 @@ const GAME_PAGES: &[(&str, &str)] = &[
     ("GET", "/games/alpha/console"),
     ("POST", "/games/alpha/console/play"),
     ("POST", "/games/alpha/console/undo"),
+    ("POST", "/games/alpha/console/end"),
     ("POST", "/games/alpha/console/note"),
     ("POST", "/games/alpha/console/message"),
     ("POST", "/games/alpha/console/seat"),
@@ -169,6 +170,7 @@ async fn the_other_player_of_the_game_gets_neither_my_files_nor_the_console() {
     for path in [
         "/games/alpha/console/play",
         "/games/alpha/console/undo",
+        "/games/alpha/console/end",
         "/games/alpha/console/note",
         "/games/alpha/console/message",
         "/games/alpha/console/seat",

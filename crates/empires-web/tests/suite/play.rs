@@ -1530,3 +1530,91 @@ async fn the_gm_undoes_the_last_turn_from_the_console() {
         "{log:?}"
     );
 }
+
+/// The GM ends a game from the console, saying they mean it: the game takes no more sheets
+/// and its players read that it is over; undoing its last turn opens it again.
+#[tokio::test]
+async fn the_gm_ends_a_game_from_the_console() {
+    let w = world().await;
+    let gm = w.session("gm1").await;
+    let alice = w.session("alice").await;
+    w.post_form(
+        "/games/alpha/console/schedule",
+        Some(&gm),
+        &[("spec", "daily 18:00 UTC"), ("catch_up", "each")],
+        true,
+    )
+    .await;
+    w.host.play_turn("alpha", Some(1), None).await.unwrap();
+    let unsure = w
+        .post_form("/games/alpha/console/end", Some(&gm), &[], true)
+        .await;
+    assert_eq!(unsure.status, StatusCode::BAD_REQUEST, "{}", unsure.body);
+    assert!(unsure.body.contains("tick the box"), "{}", unsure.body);
+    let ended = w
+        .post_form(
+            "/games/alpha/console/end",
+            Some(&gm),
+            &[("sure", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(ended.status, StatusCode::SEE_OTHER, "{}", ended.body);
+    let console = w.get(ended.location(), Some(&gm)).await.body;
+    assert!(console.contains("The game is over (since"), "{console}");
+    let s = w
+        .host
+        .store
+        .schedules
+        .schedule_of("alpha")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        s.deadline, None,
+        "no deadline for a game that plays no more"
+    );
+    let page = w.get("/games/alpha", Some(&alice)).await.body;
+    assert!(
+        page.contains("The game is over: its GM ended it on"),
+        "{page}"
+    );
+    let late = w
+        .send_sheet(
+            "alpha",
+            &alice,
+            GOOD.replace("TURN 1", "TURN 2").as_str(),
+            2,
+        )
+        .await;
+    assert_eq!(late.status, StatusCode::CONFLICT, "{}", late.body);
+    assert!(late.body.contains("the game is over"), "{}", late.body);
+    let again = w
+        .post_form(
+            "/games/alpha/console/end",
+            Some(&gm),
+            &[("sure", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.body);
+    let log = w.host.store.accounts.audit_entries("alpha").await.unwrap();
+    assert!(
+        log.iter()
+            .any(|(_, who, a, _)| who.as_deref() == Some("gm1") && a == "ended the game")
+    );
+    // Undoing the last turn opens the game again.
+    let undone = w
+        .post_form(
+            "/games/alpha/console/undo",
+            Some(&gm),
+            &[("turn", "1")],
+            true,
+        )
+        .await;
+    assert_eq!(undone.status, StatusCode::SEE_OTHER, "{}", undone.body);
+    assert_eq!(
+        w.send_sheet("alpha", &alice, GOOD, 1).await.status,
+        StatusCode::OK
+    );
+}
