@@ -19,7 +19,7 @@ pub const DEFAULT_DB: &str = "sqlite:empires-host.db";
 pub const DEMO_DB: &str = "sqlite:empires-demo.db";
 /// The demo game's name, and its player account and password.
 pub const DEMO_GAME: &str = "demo";
-pub const DEMO_PLAYER: &str = "player";
+pub const DEMO_PLAYER: &str = "newcomer";
 pub const DEMO_PASSWORD: &str = "try-empires";
 
 /// How `empires serve` was asked to run.
