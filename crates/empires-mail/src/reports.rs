@@ -271,9 +271,12 @@ impl Turns<'_> {
         let (cfg, game, opened, names) =
             (cfg.clone(), game.to_string(), opened.clone(), names.clone());
         let mails: Vec<Result<OutMail>> = tokio::task::spawn_blocking(move || {
+            // Where the host has an address the letter links to the whole map, which is then
+            // not drawn for it.
             let files = TurnFiles {
                 place: &place,
                 files: &files,
+                whole_map: cfg.public_url.is_none(),
             };
             recipients
                 .par_iter()
@@ -399,19 +402,20 @@ impl Letter<'_> {
         // A close-up of the map comes with the whole map: on the web, where the host has an
         // address (the page zooms), else attached.
         let whole_name = format!("{game}-{seat}-turn{turn}-whole-map.png");
-        let (whole, whole_at) = match (&report.whole, &cfg.public_url) {
-            (None, _) => (None, None),
-            (Some(_), Some(url)) => (
+        let (whole, whole_at) = match (report.close_up, report.whole, &cfg.public_url) {
+            (false, _, _) => (None, None),
+            (true, _, Some(url)) => (
                 None,
                 Some(format!(
                     "The whole map: {}/games/{game}/turns/{turn}/reports/{seat}.html\n",
                     url.trim_end_matches('/')
                 )),
             ),
-            (Some(png), None) => (
-                Some((whole_name.clone(), png.clone())),
+            (true, Some(png), None) => (
+                Some((whole_name.clone(), png)),
                 Some(format!("The whole map is attached: {whole_name}\n")),
             ),
+            (true, None, None) => (None, None),
         };
         let mut opening = opening(
             cfg,

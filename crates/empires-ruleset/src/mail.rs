@@ -23,7 +23,7 @@ pub fn mail_report(
     let read = |path: &str| files.text(path);
     let text = whole_report(&read, empire, "txt", None, files.place)?;
     let page = whole_report(&read, empire, "html", None, files.place)?;
-    let (html, (picture, whole)) = match layers {
+    let (html, (picture, whole, close_up)) = match layers {
         // With a picture of the map, the page shows it rather than carrying the drawing.
         Some(l) => {
             let state: Cow<GameState> = if turn == loaded.turn {
@@ -35,13 +35,13 @@ pub fn mail_report(
                     &loaded.map,
                 )?)
             };
-            let (close, whole) = map_pngs(loaded, &state, l, empire)?;
+            let (close, whole, close_up) = map_pngs(loaded, &state, l, (empire, files.whole_map))?;
             (
-                with_map_picture(&page, whole.is_some()),
-                (Some(close), whole),
+                with_map_picture(&page, close_up),
+                (Some(close), whole, close_up),
             )
         }
-        None => (page, (None, None)),
+        None => (page, (None, None, false)),
     };
     let gm_messages = files
         .files
@@ -53,6 +53,7 @@ pub fn mail_report(
         html,
         picture,
         whole,
+        close_up,
         gm_messages,
     })
 }
@@ -88,14 +89,15 @@ fn with_map_picture(page: &str, close_up: bool) -> String {
 
 /// The map of what `empire` knows, drawn on the game's kept layer: the part of it where
 /// the empire's areas and their neighbours lie, with the labels that read there on a phone,
-/// and the whole map with the whole map's labels (`None` when the close-up would show all of
-/// it, or the empire has no area). Both PNGs.
+/// and, when `whole_map` (the letter carries it), the whole map with the whole map's
+/// labels. Both PNGs, and whether the first is a close-up (not when it would show all of
+/// the map, or the empire has no area: then it is the whole map).
 fn map_pngs(
     loaded: &Loaded,
     state: &GameState,
     layers: &Layers,
-    empire: EmpireCode,
-) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+    (empire, whole_map): (EmpireCode, bool),
+) -> Result<(Vec<u8>, Option<Vec<u8>>, bool)> {
     use empires_maps::draw::picture;
     let overlay = empires_maps::draw::overlay(
         &layers.layout,
@@ -115,8 +117,9 @@ fn map_pngs(
     match picture::close_up_of(&layers.layout, &own, &neighbours) {
         // A close-up of nearly all the main map would be the whole map again.
         Some(c) if c.frame[2] < layers.layout.frames[0].w * 0.9 => {
-            Ok((png(&picture::close_up(&svg, &c))?, Some(whole()?)))
+            let whole = if whole_map { Some(whole()?) } else { None };
+            Ok((png(&picture::close_up(&svg, &c))?, whole, true))
         }
-        _ => Ok((whole()?, None)),
+        _ => Ok((whole()?, None, false)),
     }
 }

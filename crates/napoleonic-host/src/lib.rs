@@ -214,11 +214,12 @@ impl Game for Opened {
     ) -> Result<ruleset_api::mail::MailReport> {
         let mut report = ruleset_api::mail::as_written(files, seat)?;
         let json = files.text(&format!("reports/{seat}.json"))?;
-        match pictures(self.game.text(), seat, &json) {
-            Ok((png, whole)) => {
+        match pictures(self.game.text(), seat, &json, files.whole_map) {
+            Ok((png, whole, close_up)) => {
                 report.html = ruleset_api::mail::picture_in_page(&report.html);
                 report.picture = Some(png);
                 report.whole = whole;
+                report.close_up = close_up;
             }
             Err(e) => tracing::warn!("turn {turn}, {seat}: no map picture: {e}"),
         }
@@ -492,9 +493,14 @@ fn kingdom_reports(
 /// The kingdom's map for mail, drawn from the seat's report of the turn
 /// (`reports/SEAT.json`) as its report page draws it, in small PNGs: a close-up of the
 /// kingdom and its neighbours, which reads on a phone, with the whole map beside it (the
-/// letter attaches or links it); or the whole map alone where a close-up would show most of
-/// it.
-fn pictures(game: GameText, seat: &str, report: &str) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+/// letter attaches it when `whole_map`, or links it); or the whole map alone where a
+/// close-up would show most of it. The last is whether the first is a close-up.
+fn pictures(
+    game: GameText,
+    seat: &str,
+    report: &str,
+    whole_map: bool,
+) -> Result<(Vec<u8>, Option<Vec<u8>>, bool)> {
     let map = map_of(game.map)?;
     let r: napoleonic_report::model::Report = serde_json::from_str(report)
         .map_err(|e| Error::corrupt(format!("reports/{seat}.json: {e}")))?;
@@ -502,8 +508,11 @@ fn pictures(game: GameText, seat: &str, report: &str) -> Result<(Vec<u8>, Option
     let svg = drawer.svg(&map, &r);
     let png = |svg: &str| empires_maps::draw::png_small(svg).map_err(Error::new);
     match drawer.close_up(&map, &r, &svg) {
-        Some(close) => Ok((png(&close)?, Some(png(&svg)?))),
-        None => Ok((png(&svg)?, None)),
+        Some(close) => {
+            let whole = if whole_map { Some(png(&svg)?) } else { None };
+            Ok((png(&close)?, whole, true))
+        }
+        None => Ok((png(&svg)?, None, false)),
     }
 }
 

@@ -15,6 +15,9 @@ pub struct TurnFiles<'a> {
     /// How messages name the turn ("the game alpha: turn 3").
     pub place: &'a str,
     pub files: &'a HashMap<String, Vec<u8>>,
+    /// Whether the letter carries the whole map itself ([`MailReport::whole`]): not when it
+    /// links to the report's page instead, and then the whole map is not drawn.
+    pub whole_map: bool,
 }
 
 impl TurnFiles<'_> {
@@ -37,9 +40,12 @@ pub struct MailReport {
     /// The seat's map as a PNG, shown in `html` by [`PICTURE_CID`]: where the game draws
     /// one, the part of the map the seat plays in, readable on a phone.
     pub picture: Option<Vec<u8>>,
-    /// The whole map as a PNG, when [`MailReport::picture`] shows only a part of it: the
-    /// letter attaches it, or links to the report page where the host has an address.
+    /// The whole map as a PNG, when [`MailReport::picture`] shows only a part of it and the
+    /// letter carries it ([`TurnFiles::whole_map`]): the letter attaches it.
     pub whole: Option<Vec<u8>>,
+    /// [`MailReport::picture`] is a part of the map: the letter attaches the whole map
+    /// ([`MailReport::whole`]) or links to the report's page, where the host has an address.
+    pub close_up: bool,
     /// The GM's messages of the turn, for the letter to open with when the report does not
     /// carry them itself.
     pub gm_messages: Option<String>,

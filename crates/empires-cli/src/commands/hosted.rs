@@ -184,9 +184,11 @@ pub fn picture(
         )));
     }
     let place = format!("{}, turn {shown}", store.describe(&key));
+    // The picture alone: the whole map, where it is apart, is not wanted here.
     let files = empires_host::ruleset::mail::TurnFiles {
         place: &place,
         files: &files,
+        whole_map: false,
     };
     let png = game
         .mail_report(shown, &files, seat.as_str())?

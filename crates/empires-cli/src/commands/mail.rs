@@ -321,6 +321,7 @@ pub fn preview(
         let files = empires_host::ruleset::mail::TurnFiles {
             place: &place,
             files: &files,
+            whole_map: public_url.is_none(),
         };
         let deadline = match at {
             GameAt::Db { url, .. } => {

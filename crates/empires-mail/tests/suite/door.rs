@@ -690,3 +690,40 @@ async fn a_reply_without_in_reply_to_is_tied_by_its_subject_and_a_report_is_sent
     assert_eq!(got.word(), "ignored");
     assert_eq!(outbox(&w.store).await.len(), before);
 }
+
+/// On a host with a public address a report mail links to the whole map rather than
+/// carrying it, and the whole map is not drawn for it.
+#[tokio::test]
+async fn a_host_with_a_public_address_links_the_whole_map() {
+    let w = world().await;
+    play(&w, START).await;
+    let mut cfg = w.cfg.clone();
+    cfg.public_url = Some("https://empires.example.org/".into());
+    empires_mail::reports::queue_all(&w.store, &cfg, START + 1000)
+        .await
+        .unwrap();
+    let raw = outbox(&w.store)
+        .await
+        .into_iter()
+        .find(|m| m.to == "alice@example.org")
+        .expect("Alice's report")
+        .raw;
+    let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+    use mail_parser::MimeHeaders;
+    let names: Vec<&str> = m
+        .attachments()
+        .filter_map(|a| a.attachment_name())
+        .collect();
+    assert_eq!(
+        names,
+        ["alpha-EN-turn1.png", "alpha-EN-turn2.txt"],
+        "no whole map carried"
+    );
+    let text = m.body_text(0).unwrap();
+    assert!(
+        text.contains(
+            "The whole map: https://empires.example.org/games/alpha/turns/1/reports/EN.html"
+        ),
+        "{text}"
+    );
+}
