@@ -203,3 +203,40 @@ async fn after_the_turn_each_kingdom_is_mailed_its_own_report() {
         .unwrap();
     assert_eq!(again, 0);
 }
+
+/// A kingdom's report mail fits a phone: on a host with a public address it is under
+/// 200 KB, its picture a close-up of the kingdom 720 pixels across, the whole map linked;
+/// and before the first turn the player is mailed the starting position.
+#[tokio::test]
+async fn a_kingdoms_report_mail_is_a_close_up_under_200_kb() {
+    let w = world().await;
+    europe(&w).await;
+    let mut cfg = w.cfg.clone();
+    cfg.public_url = Some("https://empires.example.org".into());
+    let n = empires_mail::reports::queue_reports(&w.store, &cfg, "europe", START)
+        .await
+        .unwrap();
+    assert_eq!(n, 2, "the starting position's reports, to alice and bob");
+    let out = outbox(&w.store).await;
+    let alice = out.iter().find(|m| m.to == "alice@example.org").unwrap();
+    assert!(alice.raw.len() < 200_000, "{} bytes", alice.raw.len());
+    let parsed = mail_parser::MessageParser::default()
+        .parse(&alice.raw)
+        .unwrap();
+    assert_eq!(parsed.subject(), Some("France: report of turn 0, europe"));
+    let pngs: Vec<_> = parsed
+        .attachments()
+        .filter(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
+        .collect();
+    assert_eq!(pngs.len(), 1, "the close-up alone: the whole map is linked");
+    let width = u32::from_be_bytes(pngs[0].contents()[16..20].try_into().unwrap());
+    assert_eq!(width, 720);
+    let text = parsed.body_text(0).unwrap();
+    // The link may go to a line of its own, the opening keeping to 78 columns.
+    assert!(text.contains("The whole map:"), "{text}");
+    assert!(
+        text.contains("https://empires.example.org/games/europe/turns/0/reports/FRA.html"),
+        "{text}"
+    );
+    assert!(text.contains("the starting position"), "{text}");
+}
