@@ -5,6 +5,7 @@
 
 use super::games::url_part;
 use super::layout::{Nav, deadline_text, page, time};
+use super::schedule::audit;
 use crate::access::gm_of;
 use crate::auth::{CsrfForm, Me, new_secret, secret_hash};
 use crate::failure::Failure;
@@ -385,16 +386,7 @@ pub async fn end(
     }
     host.store.games.end_game(&game, host.now()).await?;
     host.forget(&game);
-    host.store
-        .accounts
-        .audit_by(
-            Some(&game),
-            form.me.account.id,
-            host.now(),
-            "ended the game",
-            "",
-        )
-        .await?;
+    audit(&host, &game, form.me.account.id, "ended the game", "").await?;
     Ok(back(&game, "ended"))
 }
 
@@ -426,24 +418,13 @@ pub async fn undo(
     let undone = host.store.games.undo(&game, host.now()).await;
     host.forget(&game);
     let undone = undone?;
-    host.store
-        .accounts
-        .audit_by(
-            Some(&game),
-            form.me.account.id,
-            host.now(),
-            "undid a turn",
-            &format!(
-                "turn {}; waiting again: {}",
-                undone.turn,
-                if undone.pending.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    undone.pending.join(" ")
-                }
-            ),
-        )
-        .await?;
+    let waiting = if undone.pending.is_empty() {
+        "nothing".to_string()
+    } else {
+        undone.pending.join(" ")
+    };
+    let detail = format!("turn {}; waiting again: {waiting}", undone.turn);
+    audit(&host, &game, form.me.account.id, "undid a turn", &detail).await?;
     Ok(back(&game, "undone"))
 }
 
@@ -523,6 +504,26 @@ pub async fn rulings(
     Ok(back(&game, "rulings"))
 }
 
+/// The account holding `empire`'s seat in `game`: (id, name). A seat no one holds is
+/// refused, saying `then` (what to do first).
+pub(super) async fn holder_of(
+    host: &Host,
+    game: &str,
+    empire: SeatCode,
+    then: &str,
+) -> Result<(i64, String), Failure> {
+    let seat = host
+        .store
+        .accounts
+        .seats(game)
+        .await?
+        .into_iter()
+        .find(|s| s.empire == empire)
+        .ok_or_else(|| Failure::not_found(format!("no seat {empire} in this game")))?;
+    seat.account
+        .ok_or_else(|| Failure::bad_request(format!("no one holds {empire}'s seat: {then}")))
+}
+
 /// A seat's code as a console form gives it.
 pub(super) fn empire_of(text: &str) -> Result<SeatCode, Failure> {
     SeatCode::parse(text)
@@ -597,19 +598,7 @@ pub async fn link(
         "reset" => (LinkPurpose::Reset, "reset", "Password reset"),
         _ => return Err(Failure::bad_request("a link is for invite or reset")),
     };
-    let seat = host
-        .store
-        .accounts
-        .seats(&game)
-        .await?
-        .into_iter()
-        .find(|s| s.empire == empire)
-        .ok_or_else(|| Failure::not_found(format!("no empire {empire} in this game")))?;
-    let Some((account, name)) = seat.account else {
-        return Err(Failure::bad_request(format!(
-            "no one holds {empire}'s seat: give it to an account first"
-        )));
-    };
+    let (account, name) = holder_of(&host, &game, empire, "give it to an account first").await?;
     // A GM's links reach only the accounts it made for this game, and only until their
     // owners set passwords of their own: never an account that plays elsewhere, never a GM.
     if !host

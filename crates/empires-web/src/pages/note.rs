@@ -4,7 +4,8 @@
 //! of the game sends one, only to a seat of it held by an account, and the game's audit log
 //! records that it was sent (not what it said: it is the player's).
 
-use super::console::{back, empire_of};
+use super::console::{back, empire_of, holder_of};
+use super::schedule::audit;
 use crate::access::gm_of;
 use crate::auth::CsrfForm;
 use crate::failure::Failure;
@@ -40,19 +41,7 @@ pub async fn send(
             "a message is 1 to {MOST} characters"
         )));
     }
-    let seat = host
-        .store
-        .accounts
-        .seats(&game)
-        .await?
-        .into_iter()
-        .find(|s| s.empire == empire)
-        .ok_or_else(|| Failure::not_found(format!("no seat {empire} in this game")))?;
-    let Some((account, name)) = seat.account else {
-        return Err(Failure::bad_request(format!(
-            "no one holds {empire}'s seat: the computer plays it"
-        )));
-    };
+    let (account, name) = holder_of(&host, &game, empire, "the computer plays it").await?;
     let now = host.now();
     host.store
         .accounts
@@ -86,18 +75,17 @@ pub async fn send(
         }
         _ => false,
     };
-    host.store
-        .accounts
-        .audit_by(
-            Some(&game),
-            me.account.id,
-            now,
-            "sent a message to one player",
-            &format!(
-                "to {name} ({empire}){}",
-                if mailed { ", mailed" } else { "" }
-            ),
-        )
-        .await?;
+    let detail = format!(
+        "to {name} ({empire}){}",
+        if mailed { ", mailed" } else { "" }
+    );
+    audit(
+        &host,
+        &game,
+        me.account.id,
+        "sent a message to one player",
+        &detail,
+    )
+    .await?;
     Ok(back(&game, if mailed { "note-mailed" } else { "note" }))
 }

@@ -15,6 +15,7 @@
 use super::console::{
     LINK_LIFE, announce_player, back, check_account_name, console_error, empire_of,
 };
+use super::schedule::audit;
 use crate::access::gm_of;
 use crate::auth::{CsrfForm, Me, new_secret, secret_hash};
 use crate::failure::Failure;
@@ -54,8 +55,8 @@ pub async fn give(
             .await?;
         audit(
             &host,
-            me,
             &game,
+            me.account.id,
             "gave a seat",
             &format!("{empire} to no one"),
         )
@@ -117,8 +118,8 @@ async fn seat_held(
     host.mail_current_report(game, account).await?;
     audit(
         host,
-        me,
         game,
+        me.account.id,
         "gave a seat",
         &format!("{empire} to {name}"),
     )
@@ -154,8 +155,8 @@ async fn invite(
         .await?;
     audit(
         host,
-        me,
         game,
+        me.account.id,
         "invited an account to a seat",
         &format!("{name} to {empire}"),
     )
@@ -273,8 +274,8 @@ async fn by_mail(
     .await?;
     audit(
         host,
-        me,
         game,
+        me.account.id,
         "mailed an invitation",
         &format!("{name} to {empire}"),
     )
@@ -318,12 +319,4 @@ async fn names(host: &Host, game: &str, empire: SeatCode) -> Result<(String, Str
         g.title().to_string(),
         super::games::seat_name(g.as_ref(), empire),
     ))
-}
-
-async fn audit(host: &Host, me: &Me, game: &str, what: &str, detail: &str) -> Result<(), Failure> {
-    host.store
-        .accounts
-        .audit_by(Some(game), me.account.id, host.now(), what, detail)
-        .await?;
-    Ok(())
 }
