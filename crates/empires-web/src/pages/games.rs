@@ -374,7 +374,8 @@ pub async fn report_bytes(
     };
     let kept = read(file.to_string()).await?;
     // A report that leaves what every seat shares to a file of its turn is given whole.
-    let ruleset = host.store.games.ruleset(game).await?;
+    // The game as kept in memory: no query of the database for each file served.
+    let ruleset = host.game(game).await?.ruleset();
     let Some(part) = std::str::from_utf8(&kept)
         .ok()
         .and_then(|k| ruleset.shared_part(file, k))
