@@ -147,16 +147,8 @@ pub async fn catch_up(
     account: i64,
     now: Millis,
 ) -> Result<usize> {
-    let mut games: Vec<String> = store
-        .accounts
-        .games_played_by(account)
-        .await?
-        .into_iter()
-        .map(|g| g.name)
-        .collect();
-    games.dedup();
     let mut queued = 0;
-    for game in games {
+    for (game, _) in store.accounts.games_of(account).await? {
         queued += queue_current(store, cfg, &game, account, Resend::Missed, now).await?;
     }
     Ok(queued)

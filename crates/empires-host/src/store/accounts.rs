@@ -153,6 +153,20 @@ pub trait AccountRecords: Send + Sync {
     /// The games an account plays, with its empire in each, by name.
     async fn games_played_by(&self, account: i64) -> Result<Vec<GameEntry>>;
 
+    /// The games an account plays, each once however many of its seats it holds: (name,
+    /// title), by name.
+    async fn games_of(&self, account: i64) -> Result<Vec<(String, String)>> {
+        let mut games: Vec<(String, String)> = self
+            .games_played_by(account)
+            .await?
+            .into_iter()
+            .map(|g| (g.name, g.title))
+            .collect();
+        games.sort();
+        games.dedup();
+        Ok(games)
+    }
+
     /// The games a GM runs, by name.
     async fn games_run_by(&self, account: i64) -> Result<Vec<GameEntry>>;
 

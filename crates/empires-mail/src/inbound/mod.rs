@@ -414,15 +414,14 @@ impl<'a> Receiver<'a> {
         game: Option<String>,
         now: Millis,
     ) -> Result<Outcome> {
-        let mut played: Vec<String> = self
+        let played: Vec<String> = self
             .store
             .accounts
-            .games_played_by(sender.account)
+            .games_of(sender.account)
             .await?
             .into_iter()
-            .map(|g| g.name)
+            .map(|(name, _)| name)
             .collect();
-        played.dedup();
         let game = match game {
             Some(g) => match played.iter().find(|p| p.eq_ignore_ascii_case(&g)) {
                 Some(p) => p.clone(),

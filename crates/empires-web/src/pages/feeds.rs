@@ -98,21 +98,6 @@ async fn owner(host: &Host, token: &str) -> Result<i64, Failure> {
         .ok_or_else(unknown)
 }
 
-/// The games an account plays, by name, each once, with its title.
-async fn games_of(host: &Host, account: i64) -> Result<Vec<(String, String)>, Failure> {
-    let mut games: Vec<(String, String)> = host
-        .store
-        .accounts
-        .games_played_by(account)
-        .await?
-        .into_iter()
-        .map(|g| (g.name, g.title))
-        .collect();
-    games.sort();
-    games.dedup();
-    Ok(games)
-}
-
 fn utc(at: Millis) -> DateTime<Utc> {
     DateTime::from_timestamp_millis(at).unwrap_or_default()
 }
@@ -137,7 +122,7 @@ pub async fn deadlines(
     let mut cal = Calendar::new();
     cal.name("Empires: my deadlines");
     let stamp = utc(host.now());
-    for (game, title) in games_of(&host, account).await? {
+    for (game, title) in host.store.accounts.games_of(account).await? {
         let Some(s) = host.store.schedules.schedule_of(&game).await? else {
             continue;
         };
@@ -176,7 +161,7 @@ pub async fn reports(
     let account = owner(&host, &token).await?;
     let mut entries = Vec::new();
     let mut newest: Millis = 0;
-    for (game, title) in games_of(&host, account).await? {
+    for (game, title) in host.store.accounts.games_of(account).await? {
         let seats = host.store.mail.seats_of(&game, account).await?;
         let g = host.game(&game).await?;
         for (turn, at) in host.store.games.turn_times(&game, TURNS_LISTED).await? {
