@@ -166,7 +166,7 @@ pub fn shape(verb: Verb) -> String {
 pub fn in_variant(verb: Verb, variant: empires_rules::Variant) -> Result<(), String> {
     match verb {
         Verb::Air if !variant.has_air() => Err(format!(
-            "there are no air forces in {} Empires; AIR is a World Empires action (1.7)",
+            "there are no air forces in {} Empires; AIR is an action of World and Australian Empires (1.7, decision 39)",
             variant.title()
         )),
         Verb::Capital | Verb::Gather | Verb::Wagons | Verb::Send | Verb::Unload

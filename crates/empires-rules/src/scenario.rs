@@ -167,6 +167,21 @@ impl Scenario {
             } else {
                 e.name.clone()
             };
+            // Decision 39: Medieval and European Empires have no air forces (1.7), so an air
+            // force there could never fight and would only be charged supply.
+            if e.air_force > 0 && !variant.has_air() {
+                return Err(err(
+                    "empire",
+                    i,
+                    format!(
+                        "empire {} is given an air force of {}, but there are no air forces \
+                         in {} Empires (1.7, decision 39)",
+                        e.code,
+                        e.air_force,
+                        variant.title()
+                    ),
+                ));
+            }
             let mut s = EmpireState::new(e.code, &name);
             s.player = e.player.clone();
             s.bps = e.bps.unwrap_or(0);

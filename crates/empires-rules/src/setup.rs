@@ -83,10 +83,11 @@ pub fn new_game(map: &Map, g: &NewGame) -> Result<GameState, SetupError> {
         let initial = initial_areas(map, g.variant, def, &areas, &homes, &mut rng);
         let mut emp = EmpireState::new(def.code, &def.name);
         emp.player = g.players.get(&def.code).cloned();
-        // 12.8: treasury, reserves and air force.
+        // 12.8: treasury, reserves and air force (decision 39: Australian empires take the
+        // Medieval line though they may buy aircraft).
         emp.treasury = 20;
         emp.navy_reserve = 3;
-        if g.variant.has_air() {
+        if g.variant.starts_with_air() {
             emp.army_reserve = 5;
             emp.air_force = 5;
         } else {

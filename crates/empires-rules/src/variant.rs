@@ -14,8 +14,17 @@ pub enum Variant {
 }
 
 impl Variant {
-    /// 1.7: air forces are used only in World Empires.
+    /// 1.7 and decision 39: Medieval and European Empires have no air forces; World and
+    /// Australian Empires play the air rules (AIR, the air phase, anti-aircraft fire, air
+    /// supply).
     pub fn has_air(self) -> bool {
+        matches!(self, Variant::World | Variant::Australian)
+    }
+
+    /// 12.8: only World Empires starts with an air force (5) and the smaller army reserve
+    /// (5); Medieval, European and, by decision 39, Australian empires start with an army
+    /// reserve of 10 and no aircraft.
+    pub fn starts_with_air(self) -> bool {
         self == Variant::World
     }
 

@@ -16,7 +16,10 @@ use std::collections::BTreeMap;
 /// The version of the rules a turn is played under, recorded with every turn so that a
 /// replay can tell a changed rule from a changed state (`empires verify`). Raise it whenever
 /// a change to the engine or the computer players can change a turn's outcome.
-pub const RULES_VERSION: &str = "1";
+///
+/// - "1": the rules as first released.
+/// - "2": decision 39, Australian Empires plays the air rules.
+pub const RULES_VERSION: &str = "2";
 
 /// "EN has won by points with 30 VPs on turn 7".
 pub fn claim_text(c: &VictoryClaim) -> String {

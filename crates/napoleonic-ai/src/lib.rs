@@ -17,6 +17,7 @@
 mod choose;
 mod coalition;
 mod independents;
+mod leaders;
 mod player;
 mod purse;
 mod sheet;

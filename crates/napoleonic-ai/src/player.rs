@@ -71,6 +71,7 @@ pub(crate) fn draft(
         Style::Caretaker => defend(&view, &mut sheet),
         Style::Conqueror => conquer(&view, &mut sheet, room),
     }
+    crate::leaders::lead(&view, &mut sheet, &mut purse);
     recruit(&view, &mut sheet, &mut purse, style);
     sheet.finish()
 }

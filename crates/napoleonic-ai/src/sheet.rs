@@ -21,6 +21,10 @@ pub(crate) struct Sheet {
     left: BTreeMap<UnitId, Counts>,
     /// Troops each garrison recruits (L4: at most the city's limit a turn).
     recruited: BTreeMap<UnitId, u32>,
+    /// The armies this sheet forms (F6), each with the unit that forms it and stands with it.
+    formed: BTreeMap<UnitId, UnitId>,
+    /// Leaders the sheet hands on (F9), by name: each goes once.
+    leaders_given: BTreeSet<String>,
 }
 
 impl Sheet {
@@ -40,6 +44,43 @@ impl Sheet {
             taken,
             left,
             recruited: BTreeMap::new(),
+            formed: BTreeMap::new(),
+            leaders_given: BTreeSet::new(),
+        }
+    }
+
+    /// The armies this sheet forms beside `creator` (F6), which stand where it stands.
+    pub fn formed_by(&self, creator: UnitId) -> Vec<UnitId> {
+        self.formed
+            .iter()
+            .filter(|(_, c)| **c == creator)
+            .map(|(a, _)| *a)
+            .collect()
+    }
+
+    /// Hands a leader to another unit in the same place before movement (F9); a leader
+    /// already handed on stays where the first order sends him.
+    pub fn give_leader(&mut self, from: UnitId, to: UnitId, leader: &str) {
+        if !self.leaders_given.insert(leader.to_string()) {
+            return;
+        }
+        self.entry(from).transfers.push(Transfer {
+            troops: Vec::new(),
+            leaders: vec![leader.to_string()],
+            to_kingdom: None,
+            to,
+        });
+    }
+
+    /// Whether the sheet hands this leader on.
+    pub fn leader_given(&self, leader: &str) -> bool {
+        self.leaders_given.contains(leader)
+    }
+
+    /// Hires a leader in a garrison (L5).
+    pub fn hire_leader(&mut self, garrison: UnitId) {
+        if garrison.kind == UnitKind::Garrison {
+            self.entry(garrison).hire_leader = true;
         }
     }
 
@@ -74,6 +115,7 @@ impl Sheet {
             .find(|id| !self.taken.contains(id))?;
         self.taken.insert(id);
         self.left.insert(id, Counts::new());
+        self.formed.insert(id, creator);
         // An empty name: the engine names it as it names every army ("France A4").
         self.entry(creator).form.push((id, String::new()));
         Some(id)

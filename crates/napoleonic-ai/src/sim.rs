@@ -12,6 +12,7 @@
 
 use crate::view::Picture;
 use crate::{Style, orders_with, with_independents};
+use napoleonic_rules::battle::report::BattleKind;
 use napoleonic_rules::event::{Event, What, When};
 use napoleonic_rules::fixed::Gold;
 use napoleonic_rules::ids::{KingdomCode, LocId};
@@ -106,6 +107,19 @@ pub struct TurnSummary {
     /// Wars declared (F1) and kingdoms defeated (L19).
     pub wars: u32,
     pub defeated: u32,
+    /// Battles at sea (M6, in a sea or across a strait).
+    #[serde(default)]
+    pub sea_battles: u32,
+    /// Armies put ashore by amphibious invasion (M8, G33).
+    #[serde(default)]
+    pub landings: u32,
+    /// Leaders hired (L5).
+    #[serde(default)]
+    pub leaders_hired: u32,
+    /// Gold spent by every kingdom: upkeep, troops, leaders, annexations, building and
+    /// gold sent with its fee.
+    #[serde(default)]
+    pub gold_spent: Gold,
 }
 
 /// A simulated game: what [`simulate`] answers and prints (`Display`, or [`summary`]).
@@ -293,10 +307,58 @@ fn summary(state: &GameState, turn: u32, events: &[Event]) -> TurnSummary {
         conquests: count(|w| matches!(w, What::OwnershipChanged { .. })),
         wars: count(|w| matches!(w, What::WarDeclared { .. })),
         defeated: count(|w| matches!(w, What::KingdomDefeated { .. })),
+        sea_battles: count(
+            |w| matches!(w, What::Battle(b) if matches!(b.kind, BattleKind::Sea | BattleKind::SeaBorder)),
+        ),
+        landings: count(|w| {
+            matches!(
+                w,
+                What::Unloaded {
+                    amphibious: true,
+                    ..
+                }
+            )
+        }),
+        leaders_hired: count(|w| matches!(w, What::LeaderHired { .. })),
+        gold_spent: events
+            .iter()
+            .map(|e| match &e.what {
+                What::UpkeepPaid { paid, .. } => *paid,
+                What::TroopsBuilt { cost, .. }
+                | What::LeaderHired { cost, .. }
+                | What::Annexed { cost, .. }
+                | What::Built { cost, .. } => *cost,
+                What::GoldSent { amount, fee, .. } => *amount + *fee,
+                _ => Gold::ZERO,
+            })
+            .sum(),
     }
 }
 
+/// A game's figures added over its turns.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub battles: u32,
+    pub sea_battles: u32,
+    pub landings: u32,
+    pub leaders_hired: u32,
+    pub gold_spent: Gold,
+}
+
 impl SimulationResult {
+    /// The figures of every turn played, added up.
+    pub fn totals(&self) -> Totals {
+        let mut t = Totals::default();
+        for h in self.history.iter().skip(1) {
+            t.battles += h.battles;
+            t.sea_battles += h.sea_battles;
+            t.landings += h.landings;
+            t.leaders_hired += h.leaders_hired;
+            t.gold_spent += h.gold_spent;
+        }
+        t
+    }
+
     /// The summary as text: the outcome; provinces per kingdom at the start, at a few turns
     /// between and at the end, with the last treasury, troops, style and status; and a line
     /// a turn of failed orders, battles, conquests, wars and defeats. No clock enters it, so
@@ -387,15 +449,35 @@ impl fmt::Display for SimulationResult {
         }
         writeln!(
             out,
-            "\n turn  failed orders  battles  unfought  conquests  wars  defeated"
+            "\n turn  failed orders  battles  unfought  conquests  wars  defeated  at sea  \
+             landings  leaders  gold spent"
         )?;
         for t in self.history.iter().skip(1) {
             writeln!(
                 out,
-                "{:>5}  {:>13}  {:>7}  {:>8}  {:>9}  {:>4}  {:>8}",
-                t.turn, t.failed_orders, t.battles, t.unfought, t.conquests, t.wars, t.defeated
+                "{:>5}  {:>13}  {:>7}  {:>8}  {:>9}  {:>4}  {:>8}  {:>6}  {:>8}  {:>7}  {:>10}",
+                t.turn,
+                t.failed_orders,
+                t.battles,
+                t.unfought,
+                t.conquests,
+                t.wars,
+                t.defeated,
+                t.sea_battles,
+                t.landings,
+                t.leaders_hired,
+                t.gold_spent.truncated()
             )?;
         }
+        let totals = self.totals();
+        writeln!(
+            out,
+            "\nin all: {} sea battles, {} landings, {} leaders hired, {} gold spent",
+            totals.sea_battles,
+            totals.landings,
+            totals.leaders_hired,
+            totals.gold_spent.truncated()
+        )?;
         Ok(())
     }
 }

@@ -19,6 +19,9 @@ mod kept;
 
 pub struct Napoleonic;
 
+/// The new-game option naming the kingdoms whose rulers start as Royalty (2.10).
+pub const ROYALTY_OPTION: &str = "royalty";
+
 /// The standard map of Europe's `kept.json`, drawn when the program was built (by the
 /// crate's build script, with [`kept::draw`]): drawing it takes seconds.
 const BUILT_EUROPE: &str = include_str!(concat!(env!("OUT_DIR"), "/napoleonic.kept.json"));
@@ -122,6 +125,71 @@ fn check_of(map: &Map, state: &GameState, seat: &str, file: &str, sheet: &str) -
             dry_run,
         },
     ))
+}
+
+/// The GM's rulings checked ([`napoleonic_rules::rulings`]): every line that cannot be
+/// read, with what was expected, and what the rest will do.
+fn check_rulings_of(map: &Map, state: &GameState, file: &str, text: &str) -> Checked {
+    let (rulings, problems) = napoleonic_rules::rulings::read(map, state, text);
+    let mut out = String::new();
+    for p in &problems {
+        out.push_str(&format!(
+            "{file}: {} (expected {})\n",
+            p.message, p.expected
+        ));
+    }
+    out.push_str(&ruled_text(&rulings));
+    let diagnostics = problems
+        .iter()
+        .map(|p| ruleset_api::Diagnostic {
+            severity: ruleset_api::Severity::Error,
+            line: u32::try_from(p.line).unwrap_or(u32::MAX),
+            column: 1,
+            code: "E-RULING".to_string(),
+            message: p.message.clone(),
+            expected: Some(p.expected.to_string()),
+            suggestions: Vec::new(),
+            note: None,
+        })
+        .collect();
+    Checked::new(
+        problems.len(),
+        0,
+        Detail {
+            text: out,
+            diagnostics,
+            dry_run: String::new(),
+        },
+    )
+}
+
+/// What the rulings will do when the next turn is played, one line each.
+fn ruled_text(r: &napoleonic_rules::rulings::Rulings) -> String {
+    let mut out = String::new();
+    for (k, status) in &r.status {
+        let s = match status {
+            napoleonic_rules::state::Status::Royalty => "Royalty",
+            napoleonic_rules::state::Status::Commoner => "Commoner",
+        };
+        out.push_str(&format!("{k}'s ruler is {s} from the next turn played.\n"));
+    }
+    for k in &r.deny_proclamation {
+        out.push_str(&format!(
+            "{k}'s proclamation earns nothing next turn (L13).\n"
+        ));
+    }
+    if let Some(d) = &r.winner {
+        let names: Vec<&str> = d.kingdoms.iter().map(|k| k.as_str()).collect();
+        out.push_str(&format!(
+            "The game ends with the next turn, won by {}: {}.\n",
+            names.join(" + "),
+            d.reason
+        ));
+    }
+    if r.is_empty() {
+        out.push_str("No rulings.\n");
+    }
+    out
 }
 
 /// A kingdom's sheet checked, as every door shows it.
@@ -241,6 +309,10 @@ impl Game for Opened {
         Napoleonic.play(self.game.text(), orders)
     }
 
+    fn check_rulings(&self, file: &str, rulings: &str) -> Result<Checked> {
+        Ok(check_rulings_of(&self.map, &self.state, file, rulings))
+    }
+
     fn warnings(&self) -> &[String] {
         &self.game.warnings
     }
@@ -274,6 +346,13 @@ impl Ruleset for Napoleonic {
     fn new_game_form(&self) -> ruleset_api::NewGameForm {
         ruleset_api::NewGameForm {
             seats_hint: "a kingdom's code, FRA".to_string(),
+            options: vec![ruleset_api::GameOption {
+                id: ROYALTY_OPTION,
+                label: "Kingdoms whose rulers start as Royalty, the GM's fee paid (2.10; \
+                        codes separated by commas; blank: every ruler a Commoner)"
+                    .to_string(),
+                default: String::new(),
+            }],
             ..ruleset_api::NewGameForm::default()
         }
     }
@@ -290,6 +369,18 @@ impl Ruleset for Napoleonic {
             .iter()
             .map(|s| KingdomCode::new(&s.to_ascii_uppercase()).map_err(Error::new))
             .collect::<Result<_>>()?;
+        self.new_game_form().check_options(&setup.options)?;
+        new.royalty = setup
+            .options
+            .get(ROYALTY_OPTION)
+            .map(|list| {
+                list.split([',', ' '])
+                    .filter(|c| !c.trim().is_empty())
+                    .map(|c| KingdomCode::new(&c.trim().to_ascii_uppercase()).map_err(Error::new))
+                    .collect::<Result<Vec<_>>>()
+            })
+            .transpose()?
+            .unwrap_or_default();
         let roster = napoleonic_rules::mapcheck::roster_problems(&map, &new.tables);
         if !roster.is_empty() {
             return Err(Error::new(format!(
@@ -338,6 +429,11 @@ impl Ruleset for Napoleonic {
     fn check(&self, game: GameText, seat: &str, file: &str, sheet: &str) -> Result<Checked> {
         let (map, state) = (map_of(game.map)?, state_of(game.state)?);
         check_of(&map, &state, seat, file, sheet)
+    }
+
+    fn check_rulings(&self, game: GameText, file: &str, rulings: &str) -> Result<Checked> {
+        let (map, state) = (map_of(game.map)?, state_of(game.state)?);
+        Ok(check_rulings_of(&map, &state, file, rulings))
     }
 
     // The map of Europe takes a while to read: a door keeps it read between two turns.
@@ -406,8 +502,30 @@ impl Ruleset for Napoleonic {
             ));
             all.insert(ind, o);
         }
-        let outcome =
-            napoleonic_rules::play(&map, &state, &all).map_err(|e| Error::new(e.to_string()))?;
+        // The GM's rulings (status, denied proclamations, a declared result): what cannot be
+        // read is left out, and the GM told; the rest apply.
+        let rulings = match given.rulings {
+            Some(text) => {
+                let (r, problems) = napoleonic_rules::rulings::read(&map, &state, text);
+                notes.extend(
+                    problems
+                        .into_iter()
+                        .map(|p| format!("rulings: {}", p.message)),
+                );
+                r
+            }
+            None => Default::default(),
+        };
+        let outcome = napoleonic_rules::play_ruled(&map, &state, &all, &rulings)
+            .map_err(|e| Error::new(e.to_string()))?;
+        let finished = match &outcome.declared {
+            Some(Ok(v)) => Some(finished_by(&outcome.state, v)),
+            Some(Err(why)) => {
+                notes.push(format!("rulings: the declared result cannot stand: {why}"));
+                None
+            }
+            None => None,
+        };
         // G5: the engine only says whether the game is won; ending it is the GM's call.
         if let Some(v) = napoleonic_rules::victory::victory(&map, &outcome.state) {
             let names: Vec<&str> = v.kingdoms.iter().map(|k| k.as_str()).collect();
@@ -436,8 +554,8 @@ impl Ruleset for Napoleonic {
             events_count: outcome.events.len(),
             failed,
             ignored: 0,
-            // G5: a won game goes on until the GM ends it.
-            finished: None,
+            // G5: a won game goes on until the GM ends it, with a declared result.
+            finished,
             news: Vec::new(),
             notes,
             kept,
@@ -455,6 +573,42 @@ impl Ruleset for Napoleonic {
             seat: h.kingdom.map(|k| k.value.to_string()),
             turn: h.turn.map(|t| t.value.to_string()),
         }
+    }
+}
+
+/// How a game the GM declared won ended: the winners, and each seat's result for the
+/// players' ledgers ("declared-win" for the winners, "survived" for the others still in the
+/// game, "knocked-out" for the defeated).
+fn finished_by(state: &GameState, v: &napoleonic_rules::victory::Victory) -> ruleset_api::Finished {
+    let names: Vec<&str> = v.kingdoms.iter().map(|k| k.as_str()).collect();
+    let reason = match &v.how {
+        napoleonic_rules::victory::How::Declared { reason } => reason.as_str(),
+        _ => "",
+    };
+    let results = state
+        .kingdoms
+        .values()
+        .filter(|k| !k.independent)
+        .map(|k| {
+            let category = if v.kingdoms.contains(&k.code) {
+                "declared-win"
+            } else if k.alive {
+                "survived"
+            } else {
+                "knocked-out"
+            };
+            (k.code.to_string(), category.to_string())
+        })
+        .collect();
+    ruleset_api::Finished {
+        summary: format!(
+            "{} won on turn {}, holding {} of the {} provinces: declared by the GM: {reason}",
+            names.join(" + "),
+            v.turn,
+            v.provinces,
+            v.of
+        ),
+        results,
     }
 }
 

@@ -674,6 +674,17 @@ impl<'a> Ck<'a> {
                     }
                 }
                 // L2: the amount is paid for with the rest of the Final Events (finals).
+                HqOrder::SendGold { to, amount } if to == self.me => {
+                    // L2: the recipient garrison may be the sender's own. With one
+                    // treasury a kingdom (E11) the gold comes straight back: only the fee
+                    // is spent.
+                    let fee = amount.percent(self.st.settings.send_gold_fee_percent);
+                    let m = format!(
+                        "gold sent to your own garrison returns to your treasury: only the \
+                         {fee} gold fee is spent (L2)"
+                    );
+                    self.err(Code::NoEffect, s.arg(0), to.as_str(), m);
+                }
                 HqOrder::SendGold { to, .. } => {
                     if self.gift_ok(to, s.arg(0), "SEND GOLD") {
                         self.refuses_me(to, s.arg(0), "the gold is not sent");
@@ -732,6 +743,11 @@ impl<'a> Ck<'a> {
                         }
                     }
                     annexing.push(*province);
+                }
+                // The FAQ: a province ceded to the independents is theirs, without troops.
+                HqOrder::GiveProvince { province, to } if to.is_independent() => {
+                    self.own_province(*province, s.arg(0), "GIVE", "L12");
+                    self.kingdom_ok(to, s.arg(1), "GIVE");
                 }
                 HqOrder::GiveProvince { province, to } => {
                     let p_ok = self.own_province(*province, s.arg(0), "GIVE", "L12");

@@ -498,6 +498,7 @@ pub fn step_name(when: When) -> String {
     match when {
         When::First(n) => {
             let what = match n {
+                0 => "the GM's rulings",
                 1 => "war declared",
                 2 => "acceptance changed",
                 3 => "passage rights changed",
@@ -1441,6 +1442,45 @@ impl<'a> Cx<'a> {
                 },
                 true,
             ),
+            What::StatusChanged { kingdom, status } => me(kingdom).and_then(|| {
+                let limits = &self.state.settings;
+                own(match status {
+                    Status::Royalty => format!(
+                        "The GM ruled: from this turn your ruler is Royalty (2.10): up to {} \
+                         annexed provinces beyond the starting ones, and garrisons may hire \
+                         leaders.",
+                        limits.royalty_annex_limit
+                    ),
+                    Status::Commoner => format!(
+                        "The GM ruled: from this turn your ruler is a Commoner (2.10): at most \
+                         {} annexed provinces beyond the starting ones, and no leaders.",
+                        limits.commoner_annex_limit
+                    ),
+                })
+            }),
+            What::ProclamationDenied { kingdom } => me(kingdom).and_then(|| {
+                own(
+                    "The GM found your proclamation unsuitable: it is published, but earns \
+                     nothing (L13)."
+                        .to_string(),
+                )
+            }),
+            What::GameDeclared {
+                kingdoms,
+                reason,
+                provinces,
+                of,
+            } => {
+                let names: Vec<String> = kingdoms.iter().map(&who).collect();
+                public(
+                    format!(
+                        "The GM declares the game won by {}, holding {provinces} of the {of} \
+                         provinces: {reason}. The game ends with this turn.",
+                        names.join(" and ")
+                    ),
+                    true,
+                )
+            }
             What::PalaceCoup { kingdom } => me(kingdom).and_then(|| {
                 own(
                     "Orders that would have given away everything were not carried out \
@@ -1539,7 +1579,13 @@ impl<'a> Cx<'a> {
                 {
                     MessageKind::Warning
                 }
-                What::KingdomDefeated { kingdom } if self.mine(kingdom) => MessageKind::Notice,
+                What::KingdomDefeated { kingdom } | What::StatusChanged { kingdom, .. }
+                    if self.mine(kingdom) =>
+                {
+                    MessageKind::Notice
+                }
+                What::ProclamationDenied { kingdom } if self.mine(kingdom) => MessageKind::Warning,
+                What::GameDeclared { .. } => MessageKind::Notice,
                 What::LeaderLost { unit, .. } if self.mine(&unit.0) => MessageKind::Warning,
                 What::FleetLost { fleet, .. } if self.mine(&fleet.0) => MessageKind::Warning,
                 _ => continue,

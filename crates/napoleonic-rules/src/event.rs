@@ -251,6 +251,23 @@ pub enum What {
     KingdomDefeated {
         kingdom: KingdomCode,
     },
+    /// The GM's ruling (2.10): the ruler's status from this turn on.
+    StatusChanged {
+        kingdom: KingdomCode,
+        status: crate::state::Status,
+    },
+    /// The GM's ruling (L13, "the GM is reading"): the proclamation was published but earns
+    /// nothing.
+    ProclamationDenied {
+        kingdom: KingdomCode,
+    },
+    /// The GM's ruling (digest 6): the game is won by these kingdoms and ends with this turn.
+    GameDeclared {
+        kingdoms: Vec<KingdomCode>,
+        reason: String,
+        provinces: u32,
+        of: u32,
+    },
     /// Orders that would leave the kingdom with nothing were not carried out (6, palace coup).
     PalaceCoup {
         kingdom: KingdomCode,

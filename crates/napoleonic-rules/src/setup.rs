@@ -16,6 +16,9 @@ pub struct NewGame {
     /// The kingdoms in play, by code; empty means every kingdom on the map. The lands of a
     /// kingdom left out are independent.
     pub kingdoms: Vec<KingdomCode>,
+    /// The kingdoms whose rulers start as Royalty (2.10: the GM's fee paid before the game);
+    /// the others start as Commoners.
+    pub royalty: Vec<KingdomCode>,
     pub settings: Settings,
     pub tables: Tables,
 }
@@ -25,6 +28,7 @@ impl NewGame {
         NewGame {
             seed,
             kingdoms: Vec::new(),
+            royalty: Vec::new(),
             settings: Settings::default(),
             tables: Tables::standard(),
         }
@@ -53,6 +57,13 @@ pub fn new_game(map: &Map, options: &NewGame) -> Result<GameState, String> {
                     k.code
                 ));
             }
+        }
+    }
+    for code in &options.royalty {
+        if !playing.iter().any(|k| &k.code == code) {
+            return Err(format!(
+                "{code} is to start as Royalty, but it is not a kingdom in play"
+            ));
         }
     }
     let rng = GameRng::from_game_seed(options.seed);
@@ -94,7 +105,12 @@ pub fn new_game(map: &Map, options: &NewGame) -> Result<GameState, String> {
                 code: k.code.clone(),
                 name: k.name.clone(),
                 independent: false,
-                status: Status::Commoner,
+                // 2.10: the GM's fee may be paid before the game starts.
+                status: if options.royalty.contains(&k.code) {
+                    Status::Royalty
+                } else {
+                    Status::Commoner
+                },
                 treasury: k.treasury,
                 alive: true,
                 starting: k.provinces.iter().copied().collect(),

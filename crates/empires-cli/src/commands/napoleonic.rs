@@ -30,6 +30,11 @@ pub enum NapoleonicCommand {
         /// A kingdom in play; repeat for each. Default: every kingdom of the map.
         #[arg(long = "kingdom", value_parser = parse_kingdom)]
         kingdoms: Vec<KingdomCode>,
+        /// A kingdom whose ruler starts as Royalty (2.10, the GM's fee paid); repeat for
+        /// each. The others start as Commoners; the GM changes a status later with a
+        /// ruling (`ROYALTY FRA`, `empires submit --rulings`).
+        #[arg(long = "royalty", value_parser = parse_kingdom)]
+        royalty: Vec<KingdomCode>,
         /// A map file (TOML, `docs/napoleonic/maps.md`) instead of the standard map.
         #[arg(long)]
         map: Option<PathBuf>,
@@ -103,6 +108,9 @@ pub enum NapoleonicCommand {
         /// A kingdom in play; repeat for each. Default: every kingdom of the map.
         #[arg(long = "kingdom", value_parser = parse_kingdom)]
         kingdoms: Vec<KingdomCode>,
+        /// A kingdom whose ruler starts as Royalty (2.10); repeat for each, or `ALL`.
+        #[arg(long = "royalty", value_parser = parse_kingdom)]
+        royalty: Vec<KingdomCode>,
         /// A map file (TOML, `docs/napoleonic/maps.md`) instead of the standard map.
         #[arg(long)]
         map: Option<PathBuf>,
@@ -141,14 +149,21 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             seed,
             name,
             kingdoms,
+            royalty,
             map,
             db,
         } => {
+            let mut options = std::collections::BTreeMap::new();
+            if !royalty.is_empty() {
+                let codes: Vec<&str> = royalty.iter().map(KingdomCode::as_str).collect();
+                options.insert(napoleonic_host::ROYALTY_OPTION.to_string(), codes.join(","));
+            }
             let setup = Setup {
                 name: name.unwrap_or_else(|| dir_name(&dir)),
                 seed,
                 map: map.as_deref().map(read_map).transpose()?,
                 seats: kingdoms.iter().map(|k| k.to_string()).collect(),
+                options,
                 ..Default::default()
             };
             let at = hosted::GameAt::new(&dir, db.as_deref());
@@ -225,6 +240,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             victory,
             styles,
             kingdoms,
+            royalty,
             map,
             json,
         } => {
@@ -239,6 +255,16 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 None => napoleonic_rules::standard::europe(),
             };
             let mut setup = Simulation::new(seed, turns);
+            // `--royalty ALL`: every kingdom in play starts as Royalty.
+            setup.game.royalty = if royalty.iter().any(|k| k.as_str() == "ALL") {
+                if kingdoms.is_empty() {
+                    map.kingdoms.iter().map(|k| k.code.clone()).collect()
+                } else {
+                    kingdoms.clone()
+                }
+            } else {
+                royalty
+            };
             setup.game.kingdoms = kingdoms;
             if let Some(percent) = victory {
                 setup.game.settings.victory_province_percent = percent;

@@ -119,3 +119,82 @@ async fn tutorial() {
     let tmp = tempfile::tempdir().unwrap();
     played_to_the_end("tutorial", &sqlite(tmp.path()).await, "g").await;
 }
+
+/// Decision 39 changed the rules: AIR now succeeds in Australian Empires. A turn played
+/// before (rules version 1, where it failed and bought nothing) replays to another state,
+/// and `verify` says it was played under other rules rather than failing it.
+#[tokio::test]
+async fn an_australian_turn_from_before_decision_39_is_listed_as_other_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let game = dir.display().to_string();
+    let std = empires_maps::standard::find("australian").unwrap();
+    let map = empires_maps::standard::load("australian").unwrap().unwrap();
+    let state = new_game(
+        &map,
+        &Setup {
+            name: map.name.clone(),
+            variant: Variant::Australian,
+            seed: 3,
+            players: Default::default(),
+            options: Default::default(),
+        },
+    )
+    .unwrap();
+    let first = state.empires[0].code;
+    DirStore
+        .create(&NewGame {
+            name: &game,
+            map_text: std.text,
+            map: &map,
+            state: &state,
+            created_at: 0,
+        })
+        .await
+        .unwrap();
+    let sheet = Submission {
+        empire: Some(empires_host::store::SeatCode::parse(first.as_str()).unwrap()),
+        body: b"AIR - - 1\n".to_vec(),
+        door: "test".into(),
+        received_at: 0,
+        for_turn: None,
+        late: false,
+    };
+    DirStore.submit(&game, &sheet).await.unwrap();
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    DirStore.play_turn(&game, options, 0).await.unwrap();
+    let air = |text: &str| {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        v["empires"][0]["air_force"].as_u64().unwrap()
+    };
+    let turn = dir.join("turns/0001");
+    let text = std::fs::read_to_string(turn.join("state.json")).unwrap();
+    assert_eq!(air(&text), 1, "decision 39: the AIR bought an air force");
+    let verified = verify(&DirStore, &game).await.unwrap();
+    assert_eq!(verified.turns, vec![(1, Check::Same)], "{verified}");
+
+    // What version 1 stored: no air force, and the turn recorded under "1".
+    let old = text.replacen("\"air_force\": 1", "\"air_force\": 0", 1);
+    assert_eq!(air(&old), 0);
+    std::fs::write(turn.join("state.json"), &old).unwrap();
+    std::fs::write(
+        turn.join("state.sha256"),
+        format!("{}\n", empires_host::gamedir::sha256_hex(old.as_bytes())),
+    )
+    .unwrap();
+    let record = std::fs::read_to_string(turn.join("turn.json")).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&record).unwrap();
+    record["rules_version"] = "1".into();
+    std::fs::write(turn.join("turn.json"), record.to_string()).unwrap();
+
+    let verified = verify(&DirStore, &game).await.unwrap();
+    assert_eq!(verified.failures(), 0, "{verified}");
+    let text = verified.to_string();
+    assert!(
+        text.contains("turn 1: played under rules version 1; this program's rules give another state (empires[0].air_force: replayed 1, stored 0)"),
+        "{text}"
+    );
+}

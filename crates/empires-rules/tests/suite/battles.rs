@@ -368,3 +368,241 @@ fn decision_i32_nothing_lands_so_no_land_battle_and_no_damage() {
     assert_eq!(r.lost_at_sea, 0);
     assert_eq!(r.damage, 1);
 }
+
+/// Decision 37 (7.6, 7.11): a captured land area starts with the captor's defaults: RETREAT
+/// mode, its retreat location the land area the attack came from, and the loser's
+/// entrenchment front or ambush cleared.
+#[test]
+fn decision_37_a_captured_area_takes_the_captors_defaults() {
+    use empires_rules::state::DefenceMode;
+    let (m, mut st) = basic();
+    let eee = m.find("EEE").unwrap().index();
+    // BB's EEE retreats to FFF and is entrenched against BBB, not against AA's DDD.
+    st.areas[eee].defence = DefenceMode::Entrench;
+    st.areas[eee].defence_against = Some("BBB".parse().unwrap());
+    st.areas[eee].retreat_to = Some("FFF".parse().unwrap());
+    let t = play(&m, &st, &[("AA", &["MOVE AAA DDD 6", "ATTACK DDD EEE 9"])]);
+    let b = battle(&t);
+    // Entrenched elsewhere: (3 + 1 + 1) / 2 = 2; the defender loses 9/3 + 7/3 = 5, all 3.
+    assert_eq!((b.defence_strength, b.defender_lost), (2, 3));
+    assert!(b.captured);
+    let a = area(&m, &t.state, "EEE");
+    assert_eq!(a.owner, Some(e("AA")));
+    assert_eq!(a.defence, DefenceMode::Retreat);
+    assert_eq!(a.defence_against, None);
+    assert_eq!(a.retreat_to.map(|c| c.to_string()), Some("DDD".into()));
+    // An ambush is cleared the same way.
+    st.areas[eee].defence = DefenceMode::Ambush;
+    st.areas[eee].defence_against = Some("FFF".parse().unwrap());
+    let t = play(&m, &st, &[("AA", &["MOVE AAA DDD 6", "ATTACK DDD EEE 9"])]);
+    assert!(battle(&t).captured);
+    let a = area(&m, &t.state, "EEE");
+    assert_eq!(
+        (
+            a.defence,
+            a.defence_against,
+            a.retreat_to.map(|c| c.to_string())
+        ),
+        (DefenceMode::Retreat, None, Some("DDD".into()))
+    );
+}
+
+/// Decision 38 (5.19, 4.13): AIR takes effect at once. The strength bought fights in every
+/// later battle of the turn, attacking or defending, and is supplied at the end of it.
+#[test]
+fn decision_38_air_bought_fights_in_later_battles_of_the_same_turn() {
+    use empires_rules::event::AirFight;
+    let air = |a, d, al, dl, cd, ca| AirFight {
+        attacker_air: a,
+        defender_air: d,
+        attacker_lost: al,
+        defender_lost: dl,
+        carried_to_defender: cd,
+        carried_to_attacker: ca,
+    };
+    let (m, mut st) = basic();
+    st.empires[0].bps = 40;
+    // Attacking: AA buys 4 strengths (28 BPs), then attacks EEE twice (3 + 2 BPs).
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["AIR - - 4", "ATTACK DDD EEE 3", "ATTACK BBB EEE 2"])],
+    );
+    for n in 0..3 {
+        done(&t, "AA", n);
+    }
+    let fights: Vec<_> = events_of(&t, |w| matches!(w, What::LandBattle(_)))
+        .into_iter()
+        .map(|ev| match &ev.what {
+            What::LandBattle(b) => (**b).clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(fights.len(), 2);
+    // First battle: min(4, 3 armies) = 3 aircraft score 1 hit; BB has no aircraft, so the hit
+    // carries over (8.4). EEE (uplands, 3 armies, 1 fort, population 3): defence 5; the
+    // defender loses 3/3 + 1 = 2, the attacker 5/3 + 2/3 = 1.
+    assert_eq!(fights[0].air, Some(air(3, 0, 0, 0, 1, 0)));
+    assert_eq!((fights[0].defender_lost, fights[0].attacker_lost), (2, 1));
+    // Second battle: min(4, 2) = 2 aircraft, no hit; EEE now 1 army, no fort, population 2:
+    // defence 2 against 2, nobody loses.
+    assert_eq!(fights[1].air, Some(air(2, 0, 0, 0, 0, 0)));
+    assert_eq!((fights[1].defender_lost, fights[1].attacker_lost), (0, 0));
+    let aa = emp(&t.state, "AA");
+    assert_eq!(aa.air_force, 4);
+    // Supply at the end of the turn: 40 - 33 = 7 left over make 2 armies (reserve 6 + 2, and
+    // 1 dispersed from AAA's 6 over 4 + 1). Land: AAA (6 - 1 + 4 ships + 1 fort - 4) / 2 = 3,
+    // the others nothing; reserves 9/4 + 3/4 + 4/4 (the new air force) = 3. Income 4+3+2+5.
+    assert_eq!(aa.army_reserve, 9);
+    assert_eq!((aa.income, aa.supply_cost, aa.bps), (14, 6, 8));
+
+    // Defending: BB buys 3 strengths in round 1, after AA's first action; AA attacks in
+    // round 2. BB sends min(3, 3 + 1 + 3) = 3 aircraft: 1 hit carried onto the attackers,
+    // who lose 1 + 5/3 + 2/3 = 2; the defender 3/3 = 1.
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["TAX", "ATTACK DDD EEE 3"]), ("BB", &["AIR - - 3"])],
+    );
+    done(&t, "BB", 0);
+    let b = battle(&t);
+    assert_eq!(b.air, Some(air(0, 3, 0, 0, 0, 1)));
+    assert_eq!((b.attacker_lost, b.defender_lost), (2, 1));
+    assert_eq!(emp(&t.state, "BB").air_force, 3);
+}
+
+/// Decision 39 (1.7, 8.3): Australian Empires plays the air phase as World Empires does;
+/// Medieval Empires has none, whatever air force an empire may hold.
+#[test]
+fn decision_39_australian_air_forces_fight_and_medieval_ones_do_not() {
+    let (m, mut st) = scenario(&format!("variant = \"australian\"\n{BASIC}"));
+    assert_eq!(st.variant, empires_rules::Variant::Australian);
+    st.empires[0].air_force = 9;
+    let t = play(&m, &st, &[("AA", &["ATTACK DDD EEE 3"])]);
+    let b = battle(&t);
+    // min(9, 3 armies) = 3 aircraft score 1 hit, which carries over as BB has none (8.4):
+    // EEE's defenders lose 3/3 + 1 = 2; the attackers 5/3 = 1.
+    let air = b.air.clone().expect("an air phase");
+    assert_eq!(
+        (air.attacker_air, air.defender_air, air.carried_to_defender),
+        (3, 0, 1)
+    );
+    assert_eq!((b.defender_lost, b.attacker_lost), (2, 1));
+    // The same attack in Medieval Empires: no air phase, the defenders lose only 1.
+    st.variant = empires_rules::Variant::Medieval;
+    let t = play(&m, &st, &[("AA", &["ATTACK DDD EEE 3"])]);
+    let b = battle(&t);
+    assert_eq!(b.air, None);
+    assert_eq!((b.defender_lost, b.attacker_lost), (1, 1));
+    assert_eq!(emp(&t.state, "AA").air_force, 9);
+}
+
+/// Decision 43 (8.12, 13.2): difficult terrain takes one loss off the defender's whole
+/// land-phase loss, hits carried over from the air and sea phases included; once a battle.
+#[test]
+fn decision_43_one_terrain_reduction_off_the_whole_land_phase_loss() {
+    // 2 armies from 9 ships against a mountain area with 6 armies and a base of 1 ship: the
+    // sea phase scores 9/3 + 8/3 = 5, 1 sinks the ship and 4 carry into the land phase. The
+    // land phase's own loss is 2/3 = 0; the whole 0 + 4 less one is 3 (not 0 less one, plus 4).
+    let mut i = input(2, 6, 0, 3, Terrain::Mountains);
+    i.from_sea = true;
+    i.attacker_ships = 9;
+    i.attacker_aboard = 2;
+    i.defender_ships = 1;
+    let r = land_battle(&i);
+    assert_eq!(r.sea.clone().unwrap().defender_lost, 1);
+    assert_eq!(r.defence_strength, 8);
+    assert_eq!(r.defender_lost, 3);
+    // 6 armies with 9 aircraft (min(9, 6) = 6, 2 hits carried: no defending aircraft) from the
+    // same ships against 12 defenders: the sea phase carries 5 + 2 - 1 = 6; the land phase
+    // 6/3 + 6 = 8, less one for the mountains once = 7 (not once for each phase).
+    let mut i = input(6, 12, 0, 3, Terrain::Mountains);
+    i.air_rules = true;
+    i.attacker_air = 9;
+    i.from_sea = true;
+    i.attacker_ships = 9;
+    i.attacker_aboard = 6;
+    i.defender_ships = 1;
+    let r = land_battle(&i);
+    assert_eq!(r.air.clone().unwrap().carried_to_defender, 2);
+    assert_eq!(r.defence_strength, 14);
+    assert_eq!(r.defender_lost, 7);
+}
+
+/// Decision 45 (8.6): anti-aircraft fire hits whichever side's aircraft carried hits into
+/// the sea phase: a third of the opposing ships at the start of the phase, at most the hits
+/// carried. There is none without a sea phase.
+#[test]
+fn decision_45_anti_aircraft_fire_on_either_side_only_in_a_sea_phase() {
+    // The attacker's 6 aircraft carry 2 hits into a sea phase of 9 ships against 9: they
+    // would lose 9/3 = 3, but no more than the 2 carried.
+    let mut i = input(6, 2, 0, 1, Terrain::Plains);
+    i.air_rules = true;
+    i.attacker_air = 6;
+    i.from_sea = true;
+    i.attacker_ships = 9;
+    i.attacker_aboard = 6;
+    i.defender_ships = 9;
+    let r = land_battle(&i);
+    assert_eq!(r.air.clone().unwrap().carried_to_defender, 2);
+    assert_eq!((r.attacker_air_lost, r.defender_air_lost), (2, 0));
+    // The defender's 9 aircraft (9 armies + population 1 allow them all) carry 3 hits onto
+    // an attack of 6 ships against 3. They lose a third of the 6 ships the attacker had at
+    // the start of the phase, 2 (the 2 left after it would give 0); the attacker's ships
+    // lose 3/3 + 3 carried = 4.
+    let mut i = input(3, 9, 0, 1, Terrain::Plains);
+    i.air_rules = true;
+    i.defender_air = 9;
+    i.from_sea = true;
+    i.attacker_ships = 6;
+    i.attacker_aboard = 3;
+    i.defender_ships = 3;
+    let r = land_battle(&i);
+    assert_eq!(r.air.clone().unwrap().carried_to_attacker, 3);
+    assert_eq!(r.sea.clone().unwrap().attacker_lost, 4);
+    assert_eq!((r.attacker_air_lost, r.defender_air_lost), (0, 2));
+    // No ships in the base, so no sea phase: no anti-aircraft fire either.
+    i.defender_ships = 0;
+    let r = land_battle(&i);
+    assert!(r.sea.is_none());
+    assert_eq!((r.attacker_air_lost, r.defender_air_lost), (0, 0));
+    // Nor in an attack from land.
+    i.defender_ships = 3;
+    i.from_sea = false;
+    let r = land_battle(&i);
+    assert!(r.sea.is_none());
+    assert_eq!((r.attacker_air_lost, r.defender_air_lost), (0, 0));
+}
+
+/// Decision 46 (4.14, 8.3, decision 10): an area with no armies may be defended by air, up to
+/// its forts and population, and the hits its aircraft carry over fall on the attacking
+/// armies in the land phase.
+#[test]
+fn decision_46_an_area_without_armies_is_defended_by_air() {
+    let (m, mut st) = basic();
+    let fff = m.find("FFF").unwrap().index();
+    st.areas[fff].armies = 0;
+    st.areas[fff].forts = 3;
+    st.areas[fff].population = 3;
+    let ccc = m.find("CCC").unwrap().index();
+    st.areas[ccc].armies = 6;
+    st.empires[1].air_force = 9;
+    let t = play(&m, &st, &[("AA", &["ATTACK CCC FFF 6"])]);
+    done(&t, "AA", 0);
+    let b = battle(&t);
+    // BB sends min(9, 0 armies + 3 forts + 3 population) = 6 aircraft: 2 hits against none,
+    // carried onto the 6 attacking armies.
+    let air = b.air.clone().expect("an air phase");
+    assert_eq!(
+        (air.attacker_air, air.defender_air, air.carried_to_attacker),
+        (0, 6, 2)
+    );
+    // Land phase: no armies inflict no losses of their own (decision 10), but the 2 carried
+    // hits stand. Defence 0 + 0 + 1 (wetlands).
+    assert_eq!(b.defence_strength, 1);
+    assert_eq!((b.attacker_lost, b.defender_lost), (2, 0));
+    // Collateral 1 (population 2 left); 4 survivors capture: 2 go back, 2 move in.
+    assert!(b.captured);
+    assert_eq!((b.returned, b.moved_in), (2, 2));
+    assert_eq!(emp(&t.state, "BB").air_force, 9);
+}

@@ -161,15 +161,71 @@ fn rule_5_18_disown_makes_the_area_and_its_armies_neutral() {
 }
 
 #[test]
-fn rule_5_19_air_only_in_world_empires() {
+fn rule_5_19_air_in_world_and_australian_empires_only() {
     let (m, mut st) = basic();
-    st.variant = Variant::European;
-    let t = play(&m, &st, &[("AA", &["AIR - - 1"])]);
-    assert!(failure(&t, "AA", 0).contains("no air forces"));
-    st.variant = Variant::World;
-    let t = play(&m, &st, &[("AA", &["AIR - - 2", "AIR"])]);
+    for airless in [Variant::Medieval, Variant::European] {
+        st.variant = airless;
+        let t = play(&m, &st, &[("AA", &["AIR - - 1"])]);
+        assert!(failure(&t, "AA", 0).contains("no air forces"), "{airless}");
+        assert_eq!(emp(&t.state, "AA").air_force, 0);
+    }
+    // Decision 39: Australian Empires plays the air rules as World Empires does.
+    for airy in [Variant::World, Variant::Australian] {
+        st.variant = airy;
+        let t = play(&m, &st, &[("AA", &["AIR - - 2", "AIR"])]);
+        done(&t, "AA", 0);
+        done(&t, "AA", 1);
+        // 30 BPs: 2 for 14, then 2 more for 14.
+        assert_eq!(emp(&t.state, "AA").air_force, 4, "{airy}");
+    }
+}
+
+/// Decision 50 (5.4, 5.8, 6.3): DISARM and RAZE of more armies or fort levels than there are
+/// are cut to those there, and fail only when there are none.
+#[test]
+fn decision_50_disarm_and_raze_are_cut_to_what_there_is() {
+    let (m, st) = basic();
+    // AA: 6 reserve armies, 10 treasury points, 30 BPs; AAA has 1 fort level, CCC none.
+    let t = play(
+        &m,
+        &st,
+        &[(
+            "AA",
+            &[
+                "DISARM - - 9",
+                "DISARM - - 1",
+                "RAZE AAA - 3",
+                "RAZE AAA - 1",
+                "RAZE CCC - 1",
+            ],
+        )],
+    );
+    assert!(
+        matches!(&outcomes(&t, "AA")[0], Outcome::CutDown { reason } if reason.contains("holds only 6"))
+    );
+    assert!(failure(&t, "AA", 1).contains("holds only 0"));
+    assert!(
+        matches!(&outcomes(&t, "AA")[2], Outcome::CutDown { reason } if reason.contains("only 1 fort level"))
+    );
+    assert_eq!(spent(&t, "AA", 2), 1);
+    assert!(failure(&t, "AA", 3).contains("only 0 fort levels"));
+    assert!(failure(&t, "AA", 4).contains("only 0 fort levels"));
+    assert_eq!(emp(&t.state, "AA").treasury, 10 + 2 * 6);
+    assert_eq!(area(&m, &t.state, "AAA").forts, 0);
+}
+
+/// Decision 54 (5.18, 11.4, decision 13): DISOWN changes no VPs; 11.4's loss is for an area
+/// lost in battle.
+#[test]
+fn decision_54_disown_changes_no_vps() {
+    let (m, mut st) = basic();
+    st.empires[0].vps = 5;
+    let t = play(&m, &st, &[("AA", &["DISOWN BBB", "DISOWN DDD"])]);
     done(&t, "AA", 0);
     done(&t, "AA", 1);
-    // 30 BPs: 2 for 14, then 2 more for 14.
-    assert_eq!(emp(&t.state, "AA").air_force, 4);
+    assert_eq!(area(&m, &t.state, "BBB").owner, None);
+    assert_eq!(area(&m, &t.state, "DDD").owner, None);
+    // Not a census turn (next census 9): nothing else moves the VPs.
+    assert_eq!(emp(&t.state, "AA").vps, 5);
+    assert_eq!(emp(&t.state, "BB").vps, 0);
 }

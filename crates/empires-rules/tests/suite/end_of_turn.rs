@@ -1370,3 +1370,268 @@ fn option_victory_from_turn_keeps_the_first_turns_free_of_victories() {
     let (m, st) = race(20, 10, 3, 2, "");
     assert_eq!(warnings(&play(&m, &st, &[])).len(), 1);
 }
+
+/// Decision 40 (6.5, S.8, decision 17): land dispersal applies to every land area, unowned
+/// ones included; armies dispersed where nobody owns the area (disowned this turn or never
+/// owned) go to no reserve. European: S.8's trains cut it there as well.
+#[test]
+fn decision_40_dispersal_in_unowned_areas_and_trains_there() {
+    let (m, st) = scenario(
+        r#"
+variant = "european"
+seed = 5
+next_census = 99
+order_of_play = ["AA", "BB", "CC"]
+compute_balances = false
+[[empire]]
+code = "AA"
+[[empire]]
+code = "BB"
+[[empire]]
+code = "CC"
+[[area]]
+code = "AAA"
+owner = "AA"
+population = 2
+[[area]]
+code = "CCC"
+owner = "AA"
+population = 1
+armies = 7
+trains = 2
+[[area]]
+code = "DDD"
+owner = "AA"
+population = 1
+armies = 7
+[[area]]
+code = "BBB"
+population = 1
+armies = 8
+trains = 3
+[[area]]
+code = "GGG"
+owner = "BB"
+population = 3
+[[area]]
+code = "JJJ"
+owner = "CC"
+population = 3
+"#,
+    );
+    let t = play(&m, &st, &[("AA", &["DISOWN CCC"])]);
+    done(&t, "AA", 0);
+    let growth = t
+        .events
+        .iter()
+        .find_map(|ev| match &ev.what {
+            What::Unowned { area, growth } if area.as_str() == "BBB" => Some(*growth),
+            _ => None,
+        })
+        .unwrap();
+    // CCC, disowned this turn: 7 armies over 1 population lose 7 / 2 = 3, cut by its 2
+    // trains to 1; one train is used. Nobody's reserve gains the army.
+    let c = area(&m, &t.state, "CCC");
+    assert_eq!((c.owner, c.armies, c.trains), (None, 6, 1));
+    // BBB, never owned, after its random action: 9 armies over 1 (army), 8 over 1 (fort) or
+    // 8 over 2 (population) all lose 4, cut by 3 trains to 1; one train is used.
+    let b = area(&m, &t.state, "BBB");
+    let armies = if growth == Growth::Army { 8 } else { 7 };
+    assert_eq!((b.armies, b.trains), (armies, 2));
+    let d = dispersals(&t);
+    assert!(d.contains(&(None, "CCC".into(), 1, 0)), "{d:?}");
+    assert!(d.contains(&(None, "BBB".into(), 1, 0)), "{d:?}");
+    // DDD, still AA's and without trains: 7 / 2 = 3 to AA's reserve, which is all it gets.
+    assert!(
+        d.contains(&(Some("AA".into()), "DDD".into(), 3, 0)),
+        "{d:?}"
+    );
+    assert_eq!(emp(&t.state, "AA").army_reserve, 3);
+}
+
+/// Decision 41 (3.3, 13.3, 7.2, decision 3): a fleet with no route to a base pays no
+/// distance: half its armies and ships under `distance_plus_half`, nothing under
+/// `distance_only`, counted after the turn's loss of a ship and an army.
+#[test]
+fn decision_41_a_cut_off_fleet_pays_no_distance() {
+    let text = r#"
+next_census = 99
+order_of_play = ["AA", "BB", "CC"]
+compute_balances = false
+[[empire]]
+code = "AA"
+[[empire]]
+code = "BB"
+[[empire]]
+code = "CC"
+[[area]]
+code = "AAA"
+owner = "AA"
+population = 5
+base = { entrance = "NSE" }
+[[area]]
+code = "GGG"
+owner = "BB"
+population = 3
+[[area]]
+code = "JJJ"
+owner = "CC"
+population = 3
+[[fleet]]
+area = "SSE"
+owner = "AA"
+ships = 4
+armies = 3
+"#;
+    let (m, st) = scenario(text);
+    let t = play(&m, &st, &[]);
+    // The fleet (2 sea areas from AAA's entrance, but cut off) loses a ship and an army: 3
+    // and 2, costing (3 + 2) / 2 = 2 (not 2 + 2 with the distance, nor 7 / 2 = 3 before
+    // the loss). The reserves of 1 ship and 1 army cost nothing; AAA nothing.
+    let f = area(&m, &t.state, "SSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (3, 2));
+    assert_eq!(economy(&t, "AA"), Some((5, 2, 3)));
+    let (m, st) = scenario(&format!(
+        "{text}\n[options]\nsea_supply = \"distance_only\"\n"
+    ));
+    let t = play(&m, &st, &[]);
+    assert_eq!(economy(&t, "AA"), Some((5, 0, 5)));
+}
+
+/// Decision 42 (11.1, 5.18, 6.4, decision 13): an eliminated empire leaves its land areas
+/// unowned with everything in them (armies, forts, population, a base and its ships, the
+/// defence settings); its fleets at sea, spy, watchers and capital are removed. The areas
+/// take random actions from the next turn; capturing one scores for the captor only.
+#[test]
+fn decision_42_an_eliminated_empire_leaves_its_areas_as_they_stand() {
+    use empires_rules::state::DefenceMode;
+    let (m, st) = scenario(
+        r#"
+variant = "european"
+seed = 9
+next_census = 99
+order_of_play = ["AA", "BB", "CC"]
+compute_balances = false
+[[empire]]
+code = "AA"
+[[empire]]
+code = "BB"
+[[empire]]
+code = "CC"
+vps = 5
+spy = "AAA"
+capital = "JJJ"
+[[area]]
+code = "AAA"
+owner = "AA"
+population = 3
+[[area]]
+code = "HHH"
+owner = "AA"
+population = 1
+armies = 10
+forts = 10
+trains = 2
+[[area]]
+code = "GGG"
+owner = "BB"
+population = 3
+[[area]]
+code = "EEE"
+owner = "BB"
+population = 3
+watcher = "CC"
+[[area]]
+code = "JJJ"
+owner = "CC"
+armies = 2
+forts = 2
+defence = "entrench"
+against = "HHH"
+[[area]]
+code = "III"
+owner = "CC"
+base = { entrance = "SSE", ships = 2, laid_up = 1 }
+[[fleet]]
+area = "ESE"
+owner = "CC"
+ships = 2
+armies = 1
+base = "III"
+"#,
+    );
+    // CC has no population, so no income, and no BPs: it is eliminated (11.1).
+    let t = play(&m, &st, &[]);
+    assert_eq!(eliminated_events(&t), vec!["CC"]);
+    let s = &t.state;
+    let j = area(&m, s, "JJJ");
+    assert_eq!((j.owner, j.armies, j.forts, j.population), (None, 2, 2, 0));
+    assert_eq!(
+        (j.defence, j.defence_against.map(|c| c.to_string())),
+        (DefenceMode::Entrench, Some("HHH".into()))
+    );
+    let i = area(&m, s, "III");
+    assert_eq!(i.owner, None);
+    let b = i.base.clone().unwrap();
+    assert_eq!((b.entrance.as_str(), b.ships, b.laid_up), ("SSE", 2, 1));
+    assert_eq!(area(&m, s, "ESE").fleet, None);
+    let cc = emp(s, "CC");
+    assert_eq!((cc.spy.clone(), cc.capital), (None, None));
+    assert_eq!(area(&m, s, "EEE").watcher, None);
+    // No random action yet for the areas CC left; from the next turn on, one each.
+    let grew = |t: &TurnOutcome, code: &str| {
+        t.events
+            .iter()
+            .any(|ev| matches!(&ev.what, What::Unowned { area, .. } if area.as_str() == code))
+    };
+    assert!(!grew(&t, "JJJ") && !grew(&t, "III"));
+    let mut st2 = t.state.clone();
+    emp_mut(&mut st2, "AA").bps = 20;
+    let t2 = play(&m, &st2, &[("AA", &["ATTACK HHH JJJ 10"])]);
+    assert!(grew(&t2, "JJJ") && grew(&t2, "III"));
+    done(&t2, "AA", 0);
+    let battle = t2
+        .events
+        .iter()
+        .find_map(|ev| match &ev.what {
+            What::LandBattle(b) => Some((**b).clone()),
+            _ => None,
+        })
+        .unwrap();
+    // The neutral armies keep CC's entrenchment against HHH: the defence is doubled, 8 (or
+    // 10 if the random action was an army); 10 attackers still take the empty-handed area.
+    assert!([8, 10].contains(&battle.defence_strength), "{battle:?}");
+    assert_eq!(battle.defender, None);
+    assert!(battle.captured);
+    // The captor scores 1 + the population left (none); CC, out of the game, nothing.
+    assert_eq!(battle.population_left, 0);
+    assert_eq!((battle.attacker_vps, battle.defender_vps), (1, 0));
+    assert_eq!(emp(&t2.state, "AA").vps, 1);
+    assert_eq!(emp(&t2.state, "CC").vps, 5);
+}
+
+/// Decision 48 (11.6): the victory conditions compare the empires still in the game after
+/// the turn's eliminations: the runaway's "next highest" and the knockout's total leave an
+/// empire eliminated this turn out.
+#[test]
+fn decision_48_victory_leaves_eliminated_empires_out() {
+    // CC (15 VPs) is eliminated: AA's 20 is double BB's 6, a runaway (with CC second, 20 is
+    // not double 15, and 20 of 41 would be a knockout).
+    let (m, mut st) = race(20, 6, 15, 99, "");
+    st.area_mut(m.find("JJJ").unwrap()).owner = None;
+    let t = play(&m, &st, &[]);
+    assert_eq!(eliminated_events(&t), vec!["CC"]);
+    assert_eq!(
+        warnings(&t),
+        vec![claim(1, "AA", VictoryCondition::Runaway, 20)]
+    );
+    // CC (9 VPs) is eliminated: AA's 10 of 18 is a knockout (10 of 27 would be none).
+    let (m, mut st) = race(10, 8, 9, 99, "");
+    st.area_mut(m.find("JJJ").unwrap()).owner = None;
+    let t = play(&m, &st, &[]);
+    assert_eq!(eliminated_events(&t), vec!["CC"]);
+    assert_eq!(
+        warnings(&t),
+        vec![claim(1, "AA", VictoryCondition::Knockout, 10)]
+    );
+}

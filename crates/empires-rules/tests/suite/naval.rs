@@ -449,3 +449,204 @@ fn decision_35_a_seamove_with_no_route_disperses_an_army_left_behind() {
     let (before, after) = (emp(&st, "AA"), emp(&t.state, "AA"));
     assert_eq!(after.navy_reserve, before.navy_reserve + 3);
 }
+
+/// Decision 37 (7.6, 7.11): an area captured from the sea starts in RETREAT mode with no
+/// retreat location, whatever the loser had set: its captors stand and fight as in DEFEND.
+#[test]
+fn decision_37_an_area_captured_from_the_sea_has_no_retreat_location_and_stands() {
+    use empires_rules::state::DefenceMode;
+    let (m, mut st) = with_fleet();
+    let g = m.find("GGG").unwrap().index();
+    st.areas[g].armies = 0;
+    st.areas[g].population = 1;
+    st.areas[g].base = None;
+    st.areas[g].defence = DefenceMode::Entrench;
+    st.areas[g].defence_against = Some("EEE".parse().unwrap());
+    // BB's retreat location for GGG is HHH, which AA owns: kept, it would let AA's captors
+    // slip away.
+    st.areas[g].retreat_to = Some("HHH".parse().unwrap());
+    let h = m.find("HHH").unwrap().index();
+    st.areas[h].owner = Some(e("AA"));
+    let t = play(&m, &st, &[("AA", &["ATTACK ESE GGG 2"])]);
+    done(&t, "AA", 0);
+    let b = land_battle_of(&t);
+    // No defenders: collateral 1 takes the population; 2 survivors capture, 1 lands.
+    assert!(b.captured);
+    assert_eq!((b.moved_in, b.returned), (1, 1));
+    let a = area(&m, &t.state, "GGG");
+    assert_eq!(a.owner, Some(e("AA")));
+    assert_eq!(
+        (a.defence, a.defence_against, a.retreat_to, a.armies),
+        (DefenceMode::Retreat, None, None, 1)
+    );
+    // Next turn BB attacks with 3 from EEE: the lone army would lose 1 to the attacker's 0
+    // and the area fall, but with no retreat location it stands, and is destroyed.
+    let mut st2 = t.state.clone();
+    let bb = st2.empire_index(e("BB")).unwrap();
+    st2.empires[bb].bps = 10;
+    let t2 = play(&m, &st2, &[("BB", &["ATTACK EEE GGG 3"])]);
+    done(&t2, "BB", 0);
+    let b = land_battle_of(&t2);
+    assert_eq!(b.retreated_to, None);
+    assert_eq!((b.defenders, b.defender_lost, b.attacker_lost), (1, 1, 0));
+    assert!(b.captured);
+    assert_eq!(
+        area(&m, &t2.state, "HHH").armies,
+        area(&m, &t.state, "HHH").armies
+    );
+}
+
+/// Decision 44 (8.5, 8.14, decision 16): base ships that survive the sea phase do not stop
+/// the landing; the armies left fight the land phase, the control phase decides, and the
+/// surviving ships are lost with the base when the area falls.
+#[test]
+fn decision_44_surviving_base_ships_do_not_stop_a_landing() {
+    // BB's 6 ships carrying 6 armies attack AAA (plains, no armies, population 1) whose base
+    // holds 9 ships. Sea phase: BB loses 9/3 + 3/3 = 4 ships, AA 6/3 = 2, so 7 survive; 4
+    // armies too many for BB's 2 ships are lost and 2 land.
+    let (m, st) = sea_attack((6, 6), 9, 0, 1);
+    let t = play(&m, &st, &[("BB", &["ATTACK NSE AAA 6"])]);
+    done(&t, "BB", 0);
+    let b = land_battle_of(&t);
+    let s = b.sea.clone().unwrap();
+    assert_eq!((s.attacker_lost, s.defender_lost), (4, 2));
+    assert_eq!(b.lost_at_sea, 4);
+    // The ships take no part on land: defence 0, no losses either side; collateral 1 leaves
+    // population 0, and 2 survivors capture: 1 goes back aboard, 1 moves in.
+    assert_eq!((b.attack_strength, b.defence_strength), (2, 0));
+    assert!(b.captured);
+    assert_eq!((b.moved_in, b.returned), (1, 1));
+    assert_eq!((b.attacker_vps, b.defender_vps), (1, -2));
+    let aaa = area(&m, &t.state, "AAA");
+    assert_eq!(aaa.owner, Some(e("BB")));
+    assert_eq!(aaa.armies, 1);
+    let base = aaa.base.clone().unwrap();
+    assert_eq!((base.ships, base.laid_up), (0, 0));
+    let f = area(&m, &t.state, "NSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (2, 1));
+}
+
+/// Decision 50 (5.12, 5.15, 6.3): LAYUP and SCRAP of more ships than there are are cut to
+/// those there; they fail only when there are none.
+#[test]
+fn decision_50_layup_and_scrap_are_cut_to_the_ships_there() {
+    let (m, st) = basic();
+    // AAA's base: 4 ships in commission, 2 laid up; AA has 30 BPs and 10 treasury points.
+    let t = play(
+        &m,
+        &st,
+        &[(
+            "AA",
+            &[
+                "LAYUP AAA - 9",
+                "LAYUP AAA - 1",
+                "SCRAP AAA - 9",
+                "SCRAP AAA - 1",
+            ],
+        )],
+    );
+    assert!(
+        matches!(&outcomes(&t, "AA")[0], Outcome::CutDown { reason } if reason.contains("only 4 ships"))
+    );
+    assert_eq!(spent(&t, "AA", 0), 4);
+    assert!(failure(&t, "AA", 1).contains("only 0 ships"));
+    assert!(
+        matches!(&outcomes(&t, "AA")[2], Outcome::CutDown { reason } if reason.contains("only 6 ships"))
+    );
+    assert!(failure(&t, "AA", 3).contains("only 0 ships"));
+    let b = area(&m, &t.state, "AAA").base.clone().unwrap();
+    assert_eq!((b.ships, b.laid_up), (0, 0));
+    assert_eq!(emp(&t.state, "AA").treasury, 10 + 2 * 6);
+}
+
+/// Decision 52 (8.5, decision 16): ships in commission in the base of an unowned area defend
+/// it in the sea phase of an attack from the sea; they score nothing and are lost with the
+/// area.
+#[test]
+fn decision_52_ships_of_an_unowned_base_defend_and_are_lost_with_it() {
+    let (m, mut st) = sea_attack((9, 6), 9, 0, 1);
+    let a = m.find("AAA").unwrap().index();
+    st.areas[a].base.as_mut().unwrap().laid_up = 2;
+    st.order_of_play = vec![e("AA"), e("BB"), e("CC")];
+    // AA disowns AAA in round 1, before BB's attack: an unowned area that has taken no
+    // random action yet (6.4), its base and ships still there (5.18).
+    let t = play(
+        &m,
+        &st,
+        &[("AA", &["DISOWN AAA"]), ("BB", &["ATTACK NSE AAA 6"])],
+    );
+    done(&t, "AA", 0);
+    done(&t, "BB", 0);
+    let b = land_battle_of(&t);
+    assert_eq!(b.defender, None);
+    // 9 ships against the 9 in commission (not the laid-up 2): 3 lost each side.
+    let s = b.sea.clone().unwrap();
+    assert_eq!(
+        (
+            s.attacker_ships,
+            s.defender_ships,
+            s.attacker_lost,
+            s.defender_lost
+        ),
+        (9, 9, 3, 3)
+    );
+    // 6 armies land on an empty area of population 1: captured, 3 back aboard, 3 in.
+    assert!(b.captured);
+    assert_eq!((b.moved_in, b.returned), (3, 3));
+    // The captor scores 1 + 0 population left; the unowned side nothing.
+    assert_eq!((b.attacker_vps, b.defender_vps), (1, 0));
+    assert_eq!(emp(&t.state, "BB").vps, 1);
+    assert_eq!(emp(&t.state, "AA").vps, 0);
+    let aaa = area(&m, &t.state, "AAA");
+    assert_eq!(aaa.owner, Some(e("BB")));
+    let base = aaa.base.clone().unwrap();
+    assert_eq!((base.ships, base.laid_up), (0, 0));
+    let f = area(&m, &t.state, "NSE").fleet.clone().unwrap();
+    assert_eq!((f.ships, f.armies), (6, 3));
+}
+
+/// Decision 53 (5.16, 5.17): a land area holds one naval base; a BASE where one stands
+/// fails at no cost. After a CLOSE a new one may be built.
+#[test]
+fn decision_53_a_base_where_one_stands_fails_at_no_cost() {
+    let (m, st) = basic();
+    let t = play(&m, &st, &[("AA", &["BASE AAA NSE"])]);
+    assert!(failure(&t, "AA", 0).contains("already has a naval base"));
+    assert_eq!(spent(&t, "AA", 0), 0);
+    let b = area(&m, &t.state, "AAA").base.clone().unwrap();
+    assert_eq!(
+        (b.entrance.as_str(), b.ships, b.laid_up, b.built),
+        ("NSE", 4, 2, 0)
+    );
+    // All 30 BPs were left over: 10 armies, plus 1 dispersed from AAA.
+    assert_eq!(emp(&t.state, "AA").army_reserve, 6 + 10 + 1);
+    // Closed first, the base can be built again, for 10 BPs.
+    let t = play(&m, &st, &[("AA", &["CLOSE AAA", "BASE AAA NSE"])]);
+    done(&t, "AA", 1);
+    assert_eq!(spent(&t, "AA", 1), 10);
+    let b = area(&m, &t.state, "AAA").base.clone().unwrap();
+    assert_eq!((b.ships, b.laid_up, b.built), (0, 0, 1));
+}
+
+/// Decision 54 (decisions 17, 35): the army a cut-off fleet loses when it moves goes to the
+/// reserve and does not stop a later RESERVE, as DISBAND would (5.5).
+#[test]
+fn decision_54_an_army_dispersed_by_a_cut_off_fleet_does_not_block_reserve() {
+    let (m, mut st) = with_fleet();
+    let ese = m.find("ESE").unwrap().index();
+    st.areas[ese].fleet.as_mut().unwrap().base = None;
+    let t = play(&m, &st, &[("AA", &["CONVOY ESE SSE 3", "RESERVE DDD - 2"])]);
+    done(&t, "AA", 0);
+    assert!(matches!(
+        &events_of(&t, |w| matches!(w, What::NoRouteToBase { .. }))[0].what,
+        What::NoRouteToBase {
+            ships: 1,
+            armies: 1,
+            ..
+        }
+    ));
+    done(&t, "AA", 1);
+    assert_eq!(spent(&t, "AA", 1), 2);
+    // DDD: 3 + 2 armies, not more than its population of 5.
+    assert_eq!(area(&m, &t.state, "DDD").armies, 5);
+}

@@ -354,3 +354,30 @@ base = "DDD"
     assert_eq!(b.attacker_lost, 2);
     assert_eq!(b.defender_lost, 4);
 }
+
+/// Decision 39: an air force given by a scenario in Medieval or European Empires could never
+/// fight, so the game is refused when it is made, naming the line; Australian Empires flies.
+#[test]
+fn decision_39_a_scenario_may_not_give_air_forces_where_there_are_none() {
+    let text = |variant: &str| {
+        format!(
+            "map = \"testland.toml\"\nvariant = \"{variant}\"\n\n[[empire]]\ncode = \"AA\"\n\n\
+             [[empire]]\ncode = \"BB\"\nair_force = 3\n"
+        )
+    };
+    let m = common::map();
+    for airless in ["medieval", "european"] {
+        let t = text(airless);
+        let sc = Scenario::parse(&t, "s.toml").unwrap();
+        let err = sc.build(&m, &t, "s.toml").unwrap_err();
+        assert_eq!(err.line, 7, "{err}");
+        assert!(err.message.contains("no air forces"), "{err}");
+        assert!(err.message.contains("BB"), "{err}");
+    }
+    for airy in ["world", "australian"] {
+        let t = text(airy);
+        let sc = Scenario::parse(&t, "s.toml").unwrap();
+        let st = sc.build(&m, &t, "s.toml").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(emp(&st, "BB").air_force, 3, "{airy}");
+    }
+}

@@ -185,6 +185,7 @@ fn check_reserves(st: &GameState, variant: Variant) {
         assert_eq!(e.vps, 0);
         assert!(e.spy.is_none());
         assert!(e.alive());
+        // Decision 39: Australian empires fly but start on Medieval's line of 12.8.
         if variant == Variant::World {
             assert_eq!((e.army_reserve, e.air_force), (5, 5), "{}", e.code);
         } else {

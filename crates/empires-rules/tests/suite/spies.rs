@@ -796,3 +796,76 @@ fn rule_9_6_sabotage_without_a_bp_fails_and_keeps_the_spy() {
     assert_eq!(spy_at(&t.state, "CC").as_deref(), Some("EEE"));
     assert_eq!(area(&m, &t.state, "EEE").armies, 3);
 }
+
+/// Decision 47 (10.1, 9.2): the land area a spy is in at the end of the turn is scouted for
+/// its empire every turn, whether or not the spy moved.
+#[test]
+fn decision_47_the_spys_area_is_scouted_every_turn() {
+    use empires_rules::knowledge::{visible_areas, visible_areas_of_all};
+    let (m, mut st) = basic();
+    let hhh = m.find("HHH").unwrap().index();
+    // HHH is nowhere near AA's land: unseen without a spy.
+    assert!(!visible_areas(&m, &st, e("AA"))[hhh]);
+    set_spy(&mut st, "AA", "HHH");
+    // Two turns in which the spy does nothing: HHH is seen after each.
+    let t1 = play(&m, &st, &[("AA", &["TAX"])]);
+    let t2 = play(&m, &t1.state, &[]);
+    for s in [&t1.state, &t2.state] {
+        assert_eq!(spy_at(s, "AA").as_deref(), Some("HHH"));
+        assert!(visible_areas(&m, s, e("AA"))[hhh]);
+        assert!(visible_areas_of_all(&m, s)[0][hhh]);
+    }
+}
+
+/// Decision 49 (9.4, 9.5, 9.7): KILL removes a spy, never a watcher; FIND and KILL are not
+/// the spy's own actions and leave its WAIT in place.
+#[test]
+fn decision_49_kill_takes_spies_not_watchers_and_find_or_kill_keep_a_wait() {
+    // BB has only a watcher in AA's DDD: KILL finds no spy and fails; the watcher stays.
+    let (m, mut st) = basic();
+    set_watcher(&m, &mut st, "DDD", "BB");
+    let t = play(&m, &st, &[("AA", &["KILL DDD BB"])]);
+    assert!(failure(&t, "AA", 0).contains("no spy of BB in DDD"));
+    assert_eq!(watcher(&m, &t.state, "DDD").as_deref(), Some("BB"));
+    // BB's spy and watcher both in DDD: the spy is killed, the watcher stays.
+    set_spy(&mut st, "BB", "DDD");
+    let t = play(&m, &st, &[("AA", &["KILL DDD BB"])]);
+    done(&t, "AA", 0);
+    assert_eq!(spy_at(&t.state, "BB"), None);
+    assert_eq!(watcher(&m, &t.state, "DDD").as_deref(), Some("BB"));
+    assert!(events_of(&t, |w| matches!(w, What::WatcherEliminated { .. })).is_empty());
+
+    // AA's spy waits in DDD for BB's; AA then FINDs and KILLs (CC's spy in DDD): the spy is
+    // still waiting, and BB's spy walking in from EEE in round 5 is caught.
+    let (m, mut st) = basic();
+    set_spy(&mut st, "AA", "DDD");
+    set_spy(&mut st, "BB", "EEE");
+    set_spy(&mut st, "CC", "DDD");
+    let t = play(
+        &m,
+        &st,
+        &[
+            ("AA", &["WAIT - BB", "FIND - BB", "FIND DDD", "KILL DDD CC"]),
+            ("BB", &["TAX", "TAX", "TAX", "TAX", "SPY - DDD"]),
+        ],
+    );
+    for n in 0..4 {
+        done(&t, "AA", n);
+    }
+    done(&t, "BB", 4);
+    assert_eq!(spy_at(&t.state, "CC"), None);
+    assert_eq!(spy_at(&t.state, "BB"), None);
+    let aa = emp(&t.state, "AA").spy.clone().unwrap();
+    assert_eq!((aa.area.as_str(), aa.waiting_for), ("DDD", Some(e("BB"))));
+    let killed: Vec<(String, String)> = events_of(&t, |w| matches!(w, What::SpyKilled { .. }))
+        .iter()
+        .map(|ev| match &ev.what {
+            What::SpyKilled { victim, by, .. } => (victim.to_string(), by.to_string()),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(
+        killed,
+        vec![("CC".into(), "AA".into()), ("BB".into(), "AA".into())]
+    );
+}

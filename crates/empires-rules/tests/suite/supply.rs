@@ -485,3 +485,21 @@ fn supply_actions_are_only_for_european_games() {
     let t = play(&m, &st, &[("AA", &["MOVE DDD AAA 3"])]);
     assert_eq!(spent(&t, "AA", 0), 1);
 }
+
+/// Decision 54 (decisions 17, 23): the army a move without supply trains disperses goes to
+/// the reserve and does not stop a later RESERVE, as DISBAND would (5.5).
+#[test]
+fn decision_54_an_army_dispersed_by_an_unsupplied_move_does_not_block_reserve() {
+    let (m, st) = europe();
+    // DDD has no trains: 3 BPs, 2 arrive in AAA and 1 goes to the reserve (6 -> 7).
+    let t = play(&m, &st, &[("AA", &["MOVE DDD AAA 3", "RESERVE AAA - 7"])]);
+    assert_eq!(spent(&t, "AA", 0), 3);
+    done(&t, "AA", 1);
+    // All 7 reserve armies, the dispersed one included, are placed for 7 BPs.
+    assert_eq!(spent(&t, "AA", 1), 7);
+    assert_eq!(area(&m, &t.state, "DDD").armies, 0);
+    // AAA: 6 + 2 + 7 = 15 armies over population 4 + 1 fort would lose 3 to dispersal; its
+    // trains (3, and 2 more left over in the capital) cut that to none and one is used
+    // (S.8).
+    assert_eq!(area(&m, &t.state, "AAA").armies, 15);
+}

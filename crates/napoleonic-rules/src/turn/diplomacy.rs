@@ -2,7 +2,6 @@
 //! peace (L15), alliances cancelled (L16) and formed (L17).
 
 use super::Turn;
-use super::economy::set_annexer;
 use crate::event::{What, When};
 use crate::ids::{KingdomCode, LocId, TroopCode, UnitId, UnitKind};
 use crate::map::Map;
@@ -14,7 +13,9 @@ use std::collections::{BTreeMap, BTreeSet};
 // L12 Provinces Gifted.
 
 /// Judges a Give Province order (L12 proposal): the giver still owns the province at this
-/// step, and the recipient is another kingdom in the game that accepts its gifts (2.8).
+/// step, and the recipient is another kingdom in the game that accepts its gifts (2.8), or
+/// the independents, to whom a province is ceded (the FAQ: they take control of it, and no
+/// troops are made for them).
 pub fn gift_check(
     map: &Map,
     state: &GameState,
@@ -40,7 +41,7 @@ pub fn gift_check(
                 return Err(format!("{to} accepts nothing from {from}"));
             }
         }
-        Some(r) if r.independent => return Err("the independents take no gifts".to_string()),
+        Some(r) if r.independent => {}
         _ => return Err(format!("there is no kingdom {to} in the game")),
     }
     Ok(())
@@ -95,11 +96,11 @@ fn give(turn: &mut Turn, from: &KingdomCode, at: LocId, to: &KingdomCode) {
     // Special permissions were the giver's grants for its own province.
     p.permissions.clear();
     let fort = p.fort_level;
-    // L12: the annexation (like the fortification and the harbour, which are the
-    // province's) passes with it; L18 checks the recipient's limit.
-    if &p.annexed_to == from {
-        set_annexer(&mut turn.state, at, to);
-    }
+    // L12 (Ch4 "Provinces Gifted"): the fortification and the harbour are the province's
+    // and pass with it, but a change of owner does not change the annexation. The giver
+    // stays the annexer, so neither earns from it (L11) until the recipient annexes it,
+    // paying as usual (L6); meanwhile the annexation declines (L7) and, unclaimed, lapses
+    // to the independents.
     let g = UnitId::garrison(at);
     if turn.state.unit(to, g).is_none() && (had_garrison || loc.city.is_some() || fort > 0) {
         // 2.3: a province with a city or a fortification has its owner's garrison.

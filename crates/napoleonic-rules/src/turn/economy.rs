@@ -83,9 +83,6 @@ pub fn send_gold_check(
     if amount <= Gold::ZERO {
         return Err("the amount must be more than 0".to_string());
     }
-    if to == from {
-        return Err("a kingdom cannot send gold to itself".to_string());
-    }
     let Some(r) = state.kingdoms.get(to).filter(|r| r.alive) else {
         return Err(format!("there is no kingdom {to} in the game"));
     };
@@ -539,6 +536,9 @@ pub fn troops_built(turn: &mut Turn) {
 // ---------------------------------------------------------------------------------------
 // L5 Leaders Hired (G27).
 
+/// A hired leader's upkeep a turn (L3, G27).
+pub const HIRED_LEADER_UPKEEP: i64 = 2;
+
 /// Judges a Hire Leader order and returns its cost: Royalty only ("None Will Join His
 /// Cause" for Commoners, 7.4), a garrison with a city in a province the kingdom owns now.
 pub fn hire_check(
@@ -603,7 +603,7 @@ fn new_leader(rng: &mut GameRng, name: String, admiral_percent: u32) -> Leader {
         cavalry,
         siege,
         naval,
-        upkeep: Fixed::whole(2),
+        upkeep: Fixed::whole(HIRED_LEADER_UPKEEP),
         damage: Fixed::ZERO,
     }
 }
@@ -904,11 +904,17 @@ pub fn proclamations(turn: &mut Turn) {
         // 2.11: one proclamation a kingdom a turn (the orders hold one), paid when it has
         // any text; the GM's judgement of vulgarity stays outside the engine. It is
         // published either way, with what it earned.
-        let income = if text.is_empty() {
+        // L13: the proclamation "must be suitable" and "the GM is reading": a denied one is
+        // published and earns nothing.
+        let denied = turn.rulings.deny_proclamation.contains(&k);
+        let income = if text.is_empty() || denied {
             Gold::ZERO
         } else {
             Fixed::whole(turn.state.settings.proclamation_income)
         };
+        if denied {
+            turn.emit(WHEN, What::ProclamationDenied { kingdom: k.clone() });
+        }
         earn(&mut turn.state, &k, income);
         turn.emit(
             WHEN,

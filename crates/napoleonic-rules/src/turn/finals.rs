@@ -34,6 +34,34 @@ pub fn run(turn: &mut Turn) {
     // L20: the turn is complete. The per-turn marks (battle, pillaged, changed, annexed
     // this turn, owner at start) stay as they are for the reports, and are cleared when
     // the next turn begins.
+    declared(turn);
+}
+
+/// L20, digest 6: a result the GM declared with this turn's rulings, checked against the
+/// state the turn leaves (a winner defeated in this very turn cannot win: the GM is told
+/// why and the game goes on).
+fn declared(turn: &mut Turn) {
+    let Some(d) = turn.rulings.winner.clone() else {
+        return;
+    };
+    let mut state = turn.state.clone();
+    // The state's turn is raised when the turn finishes; the victory is of this turn.
+    state.turn += 1;
+    match crate::victory::declared(turn.map, &state, &d.kingdoms, &d.reason) {
+        Ok(v) => {
+            turn.emit(
+                When::Final(20),
+                What::GameDeclared {
+                    kingdoms: v.kingdoms.clone(),
+                    reason: d.reason.clone(),
+                    provinces: v.provinces,
+                    of: v.of,
+                },
+            );
+            turn.declared = Some(Ok(v));
+        }
+        Err(why) => turn.declared = Some(Err(why)),
+    }
 }
 
 /// L1, G10: a province that had a land battle, was pillaged or changed owner this turn

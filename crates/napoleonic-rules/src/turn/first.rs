@@ -15,6 +15,23 @@ use crate::state::{Relation, Unit};
 use crate::tables::TroopClass;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The GM's rulings on status (2.10), before anything else: a ruler made Royalty may hire
+/// leaders and annex up to the Royal limit this very turn; one made Commoner meets the
+/// Commoner's limits at L18. Announced in the kingdom's report (F0, before F1).
+pub fn status_ruled(turn: &mut Turn) {
+    let ruled: Vec<_> = turn.rulings.status.clone().into_iter().collect();
+    for (k, status) in ruled {
+        let Some(x) = turn.state.kingdoms.get_mut(&k).filter(|x| x.alive) else {
+            continue;
+        };
+        if x.status == status {
+            continue;
+        }
+        x.status = status;
+        turn.emit(When::First(0), What::StatusChanged { kingdom: k, status });
+    }
+}
+
 pub fn run(turn: &mut Turn) {
     start_of_turn(turn);
     war_declared(turn);
@@ -784,9 +801,12 @@ fn disband_one(
                 continue;
             }
             if take_troops(u, &code, n).is_some() {
-                if salvage && in_province {
-                    // 3.1 F11: a third of the cost for ships and siege machines, only ashore.
-                    gold += tables.troop(&code).map_or(Gold::ZERO, |t| t.salvage()) * i64::from(n);
+                let troop = tables.troop(&code);
+                // 3.1 F11, T61: a third of the cost for ships and siege machines; only
+                // ships need to be in a province for it (siege machines pay aboard, at sea).
+                let ship = troop.is_some_and(|t| t.is_ship());
+                if salvage && (in_province || !ship) {
+                    gold += troop.map_or(Gold::ZERO, |t| t.salvage()) * i64::from(n);
                 }
                 removed.push(TroopCount { code, count: n });
             }

@@ -595,17 +595,19 @@ fn rescue(
 
 /// M8: fleets put armies ashore in their own province or on a coast of their sea without
 /// a reef. Into own land or land the army has permission for it simply lands; into enemy or
-/// independent land it is an amphibious invasion: one roll for all the fleet's armies
-/// landing in that province this phase, with a chance equal to their soldiers' unmodified
-/// total combat (G33), 100 or more always succeeding. A failed landing leaves them aboard.
-/// Neutral or allied land without permission refuses them. After a landing the fleet and
-/// the armies have no MP left.
+/// independent land it is an amphibious invasion. Every army of one kingdom landing on one
+/// province in this phase, whichever fleets carry them, makes one roll together, with a
+/// chance equal to their soldiers' unmodified total combat (G33 as corrected: Ch5 sums "all
+/// soldiers in all armies being unloaded"), 100 or more always succeeding. A failed landing
+/// leaves them aboard. Neutral or allied land without permission refuses them. After a
+/// landing the fleet and the armies have no MP left.
 pub(crate) fn unload(turn: &mut Turn, p: u8) {
     let when = When::Phase(p, MoveStep::Unload);
+    let mut plain: Vec<(UnitRef, UnitRef, LocId)> = Vec::new();
+    // (province, the armies' kingdom) -> (fleet, army), in the order the fleets come.
+    let mut amphibious: BTreeMap<(LocId, KingdomCode), Vec<(UnitRef, UnitRef)>> = BTreeMap::new();
     for f in all_refs(&turn.state) {
         let mut queued: BTreeSet<UnitRef> = BTreeSet::new();
-        let mut plain: Vec<(UnitRef, LocId)> = Vec::new();
-        let mut amphibious: BTreeMap<LocId, Vec<UnitRef>> = BTreeMap::new();
         for e in entries(turn, &f, p) {
             for (k, id, target) in &e.unload {
                 let a = resolve(&f.0, k, *id);
@@ -619,45 +621,44 @@ pub(crate) fn unload(turn: &mut Turn, p: u8) {
                     Err(reason) => turn.fail(when, &f.0, Some(f.1), order, reason),
                     Ok(false) => {
                         queued.insert(a.clone());
-                        plain.push((a, *target));
+                        plain.push((f.clone(), a, *target));
                     }
                     Ok(true) => {
                         queued.insert(a.clone());
-                        amphibious.entry(*target).or_default().push(a);
+                        let key = (*target, a.0.clone());
+                        amphibious.entry(key).or_default().push((f.clone(), a));
                     }
                 }
             }
         }
-        let mut landed = false;
-        for (a, at) in plain {
-            put_ashore(turn, when, &f, &a, at, false);
-            landed = true;
-        }
-        for (at, armies) in amphibious {
-            let tables = &turn.state.tables;
-            let chance: u32 = armies
-                .iter()
-                .filter_map(|a| turn.state.unit(&a.0, a.1))
-                .map(|u| soldier_combat(u, tables))
-                .sum();
-            let success = chance >= 100 || turn.rng.range(1, 100) <= chance;
-            if !success {
-                turn.emit(
-                    when,
-                    What::LandingFailed {
-                        fleet: f.clone(),
-                        at,
-                        chance,
-                    },
-                );
-                continue;
+    }
+    let mut landed: BTreeSet<UnitRef> = BTreeSet::new();
+    for (f, a, at) in plain {
+        put_ashore(turn, when, &f, &a, at, false);
+        landed.insert(f);
+    }
+    for ((at, _), landing) in amphibious {
+        let tables = &turn.state.tables;
+        let chance: u32 = landing
+            .iter()
+            .filter_map(|(_, a)| turn.state.unit(&a.0, a.1))
+            .map(|u| soldier_combat(u, tables))
+            .sum();
+        let success = chance >= 100 || turn.rng.range(1, 100) <= chance;
+        let fleets: BTreeSet<UnitRef> = landing.iter().map(|(f, _)| f.clone()).collect();
+        if !success {
+            for fleet in fleets {
+                turn.emit(when, What::LandingFailed { fleet, at, chance });
             }
-            for a in &armies {
-                put_ashore(turn, when, &f, a, at, true);
-            }
-            landed = true;
+            continue;
         }
-        if landed && let Some(u) = turn.state.unit_mut(&f.0, f.1) {
+        for (f, a) in &landing {
+            put_ashore(turn, when, f, a, at, true);
+        }
+        landed.extend(fleets);
+    }
+    for f in landed {
+        if let Some(u) = turn.state.unit_mut(&f.0, f.1) {
             u.stop();
         }
     }

@@ -20,6 +20,7 @@ use crate::event::{Event, What, When};
 use crate::ids::{KingdomCode, UnitId};
 use crate::map::Map;
 use crate::orders::{KingdomOrders, UnitOrders};
+use crate::rulings::Rulings;
 use crate::state::GameState;
 use empires_dice::GameRng;
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,6 +40,9 @@ pub enum TurnError {
 pub struct Outcome {
     pub state: GameState,
     pub events: Vec<Event>,
+    /// The result the GM declared with this turn's rulings: the game ends with it; or why
+    /// it could not stand (a winner defeated in this very turn), for the GM.
+    pub declared: Option<Result<crate::victory::Victory, String>>,
 }
 
 /// The work space of one turn: the state being changed, the orders, the generator and the
@@ -53,6 +57,10 @@ pub struct Turn<'a> {
     /// troop: those gift and disband orders are not carried out (6, palace coup), and the
     /// GM is told. Decided before F11; read again at L12.
     pub dethroned: BTreeSet<KingdomCode>,
+    /// The GM's rulings for this turn ([`crate::rulings`]).
+    pub rulings: Rulings,
+    /// The result the GM declared, once L20 has checked it.
+    pub declared: Option<Result<crate::victory::Victory, String>>,
 }
 
 impl<'a> Turn<'a> {
@@ -85,6 +93,8 @@ impl<'a> Turn<'a> {
             rng,
             events: Vec::new(),
             dethroned: BTreeSet::new(),
+            rulings: Rulings::default(),
+            declared: None,
         })
     }
 
@@ -136,6 +146,7 @@ impl<'a> Turn<'a> {
         Outcome {
             state: self.state,
             events: self.events,
+            declared: self.declared,
         }
     }
 }
@@ -146,7 +157,21 @@ pub fn play(
     state: &GameState,
     orders: &BTreeMap<KingdomCode, KingdomOrders>,
 ) -> Result<Outcome, TurnError> {
+    play_ruled(map, state, orders, &Rulings::default())
+}
+
+/// Plays one turn with the GM's rulings for it: a ruler's new status counts from the start
+/// of the turn (2.10), a denied proclamation earns nothing at L13, a declared result is
+/// checked against the state the turn leaves (L20).
+pub fn play_ruled(
+    map: &Map,
+    state: &GameState,
+    orders: &BTreeMap<KingdomCode, KingdomOrders>,
+    rulings: &Rulings,
+) -> Result<Outcome, TurnError> {
     let mut turn = Turn::new(map, state, orders)?;
+    turn.rulings = rulings.clone();
+    first::status_ruled(&mut turn);
     first::run(&mut turn);
     movement::run(&mut turn);
     finals::run(&mut turn);

@@ -242,10 +242,6 @@ fn l2_nonsense_sends_fail_with_a_reason() {
     let (map, s) = setup();
     let o = hq(vec![
         HqOrder::SendGold {
-            to: kc("FRA"),
-            amount: gold(10),
-        },
-        HqOrder::SendGold {
             to: kc("XYZ"),
             amount: gold(10),
         },
@@ -260,11 +256,35 @@ fn l2_nonsense_sends_fail_with_a_reason() {
     ]);
     let (_, events) = run(&map, &s, &orders(vec![("FRA", o)]));
     let f = failures(&events, "FRA");
-    assert_eq!(f.len(), 4, "{f:?}");
-    assert!(f[0].contains("itself"));
-    assert!(f[1].contains("no kingdom XYZ"));
-    assert!(f[2].contains("more than 0"));
-    assert!(f[3].contains("independents"));
+    assert_eq!(f.len(), 3, "{f:?}");
+    assert!(f[0].contains("no kingdom XYZ"));
+    assert!(f[1].contains("more than 0"));
+    assert!(f[2].contains("independents"));
+}
+
+/// L2: "the recipient garrison can be owned by ... the same kingdom". With one treasury a
+/// kingdom (E11) the gold comes back, and only the fee is spent.
+#[test]
+fn l2_gold_may_be_sent_to_ones_own_garrison_for_the_fee() {
+    let (map, mut s) = setup();
+    disarm_france(&mut s);
+    let o = hq(vec![HqOrder::SendGold {
+        to: kc("FRA"),
+        amount: gold(30),
+    }]);
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    assert!(failures(&events, "FRA").is_empty(), "{events:?}");
+    assert_eq!(
+        finals_of(&events, 2),
+        vec![&What::GoldSent {
+            from: kc("FRA"),
+            to: kc("FRA"),
+            amount: gold(30),
+            fee: gold(3),
+        }]
+    );
+    // 100 less the 3 fee, then decay and revenue as in T17.
+    assert_eq!(treasury(&after, "FRA"), gold(97).percent(93) + gold(81));
 }
 
 // ---------------------------------------------------------------------------------------

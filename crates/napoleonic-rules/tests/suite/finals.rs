@@ -258,7 +258,7 @@ fn t72_revenue_counts_the_damage_before_it_is_repaired() {
 // L12 gifts.
 
 #[test]
-fn l12_a_gift_takes_the_annexation_fort_and_harbour_and_g29_empties_the_garrison() {
+fn l12_a_gift_takes_the_fort_and_harbour_not_the_annexation_and_g29_empties_the_garrison() {
     let (map, mut s) = setup();
     s.kingdoms.get_mut(&kc("FRA")).unwrap().status = Status::Royalty;
     let p = s.provinces.get_mut(&NOR).unwrap();
@@ -276,10 +276,11 @@ fn l12_a_gift_takes_the_annexation_fort_and_harbour_and_g29_empties_the_garrison
     let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
     let p = &after.provinces[&NOR];
     assert_eq!(p.owner, kc("BAV"));
-    assert_eq!(p.annexed_to, kc("BAV"));
+    // Ch4 "Provinces Gifted": a change of owner does not change the annexation.
+    assert_eq!(p.annexed_to, kc("FRA"));
     assert_eq!((p.fort_level, p.harbour), (1, true));
     assert!(p.permissions.is_empty());
-    assert_eq!(after.kingdoms[&kc("BAV")].annexed, vec![NOR]);
+    assert!(after.kingdoms[&kc("BAV")].annexed.is_empty());
     // The soldiers and the leader in a new army, the ship in a new fleet, both French.
     let army = unit(&after, "FRA", a(2));
     assert_eq!((army.location, army.troops.len()), (NOR, 2));
@@ -296,6 +297,70 @@ fn l12_a_gift_takes_the_annexation_fort_and_harbour_and_g29_empties_the_garrison
     // The giver had Normandy's revenue this turn (L11 comes before L12).
     assert_eq!(revenue_of(&events, "FRA").unwrap().0, gold(81));
     assert_eq!(revenue_of(&events, "BAV").unwrap().0, gold(20));
+}
+
+/// Ch4 "Provinces Gifted", L6, L7, L11: a given province earns for no one until the
+/// recipient pays to annex it; unclaimed, its annexation lapses to the independents.
+#[test]
+fn l12_a_given_province_pays_no_one_until_the_recipient_annexes_it() {
+    let (map, s) = setup();
+    let give = hq(vec![HqOrder::GiveProvince {
+        province: NOR,
+        to: kc("BAV"),
+    }]);
+    let (given, _) = run(&map, &s, &orders(vec![("FRA", give)]));
+    // The next turn: Normandy's 20 is earned by neither kingdom.
+    let (idle, events) = run(&map, &given, &orders(vec![]));
+    assert_eq!(revenue_of(&events, "FRA").unwrap().0, gold(61));
+    assert_eq!(revenue_of(&events, "BAV").unwrap().0, gold(20));
+    assert_eq!(idle.provinces[&NOR].decline, 1);
+    // Bavaria annexes it, paying its revenue of 20; it pays from the turn after.
+    let annex = hq(vec![HqOrder::Annex { province: NOR }]);
+    let (annexed, events) = run(&map, &given, &orders(vec![("BAV", annex)]));
+    assert!(failures(&events, "BAV").is_empty(), "{events:?}");
+    assert!(finals_of(&events, 6).contains(&&What::Annexed {
+        kingdom: kc("BAV"),
+        province: NOR,
+        cost: gold(20),
+    }));
+    assert_eq!(annexed.provinces[&NOR].annexed_to, kc("BAV"));
+    assert_eq!(revenue_of(&events, "BAV").unwrap().0, gold(20));
+    let (_, events) = run(&map, &annexed, &orders(vec![]));
+    assert_eq!(revenue_of(&events, "BAV").unwrap().0, gold(40));
+    assert_eq!(revenue_of(&events, "FRA").unwrap().0, gold(61));
+    // Never annexed, the annexation declines and lapses after three turns (L7, G25).
+    let mut st = idle;
+    for _ in 0..2 {
+        st = run(&map, &st, &orders(vec![])).0;
+    }
+    let p = &st.provinces[&NOR];
+    assert!(p.annexed_to.is_independent(), "{p:?}");
+    assert!(!st.kingdoms[&kc("FRA")].annexed.contains(&NOR));
+}
+
+/// The FAQ: a province ceded to the independents becomes theirs, and no troops are made for
+/// them; the giver's garrison leaves as its own army (G29).
+#[test]
+fn l12_a_province_may_be_ceded_to_the_independents() {
+    let (map, mut s) = setup();
+    add(&mut s, "FRA", g(NOR), "LIN", 2);
+    let cede = hq(vec![HqOrder::GiveProvince {
+        province: NOR,
+        to: KingdomCode::independents(),
+    }]);
+    let (after, events) = run(&map, &s, &orders(vec![("FRA", cede)]));
+    assert!(failures(&events, "FRA").is_empty(), "{events:?}");
+    let p = &after.provinces[&NOR];
+    assert!(p.owner.is_independent());
+    assert_eq!(p.annexed_to, kc("FRA"));
+    let theirs: Vec<&Unit> = after
+        .units
+        .iter()
+        .filter(|u| u.owner.is_independent() && u.location == NOR)
+        .collect();
+    assert!(theirs.iter().all(|u| u.troops.is_empty()), "{theirs:?}");
+    let army = unit(&after, "FRA", a(2));
+    assert_eq!((army.location, army.troops.len()), (NOR, 2));
 }
 
 #[test]
@@ -347,12 +412,13 @@ fn l12_a_gift_needs_the_province_and_a_willing_recipient() {
     ]);
     let (after, events) = run(&map, &s, &orders(vec![("FRA", o)]));
     let f = failures(&events, "FRA");
-    assert_eq!(f.len(), 4, "{f:?}");
+    assert_eq!(f.len(), 3, "{f:?}");
     assert!(f[0].contains("SAV accepts nothing from FRA"));
     assert!(f[1].contains("held by BAV"));
-    assert!(f[2].contains("independents"));
-    assert!(f[3].contains("yours already"));
-    assert_eq!(after.provinces[&BUR].owner, kc("FRA"));
+    // Ceding Burgundy to the independents is carried out (the FAQ), so it is no longer
+    // France's to give to itself.
+    assert!(f[2].contains("held by IND"), "{f:?}");
+    assert_eq!(after.provinces[&BUR].owner, kc("IND"));
 }
 
 #[test]

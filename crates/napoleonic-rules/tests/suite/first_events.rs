@@ -504,6 +504,24 @@ fn t60_t61_disband_removes_and_salvage_pays_only_ashore() {
     assert!(out.failed_with(&["disband 3 LIN", "holds 2 LIN, not 3"]));
 }
 
+/// F11, T61: the rulebook asks a province only of salvaged *ships*; artillery salvaged by an
+/// army aboard a fleet at sea still pays its third, while the fleet's warship pays nothing.
+#[test]
+fn f11_siege_machines_salvaged_at_sea_pay_ships_do_not() {
+    let (map, mut s) = world();
+    place(&mut s, "FRA", "F1", CHA, &[("TRN", 2)]);
+    place(&mut s, "FRA", "A1", CHA, &[("ART", 2)]);
+    board(&mut s, "FRA", "A1", "FRA", "F1");
+    let mut o = Orders::new();
+    o.unit("FRA", "F1").salvage = counts(&[("TRN", 1)]);
+    o.unit("FRA", "A1").salvage = counts(&[("ART", 1)]);
+    let out = play_first(&map, &s, &o);
+    assert_eq!(out.unit("FRA", "A1").troops.len(), 1);
+    assert_eq!(out.unit("FRA", "F1").troops.len(), 1);
+    // Artillery: a third of 15 is 5, aboard at sea as ashore; the transport nothing.
+    assert_eq!(out.treasury("FRA"), Fixed::whole(100 + 5));
+}
+
 #[test]
 fn t78_a_ruler_giving_everything_away_is_dethroned_and_keeps_his_troops() {
     let (map, mut s) = world();

@@ -14,4 +14,5 @@ mod movement;
 mod movement_fleets;
 mod movement_properties;
 mod moves_support;
+mod rulings;
 mod sea_battles;

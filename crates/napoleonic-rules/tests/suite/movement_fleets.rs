@@ -516,6 +516,53 @@ fn t14_g33_armies_landing_together_roll_once_on_their_summed_combat() {
     }
 }
 
+/// G33 as corrected (Ch5: "all soldiers in all armies being unloaded"): armies landing on
+/// one province in one phase roll together whichever fleets carry them. Two fleets of 60
+/// each make 120, a sure landing; one fleet alone has 60 in 100.
+#[test]
+fn g33_armies_from_several_fleets_landing_on_one_province_add_up() {
+    let (map, mut s) = world();
+    set_war(&mut s, "FRA", "AUS");
+    s.settings.harbour_loss_percent = 0;
+    place(&mut s, "FRA", "F1", CHA, &[("TRN", 1)]);
+    place(&mut s, "FRA", "F2", CHA, &[("TRN", 1)]);
+    place(&mut s, "FRA", "A1", CHA, &[("LIN", 1)]); // 2 × 30 = 60
+    place(&mut s, "FRA", "A2", CHA, &[("LIN", 1)]); // 60
+    board(&mut s, "FRA", "A1", "FRA", "F1");
+    board(&mut s, "FRA", "A2", "FRA", "F2");
+    let mut both = Orders::new();
+    unload(&mut both, "FRA", "F1", 1, "A1", FLA);
+    unload(&mut both, "FRA", "F2", 1, "A2", FLA);
+    let mut alone = Orders::new();
+    unload(&mut alone, "FRA", "F1", 1, "A1", FLA);
+    let mut failures_alone = 0;
+    for seed in 0..12 {
+        let mut s2 = s.clone();
+        s2.rng = empires_dice::GameRng::from_game_seed(seed).save();
+        let out = play(&map, &s2, &both);
+        out.no_failures();
+        assert!(
+            out.count(|w| matches!(w, What::LandingFailed { .. })) == 0,
+            "seed {seed}: 120 always lands"
+        );
+        for a in ["A1", "A2"] {
+            assert!(out.unit("FRA", a).aboard.is_none(), "seed {seed}: {a}");
+            assert_eq!(out.at("FRA", a), FLA);
+        }
+        let out = play(&map, &s2, &alone);
+        let failed = out
+            .events_at(phase(1, MoveStep::Unload))
+            .contains(&&What::LandingFailed {
+                fleet: (k("FRA"), u("F1")),
+                at: LocId(FLA),
+                chance: 60,
+            });
+        failures_alone += usize::from(failed);
+    }
+    // One fleet alone rolls on its own 60: over twelve seeds some landings fail.
+    assert!(failures_alone > 0, "60 in 100 failed in none of 12 seeds");
+}
+
 #[test]
 fn a_landing_with_no_soldiers_has_no_chance() {
     let (map, mut s) = world();
