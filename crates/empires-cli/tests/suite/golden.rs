@@ -46,6 +46,12 @@ pub const INTENDED: &[(&str, &str)] = &[
         "a player sees the map of Europe and their kingdom before turn 1, on the web and in \
          the first report mail, which comes with the blank order sheet",
     ),
+    (
+        "every Empires turn's turn.json records rules version 2, not 1; nothing else moves \
+         in the World, Medieval or European lists",
+        "decision 39 lets Australian Empires fly, which changes Australian turns where AIR is \
+         ordered: `verify` of a turn played before tells the two apart by the version",
+    ),
 ];
 
 const TURNS: u32 = 10;

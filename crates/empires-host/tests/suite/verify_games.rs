@@ -154,7 +154,7 @@ async fn an_australian_turn_from_before_decision_39_is_listed_as_other_rules() {
         .unwrap();
     let sheet = Submission {
         empire: Some(empires_host::store::SeatCode::parse(first.as_str()).unwrap()),
-        body: b"AIR - - 1\n".to_vec(),
+        body: b"1. CASH - - 7\n2. AIR - - 1\n".to_vec(),
         door: "test".into(),
         received_at: 0,
         for_turn: None,
