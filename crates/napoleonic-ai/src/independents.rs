@@ -112,112 +112,17 @@ pub(crate) fn draft(map: &Map, state: &GameState, pic: &Picture) -> KingdomOrder
     // 1. Retaking (G36): provinces annexed to them that a kingdom holds, and their own
     //    where intruders stand (1.1: they attack every intruder), the richest first. No
     //    other province is ever a target.
-    let mut targets: Vec<LocId> = state
+    let targets: Vec<LocId> = state
         .provinces
         .iter()
         .filter(|(id, p)| p.annexed_to == ind && (p.owner != ind || intruded(state, **id)))
         .map(|(id, _)| *id)
         .collect();
-    targets.sort_by_key(|t| {
-        (
-            std::cmp::Reverse(map.get(*t).map_or(Gold::ZERO, |l| l.revenue)),
-            *t,
-        )
-    });
-    let mut busy: BTreeSet<UnitId> = BTreeSet::new();
-    // Armies already in a target province are fighting for it: they stay.
-    for u in state.units.iter().filter(|u| {
-        u.owner == ind && u.kind() == UnitKind::Army && u.aboard.is_none() && !own(u.location)
-    }) {
-        if targets.contains(&u.location) {
-            busy.insert(u.id);
-        }
-    }
-    let mut asked: BTreeMap<UnitId, u32> = BTreeMap::new();
-    for &t in &targets {
-        let already = state
-            .units
-            .iter()
-            .any(|u| u.owner == ind && u.location == t && busy.contains(&u.id));
-        if already {
-            continue;
-        }
-        let need = (view.defence(t).saturating_mul(3) / 2 + 1).max(state.settings.conquest_combat);
-        let next_to: BTreeSet<LocId> = view
-            .land_neighbours(t)
-            .into_iter()
-            .filter(|n| own(*n))
-            .collect();
-        let mut sources: Vec<Source> = Vec::new();
-        for u in state.units.iter().filter(|u| {
-            u.owner == ind
-                && u.kind() == UnitKind::Army
-                && u.aboard.is_none()
-                && next_to.contains(&u.location)
-                && !busy.contains(&u.id)
-                && !u.troops.is_empty()
-        }) {
-            sources.push(Source::Army(u.id, strength(u, tables)));
-        }
-        for (g, at) in &garrisons {
-            if !next_to.contains(at) {
-                continue;
-            }
-            let (spare, s) = spare(state, &sheet, *g, keep[g], need);
-            if s > 0 {
-                sources.push(Source::Garrison(*g, spare, s));
-            }
-        }
-        sources.sort_by_key(|s| {
-            let id = match s {
-                Source::Army(id, _) | Source::Garrison(id, _, _) => *id,
-            };
-            (std::cmp::Reverse(s.strength()), id)
-        });
-        let mut gathered = 0;
-        let mut chosen = Vec::new();
-        for s in sources {
-            if gathered >= need {
-                break;
-            }
-            gathered = gathered.saturating_add(s.strength());
-            chosen.push(s);
-        }
-        if gathered < need {
-            // Too weak yet: the best city next to it raises the difference.
-            let city = garrisons
-                .iter()
-                .filter(|(_, at)| next_to.contains(at))
-                .filter_map(|(g, at)| {
-                    map.get(*at)
-                        .and_then(|l| l.city.as_ref())
-                        .map(|c| (c.max_builds, *g))
-                })
-                .max_by_key(|(builds, g)| (*builds, std::cmp::Reverse(*g)));
-            if let Some((_, g)) = city {
-                let a = asked.entry(g).or_default();
-                *a = a.saturating_add(need - gathered);
-            }
-            continue;
-        }
-        for s in chosen {
-            match s {
-                Source::Army(id, _) => {
-                    busy.insert(id);
-                    sheet.march(id, &[t]);
-                }
-                Source::Garrison(g, troops, _) => {
-                    let Some(army) = sheet.form_army(g) else {
-                        continue; // 99 armies already
-                    };
-                    busy.insert(army);
-                    sheet.transfer(g, army, &troops);
-                    // G36: the march goes only into a province annexed to them.
-                    sheet.march(army, &[t]);
-                }
-            }
-        }
-    }
+    let Retaking {
+        busy,
+        asked,
+        targets,
+    } = retake(&view, &mut sheet, targets, &garrisons, &keep);
 
     // 2. Armies home: into the garrison where they stand, or back into their own land.
     for u in state.units.iter().filter(|u| {
@@ -274,6 +179,138 @@ pub(crate) fn draft(map: &Map, state: &GameState, pic: &Picture) -> KingdomOrder
         }
     }
     sheet.finish()
+}
+
+/// What a retaking leaves: the armies it sent or kept fighting, what it asked each city to
+/// raise for next time, and the targets in the order they were taken.
+pub(crate) struct Retaking {
+    pub busy: BTreeSet<UnitId>,
+    pub asked: BTreeMap<UnitId, u32>,
+    pub targets: Vec<LocId>,
+}
+
+/// Retaking provinces annexed to the viewer (G36 for the independents, Ch8 for a kingdom the
+/// computer keeps): the richest target first, the viewer gathers what it can spare next to
+/// it, its armies standing in its own land and the troops of neighbouring garrisons beyond
+/// what each keeps (`keep`). When that reaches half again the defenders' strength, and at
+/// least the 10 a conquest needs (M13), each garrison forms an army (F6), hands it the
+/// troops (F9), and every force marches in at phase 1. Otherwise the best neighbouring city
+/// is asked to raise the difference. Armies already standing in a target stay to fight.
+pub(crate) fn retake(
+    view: &View,
+    sheet: &mut Sheet,
+    mut targets: Vec<LocId>,
+    garrisons: &[(UnitId, LocId)],
+    keep: &BTreeMap<UnitId, u32>,
+) -> Retaking {
+    let (map, state, me) = (view.map, view.state, &view.me);
+    let tables = &state.tables;
+    let own = |at: LocId| view.owner(at) == Some(me);
+    targets.sort_by_key(|t| {
+        (
+            std::cmp::Reverse(map.get(*t).map_or(Gold::ZERO, |l| l.revenue)),
+            *t,
+        )
+    });
+    let mut busy: BTreeSet<UnitId> = BTreeSet::new();
+    // Armies already in a target province are fighting for it: they stay.
+    for u in state.units.iter().filter(|u| {
+        &u.owner == me && u.kind() == UnitKind::Army && u.aboard.is_none() && !own(u.location)
+    }) {
+        if targets.contains(&u.location) {
+            busy.insert(u.id);
+        }
+    }
+    let mut asked: BTreeMap<UnitId, u32> = BTreeMap::new();
+    for &t in &targets {
+        let already = state
+            .units
+            .iter()
+            .any(|u| &u.owner == me && u.location == t && busy.contains(&u.id));
+        if already {
+            continue;
+        }
+        let need = (view.defence(t).saturating_mul(3) / 2 + 1).max(state.settings.conquest_combat);
+        let next_to: BTreeSet<LocId> = view
+            .land_neighbours(t)
+            .into_iter()
+            .filter(|n| own(*n))
+            .collect();
+        let mut sources: Vec<Source> = Vec::new();
+        for u in state.units.iter().filter(|u| {
+            &u.owner == me
+                && u.kind() == UnitKind::Army
+                && u.aboard.is_none()
+                && next_to.contains(&u.location)
+                && !busy.contains(&u.id)
+                && !u.troops.is_empty()
+        }) {
+            sources.push(Source::Army(u.id, strength(u, tables)));
+        }
+        for (g, at) in garrisons {
+            if !next_to.contains(at) {
+                continue;
+            }
+            let (spare, s) = spare(state, sheet, *g, keep[g], need);
+            if s > 0 {
+                sources.push(Source::Garrison(*g, spare, s));
+            }
+        }
+        sources.sort_by_key(|s| {
+            let id = match s {
+                Source::Army(id, _) | Source::Garrison(id, _, _) => *id,
+            };
+            (std::cmp::Reverse(s.strength()), id)
+        });
+        let mut gathered = 0;
+        let mut chosen = Vec::new();
+        for s in sources {
+            if gathered >= need {
+                break;
+            }
+            gathered = gathered.saturating_add(s.strength());
+            chosen.push(s);
+        }
+        if gathered < need {
+            // Too weak yet: the best city next to it raises the difference.
+            let city = garrisons
+                .iter()
+                .filter(|(_, at)| next_to.contains(at))
+                .filter_map(|(g, at)| {
+                    map.get(*at)
+                        .and_then(|l| l.city.as_ref())
+                        .map(|c| (c.max_builds, *g))
+                })
+                .max_by_key(|(builds, g)| (*builds, std::cmp::Reverse(*g)));
+            if let Some((_, g)) = city {
+                let a = asked.entry(g).or_default();
+                *a = a.saturating_add(need - gathered);
+            }
+            continue;
+        }
+        for s in chosen {
+            match s {
+                Source::Army(id, _) => {
+                    busy.insert(id);
+                    sheet.march(id, &[t]);
+                }
+                Source::Garrison(g, troops, _) => {
+                    let Some(army) = sheet.form_army(g) else {
+                        continue; // 99 armies already
+                    };
+                    busy.insert(army);
+                    sheet.transfer(g, army, &troops);
+                    // The march goes only into a province annexed to the viewer.
+                    sheet.march(army, &[t]);
+                }
+            }
+        }
+    }
+    Retaking {
+        busy,
+        asked,
+        targets,
+    }
 }
 
 /// What a garrison can send out and still keep `keep`: its best troops first until `need`

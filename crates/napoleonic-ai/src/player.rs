@@ -1,8 +1,9 @@
 //! The computer player of a kingdom, in one of two styles.
 //!
 //! - **Caretaker**, the GM's stand-in for a ruler who missed a turn (digest 1.1, 6): it
-//!   changes no relation, raises troops it can keep, annexes what it may, calls its armies
-//!   home and sends them where its provinces are threatened, and keeps a surplus. When the
+//!   changes no relation, raises troops it can keep, annexes what it may, retakes provinces
+//!   annexed to it from those at war with it (Ch8), calls its armies home and sends them
+//!   where its provinces are threatened, and keeps a surplus. When the
 //!   treasury cannot pay the upkeep it disbands troops rather than let them go unpaid (L3).
 //! - **Conqueror**, for simulations and kingdoms nobody plays: the same economy, spending
 //!   its savings on troops as well, and it also joins coalitions with neighbours that share
@@ -68,7 +69,10 @@ pub(crate) fn draft(
         purse.spend_savings(SAVINGS_TURNS);
     }
     match style {
-        Style::Caretaker => defend(&view, &mut sheet),
+        Style::Caretaker => {
+            let busy = retake_own(&view, &mut sheet);
+            defend(&view, &mut sheet, &busy);
+        }
         Style::Conqueror => conquer(&view, &mut sheet, room),
     }
     crate::leaders::lead(&view, &mut sheet, &mut purse);
@@ -315,10 +319,13 @@ fn annex(view: &View, sheet: &mut Sheet, purse: &mut Purse) -> u32 {
 /// The caretaker's armies: one standing outside our lands comes home by the shortest way
 /// through land it may pass; one at home stays where it is threatened, or else goes to a
 /// province of ours within this turn's reach whose threat its defenders do not match.
-fn defend(view: &View, sheet: &mut Sheet) {
+fn defend(view: &View, sheet: &mut Sheet, busy: &BTreeSet<UnitId>) {
     let tables = &view.state.tables;
     let mut guarded: BTreeSet<LocId> = BTreeSet::new();
-    for u in my_armies(view) {
+    for u in my_armies(view)
+        .into_iter()
+        .filter(|u| !busy.contains(&u.id))
+    {
         let at = u.location;
         let mp = usize::from(start_mp(u, tables));
         if view.owner(at) != Some(&view.me) {
@@ -344,6 +351,37 @@ fn defend(view: &View, sheet: &mut Sheet) {
             sheet.march(u.id, &path);
         }
     }
+}
+
+/// Ch8: a kingdom the computer keeps "will only attack provinces that are annexed to it":
+/// it retakes its own annexed provinces held by a kingdom it is at war with (or by the
+/// independents), gathering its armies and what its neighbouring garrisons can spare, as
+/// the independents retake theirs (G36). It starts no war to do so. Answers the armies sent.
+fn retake_own(view: &View, sheet: &mut Sheet) -> BTreeSet<UnitId> {
+    let (map, state) = (view.map, view.state);
+    let targets: Vec<LocId> = state
+        .provinces
+        .iter()
+        .filter(|(_, p)| p.annexed_to == view.me && p.owner != view.me && view.hostile(&p.owner))
+        .map(|(id, _)| *id)
+        .collect();
+    if targets.is_empty() {
+        return BTreeSet::new();
+    }
+    let garrisons: Vec<(UnitId, LocId)> = my_garrisons(view)
+        .into_iter()
+        .map(|g| (g.id, g.location))
+        .collect();
+    // A garrison keeps what its province's threat asks, and never less than a province's
+    // usual guard.
+    let keep: BTreeMap<UnitId, u32> = garrisons
+        .iter()
+        .map(|(g, at)| {
+            let guard = crate::independents::base_strength(map, state, *at);
+            (*g, guard.max(view.threat(*at)))
+        })
+        .collect();
+    crate::independents::retake(view, sheet, targets, &garrisons, &keep).busy
 }
 
 /// How a conqueror ranks a target: empty of defenders first, then the weakest defence,

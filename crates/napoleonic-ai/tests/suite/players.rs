@@ -146,7 +146,7 @@ fn every_computer_sheet_passes_the_order_checker_over_many_turns() {
 }
 
 #[test]
-fn the_caretaker_never_declares_war_nor_attacks_and_keeps_a_surplus() {
+fn the_caretaker_never_declares_war_attacks_only_its_own_and_keeps_a_surplus() {
     let (mut at_war, mut spending) = (0, 0);
     play_games(&[31, 32], 25, |map, state, drafts| {
         for (k, (style, o)) in drafts {
@@ -164,10 +164,19 @@ fn the_caretaker_never_declares_war_nor_attacks_and_keeps_a_surplus() {
             {
                 at_war += 1;
             }
-            // Marches only through its own land or land it may pass, never an enemy's nor
-            // the independents' (3.3: that is an invasion).
+            // Marches only through its own land or land it may pass, never into an enemy's
+            // nor the independents' (3.3: that is an invasion), except to retake a
+            // province annexed to it (Ch8).
             for u in &o.units {
-                let mut at = state.unit(k, u.unit).map(|x| x.location);
+                // An army the sheet forms stands with the unit forming it (F6).
+                let formed_by = o
+                    .units
+                    .iter()
+                    .find(|c| c.form.iter().any(|(id, _)| *id == u.unit));
+                let mut at = state
+                    .unit(k, u.unit)
+                    .or_else(|| formed_by.and_then(|c| state.unit(k, c.unit)))
+                    .map(|x| x.location);
                 for p in &u.plan {
                     assert!(!p.pillage, "{k} pillages");
                     let Some(Step::Move(to)) = p.step else {
@@ -175,8 +184,10 @@ fn the_caretaker_never_declares_war_nor_attacks_and_keeps_a_surplus() {
                     };
                     let from = at.expect("a march from where the unit stands");
                     assert!(open_land_neighbours(map, from).contains(&to));
-                    let owner = &state.provinces[&to].owner;
+                    let p = &state.provinces[&to];
+                    let owner = &p.owner;
                     let passable = owner == k
+                        || &p.annexed_to == k
                         || (state.relation(k, owner) != Relation::War
                             && state.has_permission(k, to));
                     assert!(passable, "turn {}: {k} {} invades {to}", state.turn, u.unit);
@@ -202,6 +213,54 @@ fn the_caretaker_never_declares_war_nor_attacks_and_keeps_a_surplus() {
         "no caretaker was ever at war: the test proves nothing"
     );
     assert!(spending > 0, "no caretaker ever spent a coin");
+}
+
+/// Ch8: a kingdom the computer keeps attacks provinces annexed to it: here a French
+/// province an enemy took, next to a French army strong enough to win it back.
+#[test]
+fn the_caretaker_retakes_a_province_annexed_to_it() {
+    let (map, mut state) = game(33);
+    let fra = code("FRA");
+    let army = state
+        .units
+        .iter()
+        .find(|u| u.owner == fra && u.kind() == UnitKind::Army)
+        .map(|u| (u.id, u.location))
+        .expect("a French army");
+    // A French province next to the army, annexed to France, is taken by Britain.
+    let lost = open_land_neighbours(&map, army.1)
+        .into_iter()
+        .find(|n| {
+            state.provinces[n].owner == fra
+                && !state
+                    .units
+                    .iter()
+                    .any(|u| u.location == *n && !u.troops.is_empty())
+        })
+        .expect("France has a province with no troops next to its army");
+    let gbr = code("GBR");
+    state.set_relation(&fra, &gbr, Relation::War);
+    let p = state.provinces.get_mut(&lost).unwrap();
+    assert_eq!(p.annexed_to, fra);
+    p.owner = gbr.clone();
+    p.owner_at_start = gbr.clone();
+    state
+        .units
+        .retain(|u| u.id != UnitId::garrison(lost) || u.location != lost);
+    let o = computer_orders(&map, &state, &fra, Style::Caretaker);
+    assert!(
+        marches(&o).iter().any(|m| m.1 == 1 && m.2 == lost),
+        "no French force marches into {lost}: {:?}",
+        marches(&o)
+    );
+    // Land the enemy holds that was never France's is left alone.
+    state.provinces.get_mut(&lost).unwrap().annexed_to = gbr;
+    let o = computer_orders(&map, &state, &fra, Style::Caretaker);
+    assert!(
+        !marches(&o).iter().any(|m| m.2 == lost),
+        "{:?}",
+        marches(&o)
+    );
 }
 
 #[test]
