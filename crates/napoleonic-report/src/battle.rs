@@ -120,6 +120,11 @@ impl Words<'_> {
                 "fighting the crew aboard {} (with the marine modifier)",
                 self.named(rep, f)
             )),
+            Some(f) if u.below_decks => m.push(format!(
+                "below decks aboard {}: transports carry no marines, so they neither fight \
+                 nor are hit",
+                self.named(rep, f)
+            )),
             Some(f) => m.push(format!(
                 "fighting as marines from {} (with the marine modifier)",
                 self.named(rep, f)

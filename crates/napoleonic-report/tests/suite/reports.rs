@@ -784,3 +784,41 @@ fighting_room = 2
         assert_eq!(percent(5), "0.05%");
     }
 }
+
+/// N9: Prussia's cuirassier recruited in Berlin (L4) is in France's count for Berlin at
+/// once, as a miniature on the board, but France is never told of the recruiting.
+#[test]
+fn n9_recruits_show_in_the_counts_but_the_recruiting_stays_hidden() {
+    let (map, after, events) = played();
+    let berlin = LocId(6);
+    let garrison = after.unit(&k("PRU"), UnitId::garrison(berlin)).unwrap();
+    assert!(
+        events.iter().any(|e| matches!(
+            &e.what,
+            What::TroopsBuilt { unit, .. } if unit.0 == k("PRU") && unit.1 == garrison.id
+        )),
+        "Prussia recruited in Berlin"
+    );
+    let fra = report(&map, &after, &events, &k("FRA"), None);
+    let seen = fra
+        .foreign_forces
+        .iter()
+        .find(|f| f.location.id == berlin)
+        .expect("Berlin's forces are counted");
+    assert_eq!(seen.count, foreign_count(&after.units, &k("FRA"), berlin));
+    assert!(
+        !fra.events
+            .iter()
+            .any(|e| e.text.to_lowercase().contains("recruit")),
+        "{:?}",
+        fra.events
+    );
+    let pru = report(&map, &after, &events, &k("PRU"), None);
+    assert!(
+        pru.events
+            .iter()
+            .any(|e| e.text.to_lowercase().contains("recruit") || e.text.contains("CUI")),
+        "{:?}",
+        pru.events
+    );
+}

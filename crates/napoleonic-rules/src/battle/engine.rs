@@ -835,6 +835,16 @@ impl Battle {
                     amphibious: u.setup.amphibious,
                     aboard: u.carrier.map(|c| self.units[c].unit.clone()),
                     on_enemy_deck: u.setup.aboard_enemy,
+                    // 4.6: a fleet of transports has no marine capacity: its passengers
+                    // stay below decks, neither fighting nor hit.
+                    below_decks: u.carrier.is_some_and(|c| {
+                        !u.setup.aboard_enemy
+                            && self
+                                .unit_fighters(c)
+                                .map(|fi| self.fighters[fi].marine_cap)
+                                .sum::<u32>()
+                                == 0
+                    }),
                     leader: u.tactics.as_ref().map(|t| t.name.clone()),
                     total_combat: combat,
                     total_hp: self.unit_hp(ui),

@@ -84,6 +84,10 @@ pub struct UnitReport {
     /// fleet's deck (`aboard`), all of it, against the crew.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub on_enemy_deck: bool,
+    /// At sea, aboard a fleet with no marine capacity (transports only, 4.6): its soldiers
+    /// stay below decks and neither fight nor take hits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub below_decks: bool,
     /// The unit leader, who gives its troops his tactics.
     pub leader: Option<String>,
     /// Unmodified: attacks × combat, and hit points, of its fighters (troops and leaders).

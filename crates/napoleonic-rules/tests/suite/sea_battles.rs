@@ -100,6 +100,33 @@ fn t50_marines_in_rank_one_fall_before_any_ship_is_hit() {
     );
 }
 
+/// 4.6: a transport has no marine capacity, so the army it carries stays below decks: the
+/// report says so, rather than that it fights as marines (it neither hits nor is hit).
+#[test]
+fn an_army_aboard_transports_is_reported_below_decks() {
+    let t = Tables::standard();
+    let mut b = at_sea();
+    let f = b.add_unit(0, &unit("FRA", "F1", &[("TRN", 2, 1)]), &t, fleet());
+    b.add_marines(0, &unit("FRA", "A1", &[("LIN", 2, 1)]), f, &t);
+    let w = b.add_unit(0, &unit("FRA", "F2", &[("WAR", 1, 1)]), &t, fleet());
+    b.add_marines(0, &unit("FRA", "A2", &[("LIN", 1, 1)]), w, &t);
+    b.add_unit(1, &unit("GBR", "F1", &[("WAR", 3, 1)]), &t, fleet());
+    b.max_rounds = 1;
+    let mut d = Scripted::new(1).chances(Draw::Hit, hits(3, 3));
+    let rep = b.fight(&mut d);
+    let of = |id: &str| {
+        rep.units
+            .iter()
+            .find(|x| x.unit == (k("FRA"), u(id)))
+            .unwrap()
+    };
+    assert!(of("A1").below_decks, "on transports");
+    assert!(!of("A2").below_decks, "a warship takes marines");
+    assert!(!of("F1").below_decks);
+    assert_eq!(suffered(&rep, 1, "FRA", "A1"), Fixed::ZERO);
+    assert_eq!(caused_by(&rep, 1, "FRA", "A1"), 0);
+}
+
 #[test]
 fn t52_a_warship_fights_with_two_infantry_and_the_rest_wait_below() {
     let t = Tables::standard();
