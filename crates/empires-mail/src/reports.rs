@@ -231,6 +231,7 @@ impl Turns<'_> {
             .into_iter()
             .collect();
         let deadline = deadline_after(store, game, turn).await?;
+        let contacts = contacts_of(store, game, opened.as_ref(), &place, &files, turn).await?;
         // 2.10: a report not paid for is not mailed; its player is told why instead.
         let mut recipients = Vec::new();
         let paid = store.ledgers.paid_turns(game).await?;
@@ -285,7 +286,9 @@ impl Turns<'_> {
                         .get(r.empire.as_str())
                         .cloned()
                         .unwrap_or_else(|| r.empire.to_string());
-                    let mut mail = letter.report_mail(&files, r, &name, credits.as_deref())?;
+                    let theirs = contacts.get(&r.empire).map_or(&[][..], Vec::as_slice);
+                    let mut mail =
+                        letter.report_mail(&files, r, &name, credits.as_deref(), theirs)?;
                     // The turn's own mailing is one message a seat; a copy is one more, under
                     // a key of its own (its Message-ID stays the report's, so a reply to it
                     // is tied to the seat as a reply to the first is).
@@ -349,7 +352,7 @@ pub fn preview(
         email: to.to_string(),
         expected: true,
     };
-    Ok(letter.report_mail(files, &r, name, None)?.message)
+    Ok(letter.report_mail(files, &r, name, None, &[])?.message)
 }
 
 /// Queues the reports of every game's unmailed turns.
@@ -380,6 +383,7 @@ impl Letter<'_> {
         r: &ReportRecipient,
         name: &str,
         credits: Option<&str>,
+        contacts: &[String],
     ) -> Result<OutMail> {
         let Letter {
             cfg,
@@ -418,6 +422,13 @@ impl Letter<'_> {
         );
         if let Some(line) = whole_at {
             opening.push_str(&wrapped(&line, ""));
+        }
+        if !contacts.is_empty() {
+            opening
+                .push_str("\nAmbassadors came to you this turn; their rulers may be written to:\n");
+            for c in contacts {
+                opening.push_str(&wrapped(c, "  "));
+            }
         }
         let html = with_opening(&report.html, &opening);
         let mut text = opening;
@@ -459,6 +470,50 @@ impl Letter<'_> {
             message,
         ))
     }
+}
+
+/// For each seat of `game`, the addresses turn `turn` introduced to it: the rulers who sent
+/// it an ambassador (Napoleonic Empires' Send Ambassador) and whose players share their
+/// confirmed address, one line each ("France (FRA): alice, alice@example.org"). A sender
+/// who does not share an address passes nothing on; the report itself says the ambassador
+/// came.
+async fn contacts_of(
+    store: &Services,
+    game: &str,
+    opened: &dyn Game,
+    place: &str,
+    files: &HashMap<String, Vec<u8>>,
+    turn: u32,
+) -> Result<HashMap<SeatCode, Vec<String>>> {
+    let tf = TurnFiles {
+        place,
+        files,
+        whole_map: false,
+    };
+    let intros = opened.introductions(turn, &tf)?;
+    if intros.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let shared = store.mail.shared_addresses(game).await?;
+    let seats: HashMap<String, String> = opened
+        .seats()?
+        .into_iter()
+        .map(|s| (s.code, s.name))
+        .collect();
+    let mut out: HashMap<SeatCode, Vec<String>> = HashMap::new();
+    for (from, to) in intros {
+        let (Some(to), Some((_, player, email))) = (
+            SeatCode::parse(&to),
+            shared.iter().find(|(s, _, _)| s.as_str() == from),
+        ) else {
+            continue;
+        };
+        let ruler = seats.get(&from).cloned().unwrap_or_else(|| from.clone());
+        out.entry(to)
+            .or_default()
+            .push(format!("{ruler} ({from}): {player}, {email}"));
+    }
+    Ok(out)
 }
 
 /// The message a player gets in place of a report held back until its turn is paid for.

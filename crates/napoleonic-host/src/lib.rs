@@ -294,6 +294,24 @@ impl Game for Opened {
         Ok(report)
     }
 
+    // Send Ambassador: read from the turn's events, the game's own record of it.
+    fn introductions(
+        &self,
+        _turn: u32,
+        files: &ruleset_api::mail::TurnFiles,
+    ) -> Result<Vec<(String, String)>> {
+        let events: Vec<napoleonic_rules::event::Event> =
+            serde_json::from_str(&files.text("events.json")?)
+                .map_err(|e| Error::corrupt(format!("{}: events.json: {e}", files.place)))?;
+        Ok(events
+            .into_iter()
+            .filter_map(|e| match e.what {
+                What::AmbassadorSent { from, to } => Some((from.to_string(), to.to_string())),
+                _ => None,
+            })
+            .collect())
+    }
+
     fn sheet_help(&self, _seat: &str) -> ruleset_api::SheetHelp {
         ruleset_api::SheetHelp {
             label: "Order sheet: orders under their headings, as the sheet explains".to_string(),

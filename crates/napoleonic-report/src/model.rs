@@ -1442,6 +1442,21 @@ impl<'a> Cx<'a> {
                 },
                 true,
             ),
+            What::AmbassadorSent { from, to } => (me(from) || me(to)).and_then(|| {
+                diplomacy(if me(from) {
+                    format!(
+                        "Your ambassador reached {}: your address goes with the report, if \
+                         your account shares it.",
+                        who(to)
+                    )
+                } else {
+                    format!(
+                        "{} sent you an ambassador: its ruler's address comes with this \
+                         report, if they share it.",
+                        who(from)
+                    )
+                })
+            }),
             What::StatusChanged { kingdom, status } => me(kingdom).and_then(|| {
                 let limits = &self.state.settings;
                 own(match status {

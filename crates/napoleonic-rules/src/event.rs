@@ -251,6 +251,12 @@ pub enum What {
     KingdomDefeated {
         kingdom: KingdomCode,
     },
+    /// Send Ambassador (HQ): the sender's ruler introduces themself to the other's, who may
+    /// write to them; the host passes the sender's address on where its player allows it.
+    AmbassadorSent {
+        from: KingdomCode,
+        to: KingdomCode,
+    },
     /// The GM's ruling (2.10): the ruler's status from this turn on.
     StatusChanged {
         kingdom: KingdomCode,

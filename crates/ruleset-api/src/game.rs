@@ -59,6 +59,13 @@ pub trait Game: Send + Sync + Any {
         let _ = turn;
         crate::mail::as_written(files, seat)
     }
+    /// The introductions turn `turn` made (its files `files`), as (from seat, to seat): a
+    /// seat whose ruler sent the other an ambassador (Napoleonic Empires), so that the host
+    /// passes the sender's address on where its player allows it. None in most games.
+    fn introductions(&self, turn: u32, files: &TurnFiles) -> Result<Vec<(String, String)>> {
+        let _ = (turn, files);
+        Ok(Vec::new())
+    }
     /// The script every report page of the game loads beside it (Empires: the map's
     /// layer, `map.js`), when the ruleset keeps one.
     fn page_script(&self) -> Option<&str> {

@@ -29,6 +29,17 @@ pub trait Mailroom: Send + Sync {
     /// The hash of an account's mail password, if one was issued.
     async fn mail_password_hash(&self, account: i64) -> Result<Option<String>>;
 
+    /// Whether the account lets the rulers it sends an ambassador to see its confirmed
+    /// address (off until the player turns it on).
+    async fn share_address(&self, account: i64) -> Result<bool>;
+
+    /// Turns the sharing of the account's address with ambassadors' hosts on or off.
+    async fn set_share_address(&self, account: i64, share: bool) -> Result<()>;
+
+    /// The seats of `game` whose player shares a confirmed address, each with the player's
+    /// name and the address, in the order of the seats' codes.
+    async fn shared_addresses(&self, game: &str) -> Result<Vec<(SeatCode, String, String)>>;
+
     /// The accounts whose address on record is `email` (compared without regard to case),
     /// once verified: a sheet from an address not yet proved is a stranger's.
     async fn accounts_by_email(&self, email: &str) -> Result<Vec<i64>>;

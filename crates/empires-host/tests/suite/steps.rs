@@ -695,8 +695,8 @@ async fn a_database_from_before_steps_opens_and_plays_as_before() {
         services.limits.close().await;
     }
     // The database as the host left it before standing sheets, expected seats and what a
-    // step needs, the host's own notices and the players' feeds were kept
-    // (migrations 0011 to 0015).
+    // step needs, the host's own notices, the players' feeds and their sharing of an
+    // address with ambassadors were kept (migrations 0011 to 0016).
     {
         let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
         for sql in [
@@ -708,6 +708,7 @@ async fn a_database_from_before_steps_opens_and_plays_as_before() {
             "ALTER TABLE gm_messages DROP COLUMN notice",
             "DROP INDEX accounts_feed_sha256",
             "ALTER TABLE accounts DROP COLUMN feed_sha256",
+            "ALTER TABLE accounts DROP COLUMN share_address",
             "DELETE FROM _sqlx_migrations WHERE version >= 11",
         ] {
             sqlx::query(sql).execute(&mut c).await.unwrap();

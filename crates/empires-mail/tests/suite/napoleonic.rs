@@ -240,3 +240,69 @@ async fn a_kingdoms_report_mail_is_a_close_up_under_200_kb() {
     );
     assert!(text.contains("the starting position"), "{text}");
 }
+
+/// Send Ambassador ("to send your email address to another player"): Prussia's player is
+/// given France's ruler's address with the report, once Alice lets her address be shared;
+/// by default, and for the sender, nothing is passed on.
+#[tokio::test]
+async fn an_ambassador_passes_the_senders_address_on_only_when_shared() {
+    for share in [false, true] {
+        let w = world().await;
+        europe(&w).await;
+        let alice = w
+            .store
+            .accounts
+            .account_by_name("alice")
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(
+            !w.store.mail.share_address(alice.id).await.unwrap(),
+            "off by default"
+        );
+        w.store
+            .mail
+            .set_share_address(alice.id, share)
+            .await
+            .unwrap();
+        let g = w.store.games.hosted("europe").await.unwrap();
+        let blank = g.ruleset.sheet(g.text(), "FRA").unwrap();
+        let sheet = blank.replacen("HQ\n", "HQ\nSEND AMBASSADOR TO PRU\n", 1);
+        assert_ne!(sheet, blank, "the sheet has an HQ section");
+        let submission = empires_host::store::Submission {
+            empire: Some("FRA".parse().unwrap()),
+            body: sheet.into_bytes(),
+            door: "test".into(),
+            received_at: START,
+            for_turn: None,
+            late: false,
+        };
+        w.store.games.submit("europe", &submission).await.unwrap();
+        let options = TurnOptions {
+            yes: true,
+            ..TurnOptions::default()
+        };
+        w.store
+            .games
+            .play_turn("europe", options, START)
+            .await
+            .unwrap();
+        empires_mail::reports::queue_reports(&w.store, &w.cfg, "europe", START)
+            .await
+            .unwrap();
+        let out = outbox(&w.store).await;
+        let to = |who: &str| out.iter().find(|m| m.to == who).unwrap().text();
+        let (alice_mail, bob_mail) = (to("alice@example.org"), to("bob@example.net"));
+        assert!(bob_mail.contains("sent you an ambassador"), "{bob_mail}");
+        assert_eq!(
+            bob_mail.contains("France (FRA): alice, alice@example.org"),
+            share,
+            "{bob_mail}"
+        );
+        assert!(
+            alice_mail.contains("Your ambassador reached"),
+            "{alice_mail}"
+        );
+        assert!(!alice_mail.contains("bob@example.net"), "{alice_mail}");
+    }
+}

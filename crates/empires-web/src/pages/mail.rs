@@ -24,6 +24,8 @@ struct SettingsPage {
     /// Whether the owner has confirmed the address.
     verified: bool,
     reports: bool,
+    /// Whether my address goes to the rulers I send an ambassador to.
+    share: bool,
     has_password: bool,
     new_password: Option<String>,
     notice: Option<String>,
@@ -54,6 +56,7 @@ async fn settings_page(
             .await?
             .email_verified,
         reports,
+        share: host.store.mail.share_address(me.account.id).await?,
         has_password,
         new_password,
         notice,
@@ -73,6 +76,8 @@ pub struct SettingsForm {
     email: String,
     /// Present (any value) when the box is ticked.
     reports: Option<String>,
+    /// Present when my address may go to the rulers I send an ambassador to.
+    share: Option<String>,
 }
 
 /// Sets my address on record and whether my reports are mailed.
@@ -99,6 +104,10 @@ pub async fn save(
         .store
         .accounts
         .set_address(me.account.id, email, reports, false)
+        .await?;
+    host.store
+        .mail
+        .set_share_address(me.account.id, form.form.share.is_some())
         .await?;
     let notice = match email {
         Some(e) if waits => {

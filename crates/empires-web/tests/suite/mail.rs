@@ -45,6 +45,22 @@ async fn a_player_sets_their_address_reports_and_mail_password() {
         w.host.store.mail.mail_settings(id).await.unwrap(),
         (Some("alice@example.org".into()), true)
     );
+    // Sharing the address with ambassadors' hosts is off until ticked, and untick again.
+    assert!(!w.host.store.mail.share_address(id).await.unwrap());
+    assert!(a.body.contains("name=\"share\" value=\"on\">"), "unticked");
+    for (share, ticked) in [(Some("on"), true), (None, false)] {
+        let mut fields = vec![("email", "alice@example.org"), ("reports", "on")];
+        fields.extend(share.map(|v| ("share", v)));
+        let a = w
+            .post_form("/account/mail", Some(&alice), &fields, true)
+            .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.body);
+        assert_eq!(w.host.store.mail.share_address(id).await.unwrap(), ticked);
+        assert_eq!(
+            a.body.contains("name=\"share\" value=\"on\" checked"),
+            ticked
+        );
+    }
     // Not an address; reports without an address.
     let a = w
         .post_form(

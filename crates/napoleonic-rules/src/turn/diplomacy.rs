@@ -47,6 +47,48 @@ pub fn gift_check(
     Ok(())
 }
 
+/// Send Ambassador: "to send your email address to another player", so that diplomacy
+/// can go on by private letter. The engine only records who sent an ambassador to whom,
+/// at the end of the turn (L20); the host passes the sender's address on, where the
+/// sender's player allows it. A kingdom no longer in the game, or the independents, who
+/// have no ruler, receive none.
+pub fn ambassadors(turn: &mut Turn) {
+    const WHEN: When = When::Final(20);
+    let orders = turn.orders;
+    for k in turn.ordering_kingdoms() {
+        let mut sent: BTreeSet<&KingdomCode> = BTreeSet::new();
+        for o in &orders[&k].hq {
+            let HqOrder::SendAmbassador { to } = o else {
+                continue;
+            };
+            let label = format!("send an ambassador to {to}");
+            let reason = match turn.state.kingdoms.get(to) {
+                _ if to == &k => Some("a ruler needs no ambassador to their own court".to_string()),
+                Some(x) if x.independent => {
+                    Some("the independents have no ruler to send an ambassador to".to_string())
+                }
+                Some(x) if x.alive => None,
+                Some(_) => Some(format!("{to} is no longer in the game")),
+                None => Some(format!("there is no kingdom {to} in the game")),
+            };
+            if let Some(reason) = reason {
+                turn.fail(WHEN, &k, None, label, reason);
+                continue;
+            }
+            // One ambassador a court is enough.
+            if sent.insert(to) {
+                turn.emit(
+                    WHEN,
+                    What::AmbassadorSent {
+                        from: k.clone(),
+                        to: to.clone(),
+                    },
+                );
+            }
+        }
+    }
+}
+
 pub fn gifts(turn: &mut Turn) {
     const WHEN: When = When::Final(12);
     let orders = turn.orders;

@@ -34,6 +34,7 @@ pub fn run(turn: &mut Turn) {
     // L20: the turn is complete. The per-turn marks (battle, pillaged, changed, annexed
     // this turn, owner at start) stay as they are for the reports, and are cleared when
     // the next turn begins.
+    diplomacy::ambassadors(turn);
     declared(turn);
 }
 

@@ -742,3 +742,30 @@ fn a_defeated_kingdoms_orders_are_not_read_again() {
     // Nor does a fallen kingdom earn or decay.
     assert_eq!(treasury(&after, "SAV"), gold(30));
 }
+
+/// Send Ambassador (N10): recorded at L20 for the host to pass the sender's address on;
+/// once a court, and never to the independents, who have no ruler.
+#[test]
+fn n10_an_ambassador_is_recorded_once_a_court() {
+    let (map, s) = setup();
+    let o = hq(vec![
+        HqOrder::SendAmbassador { to: kc("BAV") },
+        HqOrder::SendAmbassador { to: kc("BAV") },
+        HqOrder::SendAmbassador { to: kc("IND") },
+    ]);
+    let (_, events) = run(&map, &s, &orders(vec![("FRA", o)]));
+    let sent: Vec<&What> = finals_of(&events, 20)
+        .into_iter()
+        .filter(|w| matches!(w, What::AmbassadorSent { .. }))
+        .collect();
+    assert_eq!(
+        sent,
+        vec![&What::AmbassadorSent {
+            from: kc("FRA"),
+            to: kc("BAV")
+        }]
+    );
+    let f = failures(&events, "FRA");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(f[0].contains("no ruler"), "{f:?}");
+}

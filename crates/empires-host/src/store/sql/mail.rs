@@ -159,6 +159,48 @@ impl Mailroom for SqlStore {
         .map_err(|e| self.err("cannot set the mail password", e))
     }
 
+    async fn share_address(&self, account: i64) -> Result<bool> {
+        let row: (i64,) = on_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT CAST(share_address AS BIGINT) FROM accounts WHERE id = $1")
+                .bind(account)
+                .fetch_one(p)
+                .await
+        })
+        .map_err(|e| self.err("cannot read the account", e))?;
+        Ok(row.0 != 0)
+    }
+
+    async fn set_share_address(&self, account: i64, share: bool) -> Result<()> {
+        on_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE accounts SET share_address = $1 WHERE id = $2")
+                .bind(i64::from(share))
+                .bind(account)
+                .execute(p)
+                .await
+                .map(|_| ())
+        })
+        .map_err(|e| self.err("cannot change the account", e))
+    }
+
+    async fn shared_addresses(&self, game: &str) -> Result<Vec<(SeatCode, String, String)>> {
+        let rows: Vec<(String, String, String)> = on_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT s.empire, a.name, a.email FROM seats s \
+                 JOIN games g ON g.id = s.game_id JOIN accounts a ON a.id = s.account_id \
+                 WHERE g.name = $1 AND a.share_address <> 0 AND a.email IS NOT NULL \
+                 AND a.email <> '' AND a.email_verified <> 0 ORDER BY s.empire",
+            )
+            .bind(game)
+            .fetch_all(p)
+            .await
+        })
+        .map_err(|e| self.err("cannot read the seats", e))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(seat, name, email)| Some((SeatCode::parse(&seat)?, name, email)))
+            .collect())
+    }
+
     async fn mail_password_hash(&self, account: i64) -> Result<Option<String>> {
         let row: Option<(Option<String>,)> = on_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT mail_password_hash FROM accounts WHERE id = $1")
