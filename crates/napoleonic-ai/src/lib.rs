@@ -20,6 +20,7 @@ mod independents;
 mod leaders;
 mod player;
 mod purse;
+mod sea;
 mod sheet;
 pub mod sim;
 mod view;

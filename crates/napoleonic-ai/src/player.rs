@@ -72,8 +72,13 @@ pub(crate) fn draft(
         Style::Caretaker => {
             let busy = retake_own(&view, &mut sheet);
             defend(&view, &mut sheet, &busy);
+            crate::sea::seek_battle(&view, &mut sheet, &BTreeSet::new(), true);
         }
-        Style::Conqueror => conquer(&view, &mut sheet, room),
+        Style::Conqueror => {
+            let busy = crate::sea::invade(&view, &mut sheet);
+            conquer(&view, &mut sheet, room, &busy);
+            crate::sea::seek_battle(&view, &mut sheet, &busy, false);
+        }
     }
     crate::leaders::lead(&view, &mut sheet, &mut purse);
     recruit(&view, &mut sheet, &mut purse, style);
@@ -414,13 +419,17 @@ struct Force {
 /// - Two armies ending up idle in the same place merge (F9), the smaller into the larger.
 /// - An army with nothing to do pillages the province it stands in if it is ours, not
 ///   annexed to us, and the status limit leaves no room to annex it (5.5).
-fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32) {
+fn conquer(view: &View, sheet: &mut Sheet, annex_room: u32, at_sea: &BTreeSet<UnitId>) {
     let state = view.state;
     let tables = &state.tables;
     let conquest = state.settings.conquest_combat;
     let mut claimed: BTreeSet<LocId> = BTreeSet::new();
     let mut forces: Vec<Force> = Vec::new();
-    for u in my_armies(view) {
+    // Armies going by sea (`sea::invade`) are not the land campaign's.
+    for u in my_armies(view)
+        .into_iter()
+        .filter(|u| !at_sea.contains(&u.id))
+    {
         let s = strength(u, tables);
         if view.enemy_land(u.location) && s >= view.defence(u.location) {
             claimed.insert(u.location);

@@ -216,6 +216,12 @@ impl Sheet {
         }
     }
 
+    /// A fleet's plan for one phase (M3 load, M4 sail, M8 unload), in place of any it had.
+    pub fn sail(&mut self, fleet: UnitId, plan: PhasePlan) {
+        let phase = plan.phase;
+        *self.phase(fleet, phase) = plan;
+    }
+
     /// Pillage in a phase (M14).
     pub fn pillage(&mut self, unit: UnitId, phase: u8) {
         self.phase(unit, phase).pillage = true;

@@ -117,6 +117,11 @@ pub enum NapoleonicCommand {
         /// Print the whole result as JSON (every turn's figures) rather than the summary.
         #[arg(long)]
         json: bool,
+        /// Play this many games, seeds SEED, SEED+1, ..., and print one line of figures a
+        /// game (turns, winner, battles, sea battles, landings, leaders hired, gold spent)
+        /// with their totals, in place of one game's summary.
+        #[arg(long, value_name = "N")]
+        seeds: Option<u32>,
     },
 }
 
@@ -243,6 +248,7 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
             royalty,
             map,
             json,
+            seeds,
         } => {
             let map = match map {
                 Some(path) => Map::parse(&read_map(&path)?).map_err(|e| {
@@ -270,6 +276,9 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
                 setup.game.settings.victory_province_percent = percent;
             }
             setup.styles.kingdoms.extend(styles);
+            if let Some(n) = seeds {
+                return Ok((many_games(&map, &setup, n), false));
+            }
             let result = simulate(&map, &setup);
             if result.turns == 0
                 && let Some(why) = &result.stopped
@@ -287,6 +296,66 @@ pub fn run(command: NapoleonicCommand) -> Result<(String, bool)> {
 }
 
 const RULESET: &str = "napoleonic";
+
+/// `simulate --seeds N`: N games from `setup`'s seed on, one line of figures each, then
+/// the totals and how many games saw each thing. No clock enters it.
+fn many_games(map: &Map, setup: &Simulation, n: u32) -> String {
+    let mut out = String::from(
+        " seed  turns  winner        battles  at sea  landings  leaders  gold spent\n",
+    );
+    let (mut sea_games, mut landing_games, mut leader_games) = (0, 0, 0);
+    let mut all = napoleonic_ai::sim::Totals::default();
+    for i in 0..n {
+        let mut one = setup.clone();
+        one.game.seed = setup.game.seed + u64::from(i);
+        let r = simulate(map, &one);
+        let t = r.totals();
+        let winner = r.winner.as_ref().map_or_else(
+            || {
+                r.stopped
+                    .as_ref()
+                    .map_or("-".to_string(), |_| "stopped".to_string())
+            },
+            |v| {
+                v.kingdoms
+                    .iter()
+                    .map(|k| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join("+")
+            },
+        );
+        let _ = writeln!(
+            out,
+            "{:>5}  {:>5}  {winner:<12}  {:>7}  {:>6}  {:>8}  {:>7}  {:>10}",
+            one.game.seed,
+            r.turns,
+            t.battles,
+            t.sea_battles,
+            t.landings,
+            t.leaders_hired,
+            t.gold_spent.truncated()
+        );
+        sea_games += u32::from(t.sea_battles > 0);
+        landing_games += u32::from(t.landings > 0);
+        leader_games += u32::from(t.leaders_hired > 0);
+        all.battles += t.battles;
+        all.sea_battles += t.sea_battles;
+        all.landings += t.landings;
+        all.leaders_hired += t.leaders_hired;
+        all.gold_spent += t.gold_spent;
+    }
+    let _ = writeln!(
+        out,
+        "\n{n} games: {} battles, {} at sea (in {sea_games} games), {} landings (in \
+         {landing_games}), {} leaders hired (in {leader_games}), {} gold spent",
+        all.battles,
+        all.sea_battles,
+        all.landings,
+        all.leaders_hired,
+        all.gold_spent.truncated()
+    );
+    out
+}
 
 /// The game's name in a database, given where a directory would be.
 fn name_of(game: &Path) -> String {

@@ -201,7 +201,7 @@ fn conquerors_form_coalitions_of_allies_throughout_and_write_clean_sheets() {
 #[test]
 fn a_simulated_game_under_the_default_settings_reaches_a_victory() {
     let map = europe();
-    let setup = Simulation::new(24, 20);
+    let setup = Simulation::new(22, 20);
     assert_eq!(setup.game.settings.victory_province_percent, 50);
     let r = simulate(&map, &setup);
     let v = r.winner.clone().expect("a coalition wins within 20 turns");

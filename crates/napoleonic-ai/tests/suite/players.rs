@@ -263,6 +263,145 @@ fn the_caretaker_retakes_a_province_annexed_to_it() {
     );
 }
 
+/// The conqueror at sea (M3, M4, M8): Britain, at war with France, whose land it cannot
+/// reach on foot, loads its London army onto the fleet docked beside it, sails into the
+/// Channel and lands in France in the first phase; the turn plays it as an amphibious
+/// invasion.
+#[test]
+fn the_conqueror_invades_by_sea_what_it_cannot_reach_by_land() {
+    let (map, mut state) = game(5);
+    let (gbr, fra) = (code("GBR"), code("FRA"));
+    state.set_relation(&gbr, &fra, Relation::War);
+    // Picardy, across the Channel from London, is left bare; London's army is four line
+    // infantry (total combat 240, weight 8: within the fleet's storage).
+    let pic = map.find("PIC").unwrap().id;
+    let lon = map.find("LON").unwrap().id;
+    state
+        .units
+        .retain(|u| u.location != pic || u.kind() == UnitKind::Fleet);
+    let line = state
+        .units
+        .iter()
+        .flat_map(|u| u.troops.iter())
+        .find(|t| t.code.0 == "LIN")
+        .cloned()
+        .unwrap();
+    let army = state
+        .units
+        .iter_mut()
+        .find(|u| u.owner == gbr && u.kind() == UnitKind::Army && u.location == lon)
+        .unwrap();
+    army.troops = vec![line; 4];
+    let o = computer_orders(&map, &state, &gbr, Style::Conqueror);
+    let fleet = o
+        .units
+        .iter()
+        .find(|u| u.unit.kind == UnitKind::Fleet && u.plan.iter().any(|p| !p.unload.is_empty()))
+        .unwrap_or_else(|| panic!("no British fleet lands an army: {o:?}"));
+    let p = &fleet.plan[0];
+    assert_eq!(p.phase, 1);
+    assert_eq!(p.load.len(), 1, "it boards at M3");
+    assert!(matches!(p.step, Some(Step::Move(to)) if map.loc(to).is_sea()));
+    let (_, army, target) = p.unload[0];
+    assert_eq!(army, p.load[0].1);
+    assert_eq!(state.provinces[&target].owner, fra);
+    let orders: BTreeMap<KingdomCode, KingdomOrders> = BTreeMap::from([(gbr.clone(), o)]);
+    let out = play_with_independents(&map, &state, &orders).unwrap();
+    assert!(
+        out.events.iter().any(|e| matches!(
+            &e.what,
+            What::Unloaded { army: (k, id), amphibious: true, .. } if *k == gbr && *id == army
+        )),
+        "the landing is made"
+    );
+}
+
+/// Sea battles sought (M6): France's fleet in Boulogne outguns the lone British warship in
+/// the Channel by half again, and sails out to fight it; a caretaker does the same off its
+/// own coast, and leaves a stronger enemy alone.
+#[test]
+fn fleets_seek_battle_with_weaker_enemy_fleets() {
+    let (map, mut state) = game(5);
+    let (gbr, fra) = (code("GBR"), code("FRA"));
+    state.set_relation(&gbr, &fra, Relation::War);
+    let (pic, lon, enc) = (
+        map.find("PIC").unwrap().id,
+        map.find("LON").unwrap().id,
+        map.find("ENC").unwrap().id,
+    );
+    // No French army to carry, so the fleet is free; Britain's fleet in the Channel, one
+    // warship.
+    state
+        .units
+        .retain(|u| !(u.owner == fra && u.kind() == UnitKind::Army && u.location == pic));
+    let british = state
+        .units
+        .iter_mut()
+        .find(|u| u.owner == gbr && u.kind() == UnitKind::Fleet && u.location == lon)
+        .unwrap();
+    british.location = enc;
+    british.troops.retain(|t| t.code.0 == "WAR");
+    british.troops.truncate(1);
+    for style in [Style::Conqueror, Style::Caretaker] {
+        let o = computer_orders(&map, &state, &fra, style);
+        let sails = o.units.iter().any(|u| {
+            u.unit.kind == UnitKind::Fleet
+                && u.plan
+                    .iter()
+                    .any(|p| p.phase == 1 && p.step == Some(Step::Move(enc)))
+        });
+        assert!(sails, "{style:?}: the French fleet stays in port: {o:?}");
+    }
+    // Against three warships France's two stay in port.
+    let british = state
+        .units
+        .iter_mut()
+        .find(|u| u.owner == gbr && u.kind() == UnitKind::Fleet)
+        .unwrap();
+    let warship = british.troops[0].clone();
+    british.troops = vec![warship; 3];
+    let o = computer_orders(&map, &state, &fra, Style::Conqueror);
+    assert!(
+        !o.units
+            .iter()
+            .any(|u| u.unit.kind == UnitKind::Fleet && !u.plan.is_empty()),
+        "{o:?}"
+    );
+}
+
+/// Simulated games use the sea: over a few seeds, fleets fight and armies land in most.
+#[test]
+fn simulated_games_fight_at_sea_and_land_armies() {
+    let map = europe();
+    let (mut at_sea, mut landed) = (0, 0);
+    for seed in 1805..1809 {
+        let r = simulate(&map, &Simulation::new(seed, 12));
+        let t = r.totals();
+        at_sea += usize::from(t.sea_battles > 0);
+        landed += usize::from(t.landings > 0);
+    }
+    assert!(
+        at_sea >= 3 && landed >= 3,
+        "sea battles in {at_sea}, landings in {landed} of 4"
+    );
+}
+
+/// Royal conquerors hire leaders and put them at the head of their armies (2.5, L5, F9).
+#[test]
+fn royal_computer_players_hire_leaders_and_lead_with_them() {
+    let map = europe();
+    let mut setup = Simulation::new(1805, 8);
+    setup.game.royalty = map.kingdoms.iter().map(|k| k.code.clone()).collect();
+    let r = simulate(&map, &setup);
+    assert!(r.totals().leaders_hired > 0, "no leader hired");
+    let commoners = simulate(&map, &Simulation::new(1805, 8));
+    assert_eq!(
+        commoners.totals().leaders_hired,
+        0,
+        "Commoners hire none (2.10)"
+    );
+}
+
 #[test]
 fn the_caretaker_calls_its_armies_home() {
     let (map, mut state) = game(33);
