@@ -53,6 +53,8 @@ pub struct PlayedTurn {
     /// The game's seats as the turn left them.
     pub after: Vec<Seat>,
     pub finished: Option<Finished>,
+    /// Fees the ruleset charges seats' players, where the game's turns are paid for.
+    pub fees: Vec<ruleset_api::Fee>,
     /// Derived data the ruleset asks to keep from now on (the map's drawing).
     pub kept: Option<String>,
     /// What the turn did, for the GM; the store says where it was written.
@@ -398,6 +400,7 @@ pub fn play(game: &dyn Game, taken: Taken, options: TurnOptions) -> Result<Playe
         record,
         after: played.seats,
         finished: played.finished,
+        fees: played.fees,
         kept: played.kept,
         report,
         step,

@@ -512,6 +512,7 @@ fn play_on(g: GameText, map: &Map, state: &GameState, orders: Orders) -> Result<
     let played = play_sheets(map, layout.as_deref(), state, next, &sent, from)?;
     notes.extend(played.report.warnings.iter().cloned());
     Ok(Turn {
+        fees: Vec::new(),
         turn: next,
         events: played.files.events.unwrap_or_default(),
         reports: declared(&played.state, played.files.reports),

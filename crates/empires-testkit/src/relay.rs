@@ -514,6 +514,7 @@ impl Ruleset for Relay {
             notes: Vec::new(),
             kept: None,
             next: Some(Relay::step_of(&state)),
+            fees: Vec::new(),
         })
     }
 

@@ -171,7 +171,12 @@ fn ruled_text(r: &napoleonic_rules::rulings::Rulings) -> String {
             napoleonic_rules::state::Status::Royalty => "Royalty",
             napoleonic_rules::state::Status::Commoner => "Commoner",
         };
-        out.push_str(&format!("{k}'s ruler is {s} from the next turn played.\n"));
+        let fee = r.fees.get(k).map_or(String::new(), |n| {
+            format!(", a fee of {n} turn credits where turns are paid")
+        });
+        out.push_str(&format!(
+            "{k}'s ruler is {s} from the next turn played{fee}.\n"
+        ));
     }
     for k in &r.deny_proclamation {
         out.push_str(&format!(
@@ -536,6 +541,23 @@ impl Ruleset for Napoleonic {
         };
         let outcome = napoleonic_rules::play_ruled(&map, &state, &all, &rulings)
             .map_err(|e| Error::new(e.to_string()))?;
+        // 2.10: the GM's fee for Royalty, charged where the game's turns are paid for, for a
+        // ruler whose status the turn did change.
+        let fees = outcome
+            .events
+            .iter()
+            .filter_map(|e| match &e.what {
+                What::StatusChanged {
+                    kingdom,
+                    status: napoleonic_rules::state::Status::Royalty,
+                } => rulings.fees.get(kingdom).map(|credits| ruleset_api::Fee {
+                    seat: kingdom.to_string(),
+                    credits: *credits,
+                    reason: format!("Royalty for {kingdom} from turn {} (2.10)", state.turn),
+                }),
+                _ => None,
+            })
+            .collect();
         let finished = match &outcome.declared {
             Some(Ok(v)) => Some(finished_by(&outcome.state, v)),
             Some(Err(why)) => {
@@ -578,6 +600,7 @@ impl Ruleset for Napoleonic {
             notes,
             kept,
             next: None,
+            fees,
         })
     }
 

@@ -3,7 +3,8 @@
 //! comment.
 //!
 //! ```text
-//! ROYALTY FRA                 the ruler of FRA is Royalty from this turn (2.10, the GM's fee)
+//! ROYALTY FRA FEE 10          the ruler of FRA is Royalty from this turn (2.10); FEE, where
+//!                             turns are paid, charges the GM's fee in turn credits
 //! COMMONER FRA                and back to Commoner
 //! DENY PROCLAMATION FRA       FRA's proclamation this turn earns nothing (L13)
 //! WINNER FRA BAV: a fair peace   the game ends with this turn, won by FRA and BAV (digest 6)
@@ -21,6 +22,10 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Rulings {
     /// 2.10: a ruler's status from this turn on (the GM has taken the fee, or returns it).
     pub status: BTreeMap<KingdomCode, Status>,
+    /// The GM's fee for a ruler made Royalty, in turn credits, charged in the player's
+    /// ledger where the game's turns are paid for.
+    #[serde(default)]
+    pub fees: BTreeMap<KingdomCode, u32>,
     /// L13: proclamations the GM found unsuitable ("the GM is reading"): published, paid
     /// nothing.
     pub deny_proclamation: BTreeSet<KingdomCode>,
@@ -51,8 +56,8 @@ pub struct Problem {
     pub expected: &'static str,
 }
 
-const EXPECTED: &str =
-    "ROYALTY K, COMMONER K, DENY PROCLAMATION K or WINNER K [K ...]: reason, K a kingdom's code";
+const EXPECTED: &str = "ROYALTY K [FEE n], COMMONER K, DENY PROCLAMATION K or WINNER K [K ...]: \
+     reason, K a kingdom's code";
 
 /// Reads the GM's rulings against the game as it stands before the turn. Every line that
 /// can be read counts; each that cannot is a problem naming its line.
@@ -78,6 +83,20 @@ pub fn read(map: &Map, state: &GameState, text: &str) -> (Rulings, Vec<Problem>)
             .map(|w| w.to_ascii_uppercase())
             .collect();
         let verb: Vec<&str> = words.iter().map(String::as_str).collect();
+        // ROYALTY K FEE n: the fee follows the code.
+        let (verb, fee) = match verb.as_slice() {
+            ["ROYALTY", k, "FEE", n] => match n.parse::<u32>() {
+                Ok(n) => (vec!["ROYALTY", *k], Some(n)),
+                Err(_) => {
+                    problems.push(problem(
+                        format!("`{n}` is not a fee in turn credits"),
+                        "ROYALTY FRA FEE 10",
+                    ));
+                    continue;
+                }
+            },
+            _ => (verb, None),
+        };
         let (codes, what) = match verb.as_slice() {
             ["ROYALTY", rest @ ..] => (rest, "ROYALTY"),
             ["COMMONER", rest @ ..] => (rest, "COMMONER"),
@@ -117,6 +136,9 @@ pub fn read(map: &Map, state: &GameState, text: &str) -> (Rulings, Vec<Problem>)
                     } else {
                         Status::Commoner
                     };
+                    if let Some(fee) = fee {
+                        out.fees.insert(k.clone(), fee);
+                    }
                     out.status.insert(k, status);
                 }
                 Err(e) => problems.push(problem(e, "ROYALTY FRA or COMMONER FRA")),

@@ -505,6 +505,17 @@ pub struct Turn {
     /// The step after this one, as [`Ruleset::step`] would read it from the new state,
     /// for a game played in steps; `None`: the next whole turn, every seat expected.
     pub next: Option<Step>,
+    /// Fees the turn charges a seat's player, in turn credits, where the game's turns are
+    /// paid for (Napoleonic Empires' Royalty, the GM's fee of 2.10); none elsewhere.
+    pub fees: Vec<Fee>,
+}
+
+/// A fee charged to a seat's player in the ledger, in turn credits, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fee {
+    pub seat: String,
+    pub credits: u32,
+    pub reason: String,
 }
 
 /// How a game ended.

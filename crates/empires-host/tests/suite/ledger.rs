@@ -296,3 +296,70 @@ fn the_end_of_a_game_records_each_players_result_as_the_ruleset_names_it() {
         "11.7 gives nothing for surviving a runaway win"
     );
 }
+
+/// Napoleonic Empires, 2.10: Royalty is bought with the GM's fee. A GM's ruling
+/// `ROYALTY FRA FEE 5` charges France's player 5 credits when the turn makes the ruler
+/// Royalty, in a game the GM marked paid (its turns themselves cost nothing: the rulebook
+/// charges only the fee); a game played for free charges nothing.
+#[tokio::test]
+async fn a_royalty_ruling_charges_the_gms_fee_in_a_game_marked_paid() {
+    for paid in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = sqlite(tmp.path()).await;
+        let services = empires_host::store::Services::of(store.clone());
+        store
+            .create_account(
+                "alice",
+                None,
+                empires_host::store::sql::Role::Player,
+                None,
+                0,
+            )
+            .await
+            .unwrap();
+        empires_testkit::napoleonic_game(&services, "europe", &[("FRA", "alice")], 3, 0).await;
+        store.set_paid_turns("europe", paid, 0).await.unwrap();
+        let alice = id(&store, "alice").await;
+        store
+            .enter(
+                alice,
+                &Entry::Bought {
+                    game: "europe".into(),
+                    turns: 10,
+                },
+                0,
+            )
+            .await
+            .unwrap();
+        let opened = empires_host::submit::open(&store, "europe").await.unwrap();
+        let rulings = Submission {
+            empire: None,
+            body: b"ROYALTY FRA FEE 5\n".to_vec(),
+            door: "test".into(),
+            received_at: 1,
+            for_turn: None,
+            late: false,
+        };
+        let accepted = empires_host::submit::accept_rulings(
+            &store,
+            "europe",
+            opened.as_ref(),
+            &rulings,
+            "rulings.txt",
+        )
+        .await
+        .unwrap();
+        assert_eq!(accepted.errors(), 0);
+        store.play_turn("europe", YES, 10).await.unwrap();
+        let standing = store.ledger(alice).await.unwrap().standing("europe");
+        // Ten bought; the turn itself is free; the fee where the game is marked paid.
+        let want = if paid { 10 - 5 } else { 10 };
+        assert_eq!(standing.credits, want, "paid turns: {paid}");
+        let state = store
+            .turn_file("europe", 1, "state.json", None)
+            .await
+            .unwrap();
+        let state: serde_json::Value = serde_json::from_slice(&state).unwrap();
+        assert_eq!(state["kingdoms"]["FRA"]["status"], "royalty");
+    }
+}

@@ -19,10 +19,12 @@ fn hire_at_paris() -> KingdomOrders {
 #[test]
 fn n5_rulings_are_read_one_a_line_and_mistakes_name_their_line() {
     let r = ruled(
-        "# the GM's rulings\nroyalty FRA\nCOMMONER BAV   # fee returned\n\
+        "# the GM's rulings\nroyalty FRA fee 10\nCOMMONER BAV   # fee returned\n\
          DENY PROCLAMATION SAV\nWINNER FRA BAV: the peace of Lyon\n",
     );
     assert_eq!(r.status[&kc("FRA")], Status::Royalty);
+    assert_eq!(r.fees[&kc("FRA")], 10);
+    assert!(!r.fees.contains_key(&kc("BAV")));
     assert_eq!(r.status[&kc("BAV")], Status::Commoner);
     assert!(r.deny_proclamation.contains(&kc("SAV")));
     let w = r.winner.unwrap();
@@ -35,11 +37,13 @@ fn n5_rulings_are_read_one_a_line_and_mistakes_name_their_line() {
     let (r, problems) = read(
         &map,
         &s,
-        "ROYALTY FRA\nKNIGHT FRA\nROYALTY XYZ\nROYALTY IND\nROYALTY FRA BAV\nWINNER FRA\n",
+        "ROYALTY FRA\nKNIGHT FRA\nROYALTY XYZ\nROYALTY IND\nROYALTY FRA BAV\nWINNER FRA\n\
+         ROYALTY BAV FEE ten\n",
     );
     assert_eq!(r.status.len(), 1, "the good line counts");
     let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
-    assert_eq!(lines, vec![2, 3, 4, 5, 6], "{problems:?}");
+    assert_eq!(lines, vec![2, 3, 4, 5, 6, 7], "{problems:?}");
+    assert!(problems[5].message.contains("not a fee"), "{problems:?}");
     assert!(problems[0].message.contains("not a ruling"), "{problems:?}");
     assert!(problems[1].message.contains("no kingdom XYZ"));
     assert!(problems[2].message.contains("independents"));

@@ -12,7 +12,7 @@
 
 use super::backend::{Dialect, Lite, Pg, Sql};
 use super::deadlines::{CatchUp, next_deadline};
-use super::ledger::{SeatBefore, ledger_entries_of_turn};
+use super::ledger::{SeatBefore, fee_entries, ledger_entries_of_turn};
 use super::{Declared, Pool, SqlStore, db_error, not_found};
 use crate::error::{Error, Result};
 use crate::gamedir::REPORTS_DIR;
@@ -549,9 +549,8 @@ where
             &mut *tx,
             (id, next),
             ruleset.paid_turns() && played.step.begins_game_turn,
-            &before,
-            &played.after,
-            finished,
+            (&before, &played.after),
+            (finished, &played.fees),
             now,
         )
         .await?;
@@ -619,14 +618,12 @@ where
 
     /// Writes the ledger entries of turn `turn`, stored in this transaction, of a
     /// game whose ruleset lets its turns be paid for (`paid_turns`) or not.
-    #[allow(clippy::too_many_arguments)]
     pub async fn record_turn(
         c: &mut D::Connection,
         (id, turn): (i64, u32),
         paid_turns: bool,
-        before: &[SeatBefore],
-        after: &[Seat],
-        finished: Option<&Finished>,
+        (before, after): (&[SeatBefore], &[Seat]),
+        (finished, fees): (Option<&Finished>, &[ruleset_api::Fee]),
         now: Millis,
     ) -> sqlx::Result<()> {
         let (name, paid): (String, i64) =
@@ -634,9 +631,13 @@ where
                 .bind(id)
                 .fetch_one(&mut *c)
                 .await?;
-        let paid = paid_turns && paid != 0;
-        for (account, entry) in ledger_entries_of_turn((&name, turn), paid, before, after, finished)
-        {
+        // A fee (Napoleonic Empires' Royalty) is charged in any game the GM marked paid,
+        // though the ruleset's turns themselves may be free.
+        let marked = paid != 0;
+        let paid = paid_turns && marked;
+        let mut entries = ledger_entries_of_turn((&name, turn), paid, before, after, finished);
+        entries.extend(fee_entries(&name, marked, before, fees));
+        for (account, entry) in entries {
             sqlx::query("INSERT INTO ledger (account_id, at, entry) VALUES ($1, $2, $3)")
                 .bind(account)
                 .bind(now)

@@ -85,6 +85,36 @@ pub fn ledger_entries_of_turn(
     out
 }
 
+/// The fees a turn charges (Napoleonic Empires' Royalty, 2.10), as corrections of the
+/// credits of each seat's player, where the game's turns are paid for: nothing otherwise,
+/// nor for a seat no account holds.
+pub fn fee_entries(
+    game: &str,
+    paid: bool,
+    before: &[SeatBefore],
+    fees: &[ruleset_api::Fee],
+) -> Vec<(i64, Entry)> {
+    if !paid {
+        return Vec::new();
+    }
+    fees.iter()
+        .filter_map(|f| {
+            let account = before
+                .iter()
+                .find(|(code, _, _)| code == &f.seat)
+                .and_then(|(_, a, _)| *a)?;
+            Some((
+                account,
+                Entry::Adjusted {
+                    game: game.to_string(),
+                    turns: -i64::from(f.credits),
+                    reason: f.reason.clone(),
+                },
+            ))
+        })
+        .collect()
+}
+
 #[async_trait::async_trait]
 impl Ledgers for SqlStore {
     async fn discount_table(&self) -> Result<DiscountTable> {
