@@ -144,7 +144,7 @@ enum Command {
     },
     /// Send a turnsheet for the next turn (or, with --gm, the GM's messages): checked as
     /// `check` does, kept, and answered with a receipt.
-    #[command(group(ArgGroup::new("who").required(true).args(["empire", "gm"])))]
+    #[command(group(ArgGroup::new("who").required(true).args(["empire", "gm", "rulings"])))]
     Submit {
         /// The game directory, or with --db the game's name.
         game: PathBuf,
@@ -158,7 +158,7 @@ enum Command {
         gm: bool,
         /// The file holds the GM's rulings for the next step, in a game whose GM rules
         /// (checked by the game's rules, applied when the step is played).
-        #[arg(long, conflicts_with_all = ["empire", "gm"])]
+        #[arg(long)]
         rulings: bool,
         /// Keep the game in this database (sqlite:<file> or postgres://...) under the name
         /// given in place of the directory.

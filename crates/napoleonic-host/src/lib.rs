@@ -305,9 +305,12 @@ impl Game for Opened {
         _turn: u32,
         files: &ruleset_api::mail::TurnFiles,
     ) -> Result<Vec<(String, String)>> {
-        let events: Vec<napoleonic_rules::event::Event> =
-            serde_json::from_str(&files.text("events.json")?)
-                .map_err(|e| Error::corrupt(format!("{}: events.json: {e}", files.place)))?;
+        // The starting position (turn 0) has no events, nor introductions.
+        let Some(bytes) = files.files.get("events.json") else {
+            return Ok(Vec::new());
+        };
+        let events: Vec<napoleonic_rules::event::Event> = serde_json::from_slice(bytes)
+            .map_err(|e| Error::corrupt(format!("{}: events.json: {e}", files.place)))?;
         Ok(events
             .into_iter()
             .filter_map(|e| match e.what {
@@ -334,6 +337,14 @@ impl Game for Opened {
 
     fn check_rulings(&self, file: &str, rulings: &str) -> Result<Checked> {
         Ok(check_rulings_of(&self.map, &self.state, file, rulings))
+    }
+
+    fn finished(&self) -> Result<Option<String>> {
+        Ok(self
+            .state
+            .result
+            .as_ref()
+            .map(|v| finished_by(&self.state, v).summary))
     }
 
     fn warnings(&self) -> &[String] {
@@ -457,6 +468,15 @@ impl Ruleset for Napoleonic {
     fn check_rulings(&self, game: GameText, file: &str, rulings: &str) -> Result<Checked> {
         let (map, state) = (map_of(game.map)?, state_of(game.state)?);
         Ok(check_rulings_of(&map, &state, file, rulings))
+    }
+
+    // N5: a game the GM declared won takes no more sheets.
+    fn finished(&self, game: GameText) -> Result<Option<String>> {
+        let state = state_of(game.state)?;
+        Ok(state
+            .result
+            .as_ref()
+            .map(|v| finished_by(&state, v).summary))
     }
 
     // The map of Europe takes a while to read: a door keeps it read between two turns.

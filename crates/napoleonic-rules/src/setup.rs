@@ -77,6 +77,7 @@ pub fn new_game(map: &Map, options: &NewGame) -> Result<GameState, String> {
         relations: BTreeMap::new(),
         provinces: BTreeMap::new(),
         units: Vec::new(),
+        result: None,
     };
     state.kingdoms.insert(
         ind.clone(),

@@ -250,6 +250,9 @@ pub struct GameState {
     pub provinces: BTreeMap<LocId, Province>,
     /// Sorted by owner, then id.
     pub units: Vec<Unit>,
+    /// The result the GM declared (digest 6, N5): the game is over and takes no more orders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<crate::victory::Victory>,
 }
 
 impl GameState {

@@ -869,3 +869,89 @@ fn the_common_report_command_reads_a_game_of_any_ruleset() {
     let from_db = stdout(&ok(&["report", "europe", "--db", &url, "--empire", "PRU"]));
     assert!(from_db.contains("Prussia (PRU)"), "{from_db}");
 }
+
+/// The GM's rulings from the command line (N5): rulers start as Royalty where the GM says
+/// (`--royalty`, or `--option royalty=` of the common `new`), a bad ruling is named with its
+/// line, and a sheet of rulings sent with `submit --rulings` is played with the next turn:
+/// Prussia made Royalty, France's proclamation earning nothing, the game won and ended.
+#[test]
+fn the_gm_rules_on_status_a_proclamation_and_the_winner() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("nap");
+    let d = dir.to_str().unwrap();
+    ok(&[
+        "napoleonic",
+        "new",
+        d,
+        "--kingdom",
+        "FRA",
+        "--kingdom",
+        "PRU",
+        "--royalty",
+        "FRA",
+    ]);
+    let status = |turn: &str, k: &str| {
+        let s = fs::read_to_string(dir.join(format!("turns/{turn}/state.json"))).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+        v["kingdoms"][k]["status"].as_str().unwrap().to_string()
+    };
+    assert_eq!(status("0000", "FRA"), "royalty");
+    assert_eq!(status("0000", "PRU"), "commoner");
+    let other = tmp.path().join("other");
+    let o = other.to_str().unwrap();
+    let bad = empires(&[
+        "new",
+        o,
+        "--ruleset",
+        "napoleonic",
+        "--seat",
+        "FRA",
+        "--option",
+        "royalty=PRU",
+    ]);
+    assert!(!bad.status.success());
+    assert!(
+        stderr(&bad).contains("PRU is to start as Royalty"),
+        "{}",
+        stderr(&bad)
+    );
+
+    let rulings = tmp.path().join("rulings.txt");
+    fs::write(&rulings, "ROYALTY PRU\nKNIGHT FRA\n").unwrap();
+    let out = empires(&["submit", d, rulings.to_str().unwrap(), "--rulings"]);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        said.contains("line 2") && said.contains("not a ruling"),
+        "{said}"
+    );
+    fs::write(
+        &rulings,
+        "ROYALTY PRU\nDENY PROCLAMATION FRA\nWINNER FRA: the GM ends the test\n",
+    )
+    .unwrap();
+    ok(&["submit", d, rulings.to_str().unwrap(), "--rulings"]);
+    let blank = stdout(&ok(&["sheet", d, "FRA"]));
+    let sheet = tmp.path().join("FRA.txt");
+    let with = blank.replacen("PROCLAMATION", "PROCLAMATION\nVive la France!", 1);
+    assert_ne!(with, blank, "the sheet has a proclamation");
+    fs::write(&sheet, with).unwrap();
+    ok(&["submit", d, sheet.to_str().unwrap(), "--empire", "FRA"]);
+    let played = stdout(&ok(&["turn", d, "--yes"]));
+    assert!(played.contains("FRA"), "{played}");
+    assert_eq!(status("0001", "PRU"), "royalty");
+    let fra = stdout(&ok(&["report", d, "--empire", "FRA"]));
+    assert!(fra.contains("found your proclamation unsuitable"), "{fra}");
+    assert!(fra.contains("The GM declares the game won by you"), "{fra}");
+    let pru = stdout(&ok(&["report", d, "--empire", "PRU"]));
+    assert!(pru.contains("your ruler is Royalty"), "{pru}");
+    assert!(!pru.contains("unsuitable"), "France's business: {pru}");
+    // The game is over: no more sheets.
+    let late = empires(&["submit", d, sheet.to_str().unwrap(), "--empire", "FRA"]);
+    assert!(!late.status.success());
+    assert!(stderr(&late).contains("over"), "{}", stderr(&late));
+    assert!(
+        fs::read_to_string(dir.join("turns/0001/orders/rulings.txt"))
+            .unwrap()
+            .contains("WINNER FRA")
+    );
+}

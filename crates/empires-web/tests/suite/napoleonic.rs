@@ -106,6 +106,31 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
     // game does not write.
     assert!(!console.body.contains("Turn credits"), "{}", console.body);
     assert!(!console.body.contains("gm.txt"), "{}", console.body);
+    // The GM rules from the console (N5): the Rulings form is there, a ruling is kept for
+    // the next turn; a player may not send one.
+    assert!(
+        console.body.contains("id=\"gm-rulings\""),
+        "{}",
+        console.body
+    );
+    let by_alice = w
+        .post_form(
+            "/games/europe/console/rulings",
+            Some(&alice),
+            &[("text", "ROYALTY FRA")],
+            true,
+        )
+        .await;
+    assert_ne!(by_alice.status, StatusCode::SEE_OTHER, "{}", by_alice.body);
+    let ruled = w
+        .post_form(
+            "/games/europe/console/rulings",
+            Some(&gm),
+            &[("text", "ROYALTY PRU")],
+            true,
+        )
+        .await;
+    assert_eq!(ruled.status, StatusCode::SEE_OTHER, "{}", ruled.body);
     // Before turn 1, France reads its map of Europe and its kingdom.
     let start = w
         .get("/games/europe/turns/0/reports/FRA.html", Some(&alice))
@@ -128,6 +153,16 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
         .await;
     assert_eq!(played.status, StatusCode::SEE_OTHER, "{}", played.body);
     assert_eq!(w.host.store.games.hosted("europe").await.unwrap().turn, 1);
+    // The GM's ruling was played with the turn: Prussia's report says so, France's not.
+    let bob = w.session("bob").await;
+    let pru = w
+        .get("/games/europe/turns/1/reports/PRU.txt", Some(&bob))
+        .await;
+    assert!(pru.body.contains("your ruler is Royalty"), "{}", pru.body);
+    let fra = w
+        .get("/games/europe/turns/1/reports/FRA.txt", Some(&alice))
+        .await;
+    assert!(!fra.body.contains("your ruler is Royalty"), "{}", fra.body);
 
     // France reads its report of turn 1, in each form; the game page shows it.
     for ext in ["html", "txt", "json"] {

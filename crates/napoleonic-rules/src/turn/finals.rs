@@ -59,6 +59,7 @@ fn declared(turn: &mut Turn) {
                     of: v.of,
                 },
             );
+            turn.state.result = Some(v.clone());
             turn.declared = Some(Ok(v));
         }
         Err(why) => turn.declared = Some(Err(why)),
