@@ -440,6 +440,11 @@ impl Ruleset for Empires {
 
     // The map's zoom and its layer, in every report page; two earlier versions of them are
     // still in pages kept by earlier versions of the host.
+    // The standard maps' drawings are built into the program.
+    fn built_kept(&self, map: &str) -> Option<&'static str> {
+        crate::drawing::standard_script(map)
+    }
+
     fn page_scripts(&self) -> PageScripts {
         PageScripts {
             current: &empires_report::html::INLINE_SCRIPTS,

@@ -470,6 +470,11 @@ impl Ruleset for Napoleonic {
         Ok(check_rulings_of(&map, &state, file, rulings))
     }
 
+    // The standard map of Europe's drawing is built into the program.
+    fn built_kept(&self, map: &str) -> Option<&'static str> {
+        built(map)
+    }
+
     // N5: a game the GM declared won takes no more sheets.
     fn finished(&self, game: GameText) -> Result<Option<String>> {
         let state = state_of(game.state)?;

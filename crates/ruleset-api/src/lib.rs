@@ -720,6 +720,13 @@ pub trait Ruleset: Send + Sync {
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;
+    /// The derived data ([`Started::kept`]) the program carries built in for a map, when
+    /// `map` is the text of one of the ruleset's standard maps: a database then keeps none
+    /// of its own for the game, and hands this out as the game's.
+    fn built_kept(&self, map: &str) -> Option<&'static str> {
+        let _ = map;
+        None
+    }
     /// The inline scripts this ruleset's report pages carry, for the web's
     /// Content-Security-Policy: a page is allowed to run those and no other.
     fn page_scripts(&self) -> PageScripts {

@@ -198,3 +198,60 @@ async fn an_australian_turn_from_before_decision_39_is_listed_as_other_rules() {
         "{text}"
     );
 }
+
+/// A standard map's drawing is built into the program: a database keeps no copy of it
+/// for each game (a World game's is 0.9 MB) and hands out the built-in one as the game's,
+/// so its pages and exports are what they were.
+#[tokio::test]
+async fn a_standard_maps_drawing_is_not_kept_per_game_in_a_database() {
+    let tmp = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", tmp.path().join("host.db").display());
+    let store = SqlStore::open(&url).await.unwrap();
+    let std = empires_maps::standard::find("world").unwrap();
+    let map = empires_maps::standard::load("world").unwrap().unwrap();
+    let state = new_game(
+        &map,
+        &Setup {
+            name: map.name.clone(),
+            variant: Variant::World,
+            seed: 2,
+            players: Default::default(),
+            options: Default::default(),
+        },
+    )
+    .unwrap();
+    store
+        .create(&NewGame {
+            name: "w",
+            map_text: std.text,
+            map: &map,
+            state: &state,
+            created_at: 0,
+        })
+        .await
+        .unwrap();
+    let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+    let (kept,): (Option<Vec<u8>>,) =
+        sqlx::query_as("SELECT map_script FROM games WHERE name = 'w'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(kept.is_none(), "{} bytes kept", kept.map_or(0, |k| k.len()));
+    let hosted = store.read_hosted("w").await.unwrap();
+    let built =
+        empires_host::ruleset::Ruleset::built_kept(&empires_ruleset::ruleset::Empires, std.text);
+    assert!(built.is_some_and(|b| b.len() > 100_000));
+    assert_eq!(hosted.kept.as_deref(), built);
+    // A turn plays, and keeps nothing either.
+    let options = TurnOptions {
+        yes: true,
+        ..TurnOptions::default()
+    };
+    store.play_turn("w", options, 0).await.unwrap();
+    let (kept,): (Option<Vec<u8>>,) =
+        sqlx::query_as("SELECT map_script FROM games WHERE name = 'w'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert!(kept.is_none());
+}

@@ -119,7 +119,7 @@ where
         .bind(i64::from(g.turn))
         .bind(g.created_at)
         .bind(g.ruleset.id())
-        .bind(g.kept.map(str::as_bytes))
+        .bind(own_kept(g.ruleset, g.map, g.kept).map(str::as_bytes))
         .fetch_one(&mut *c)
         .await?;
         for seat in g.seats {
@@ -367,6 +367,7 @@ where
         .await
         .map_err(fail("cannot read the game"))?;
         let (id, turn, ruleset, map, kept) = row.ok_or_else(|| not_found(shown, game))?;
+        let map_text = String::from_utf8_lossy(&map).into_owned();
         let label = format!("{shown}, game \"{game}\"");
         let ruleset =
             ruleset::by_id(&ruleset).map_err(|e| Error::corrupt(format!("{label}: {e}")))?;
@@ -390,8 +391,11 @@ where
                 turn: turn as u32,
                 map: text(map, "map")?,
                 state: text(state, STATE_FILE)?,
-                // What was kept is only ever a shortcut: unreadable, it is made again.
-                kept: kept.and_then(|k| String::from_utf8(k).ok()),
+                // What was kept is only ever a shortcut: unreadable, it is made again. A
+                // standard map's is built into the program and not kept per game.
+                kept: kept
+                    .and_then(|k| String::from_utf8(k).ok())
+                    .or_else(|| ruleset.built_kept(&map_text).map(str::to_string)),
                 ready_map: None,
                 warnings,
             },
@@ -554,6 +558,8 @@ where
             now,
         )
         .await?;
+        // A standard map's drawing is handed out by `read`, so a turn finds nothing to
+        // keep for it.
         if let Some(kept) = &played.kept {
             Self::keep_script(&mut *tx, id, kept).await?;
         }
@@ -764,4 +770,11 @@ impl SqlStore {
             Pool::Postgres(p) => Pg::commit_played(p, &self.shown, game, played, now).await,
         }
     }
+}
+
+/// What a database keeps of a game's derived data: none where it is the program's built-in
+/// copy for a standard map (a World game's drawing is 0.9 MB), which [`Sql::read`] hands
+/// out in its place.
+fn own_kept<'a>(ruleset: &dyn Ruleset, map: &str, kept: Option<&'a str>) -> Option<&'a str> {
+    kept.filter(|k| ruleset.built_kept(map) != Some(*k))
 }
