@@ -518,6 +518,10 @@ impl Ruleset for Relay {
         })
     }
 
+    fn rulings_help(&self) -> &'static str {
+        "One a line: GRANT RED 1 to GRANT RED 3, or DENY RED"
+    }
+
     fn check_rulings(&self, _game: GameText, file: &str, rulings: &str) -> Result<Checked> {
         let (_, mistakes) = read_rulings(rulings);
         let text = mistakes

@@ -470,6 +470,11 @@ impl Ruleset for Napoleonic {
         Ok(check_rulings_of(&map, &state, file, rulings))
     }
 
+    fn rulings_help(&self) -> &'static str {
+        "One a line: ROYALTY FRA (FEE 10 charges the GM's fee where the game is paid), \
+         COMMONER FRA, DENY PROCLAMATION FRA, WINNER FRA BAV: the reason (ends the game)"
+    }
+
     // The standard map of Europe's drawing is built into the program.
     fn built_kept(&self, map: &str) -> Option<&'static str> {
         built(map)

@@ -720,6 +720,11 @@ pub trait Ruleset: Send + Sync {
     /// The header of a sheet written in this ruleset's order language: what a letter's
     /// sheet says it is for, read before the game is known.
     fn header(&self, sheet: &str) -> SheetHeader;
+    /// How the GM's rulings are written, in a line for the console's form ("One a line:
+    /// ROYALTY FRA [FEE 10], ..."), in a game that takes them ([`Ruleset::check_rulings`]).
+    fn rulings_help(&self) -> &'static str {
+        ""
+    }
     /// The derived data ([`Started::kept`]) the program carries built in for a map, when
     /// `map` is the text of one of the ruleset's standard maps: a database then keeps none
     /// of its own for the game, and hands this out as the game's.

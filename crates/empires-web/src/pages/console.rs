@@ -87,6 +87,8 @@ struct ConsolePage {
     needs_gm: Option<String>,
     /// The game takes the GM's rulings (a sheet of its own, checked by its rules).
     takes_rulings: bool,
+    /// How its rulings are written.
+    rulings_help: String,
     /// What the GM typed that could not be taken, and why.
     error: Option<String>,
     /// When the game ended, by its rules or its GM, if it has.
@@ -307,6 +309,7 @@ async fn console_page(host: &Host, me: &Me, game: &str, shown: Shown) -> Result<
         step_note,
         needs_gm: step.needs_gm,
         takes_rulings,
+        rulings_help: ruleset.rulings_help().to_string(),
         ledger: ruleset.paid_turns(),
         gm_reports: ruleset
             .gm_reports()

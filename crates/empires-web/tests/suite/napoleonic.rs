@@ -113,6 +113,10 @@ async fn a_kingdom_sends_its_sheet_on_the_web_and_reads_its_report_after_the_gm_
         "{}",
         console.body
     );
+    assert!(
+        console.body.contains("ROYALTY FRA (FEE 10"),
+        "the form says how rulings are written"
+    );
     let by_alice = w
         .post_form(
             "/games/europe/console/rulings",
