@@ -6,15 +6,17 @@
 //!   it boards (M3), sails out (M4) and lands (M8) in the first phase. It goes only when the
 //!   landing is sure (the soldiers' total combat of 100 or more, G33) and the army is twice
 //!   the defence there, the amphibious modifier being a handicap, and when the fleet can
-//!   carry it (its weight within half again the fleet's storage, G45).
+//!   carry it (its weight within the fleet's free storage: G45 lets half again more board,
+//!   but M7 throws the excess overboard). An army too heavy sends a detachment of its
+//!   strongest soldiers for their weight, formed at F6 and handed them at F9.
 //! - **Sea battles**. A fleet with warships sails into a neighbouring sea holding an enemy
 //!   fleet it outguns by half again; the conqueror seeks them anywhere next to it, the
 //!   caretaker only off its own coast, which it defends. A fleet with orders already (an
 //!   invasion) is left to them.
 
-use crate::sheet::Sheet;
+use crate::sheet::{Counts, Sheet};
 use crate::view::{View, strength};
-use napoleonic_rules::ids::{LocId, UnitId, UnitKind};
+use napoleonic_rules::ids::{LocId, TroopCode, UnitId, UnitKind};
 use napoleonic_rules::orders::{PhasePlan, Step};
 use napoleonic_rules::state::Unit;
 use napoleonic_rules::tables::Tables;
@@ -73,7 +75,9 @@ pub(crate) fn invade(view: &View, sheet: &mut Sheet) -> BTreeSet<UnitId> {
     fleets.sort_by_key(|f| f.id);
     for f in fleets {
         let harbour = f.location;
-        let room = f.storage(tables).saturating_mul(3) / 2;
+        // G45 lets an army half again heavier than the free storage board, but M7 then
+        // throws the excess overboard: the computer loads no more than the storage.
+        let room = f.storage(tables);
         let aboard: u32 = state
             .units
             .iter()
@@ -85,7 +89,8 @@ pub(crate) fn invade(view: &View, sheet: &mut Sheet) -> BTreeSet<UnitId> {
             .map(|a| a.weight(tables))
             .sum();
         let room = room.saturating_sub(aboard);
-        // The strongest army in the harbour that the fleet can carry.
+        // The strongest army in the harbour; a detachment of it when it is too heavy for
+        // the fleet (F6, F9: a new army formed by it takes what the fleet can carry).
         let army = state
             .units
             .iter()
@@ -96,7 +101,6 @@ pub(crate) fn invade(view: &View, sheet: &mut Sheet) -> BTreeSet<UnitId> {
                     && a.location == harbour
                     && !busy.contains(&a.id)
                     && !a.troops.is_empty()
-                    && a.weight(tables) <= room
                     // Nothing of it is given away or disbanded by the sheet so far.
                     && sheet.left(a.id).values().sum::<u32>() as usize == a.troops.len()
             })
@@ -104,15 +108,22 @@ pub(crate) fn invade(view: &View, sheet: &mut Sheet) -> BTreeSet<UnitId> {
         let Some(army) = army else {
             continue;
         };
-        let power = strength(army, tables);
-        // G33: the landing is sure at a total combat of 100.
-        let landing: u32 = army
-            .troops
+        let (party, weight) = detachment(army, tables, room);
+        if weight == 0 {
+            continue;
+        }
+        // G33: the landing is sure at a total combat of 100; the soldiers' combat is also
+        // their strength ashore (leaders stay with the army unless it all goes).
+        let whole = party.values().sum::<u32>() as usize == army.troops.len();
+        let landing: u32 = party
             .iter()
-            .filter_map(|t| tables.troop(&t.code))
-            .filter(|t| t.is_soldier())
-            .map(|t| t.total_combat())
+            .filter_map(|(c, n)| tables.troop(c).map(|t| t.total_combat().saturating_mul(*n)))
             .sum();
+        let power = if whole {
+            strength(army, tables)
+        } else {
+            landing
+        };
         if landing < 100 {
             continue;
         }
@@ -139,16 +150,26 @@ pub(crate) fn invade(view: &View, sheet: &mut Sheet) -> BTreeSet<UnitId> {
         let Some((_, sea, target)) = best else {
             continue;
         };
+        let goes = if whole {
+            army.id
+        } else {
+            let Some(new) = sheet.form_army(army.id) else {
+                continue; // 99 armies already
+            };
+            sheet.transfer(army.id, new, &party);
+            new
+        };
         taken.insert(target);
         busy.insert(army.id);
+        busy.insert(goes);
         busy.insert(f.id);
         sheet.sail(
             f.id,
             PhasePlan {
                 phase: 1,
-                load: vec![(None, army.id)],
+                load: vec![(None, goes)],
                 step: Some(Step::Move(sea)),
-                unload: vec![(None, army.id, target)],
+                unload: vec![(None, goes, target)],
                 ..PhasePlan::default()
             },
         );
@@ -225,4 +246,40 @@ pub(crate) fn seek_battle(
             );
         }
     }
+}
+
+/// The soldiers of `army` the fleet can carry (weight at most `room`): the whole army when
+/// it fits, else its strongest soldiers for their weight, one at a time. Answers the troops
+/// and their weight.
+fn detachment(army: &Unit, tables: &Tables, room: u32) -> (Counts, u32) {
+    let mut soldiers: Vec<(&TroopCode, u32, u32)> = army
+        .troops
+        .iter()
+        .filter_map(|t| {
+            let ty = tables.troop(&t.code).filter(|x| x.is_soldier())?;
+            Some((&t.code, ty.total_combat(), ty.weight))
+        })
+        .collect();
+    let all: u32 = soldiers.iter().map(|(_, _, w)| *w).sum();
+    let mut party = Counts::new();
+    if all <= room {
+        for (c, _, _) in &soldiers {
+            *party.entry((*c).clone()).or_default() += 1;
+        }
+        return (party, all);
+    }
+    // Most combat for the weight first; the code breaks ties, so the choice is the same.
+    soldiers.sort_by(|a, b| {
+        (u64::from(b.1) * u64::from(a.2.max(1)))
+            .cmp(&(u64::from(a.1) * u64::from(b.2.max(1))))
+            .then(a.0.cmp(b.0))
+    });
+    let mut used = 0;
+    for (c, _, w) in soldiers {
+        if used + w <= room {
+            used += w;
+            *party.entry(c.clone()).or_default() += 1;
+        }
+    }
+    (party, used)
 }

@@ -166,8 +166,8 @@ fn the_caretaker_never_declares_war_attacks_only_its_own_and_keeps_a_surplus() {
             }
             // Marches only through its own land or land it may pass, never into an enemy's
             // nor the independents' (3.3: that is an invasion), except to retake a
-            // province annexed to it (Ch8).
-            for u in &o.units {
+            // province annexed to it (Ch8). Fleets sail (to defend the coast): not marches.
+            for u in o.units.iter().filter(|u| u.unit.kind != UnitKind::Fleet) {
                 // An army the sheet forms stands with the unit forming it (F6).
                 let formed_by = o
                     .units
@@ -366,6 +366,68 @@ fn fleets_seek_battle_with_weaker_enemy_fleets() {
             .iter()
             .any(|u| u.unit.kind == UnitKind::Fleet && !u.plan.is_empty()),
         "{o:?}"
+    );
+}
+
+/// An army too heavy for the fleet beside it sends a detachment (F6, F9): a new army
+/// formed by it takes the soldiers the fleet can carry, and that army is loaded and landed.
+#[test]
+fn an_army_too_heavy_for_its_fleet_sends_a_detachment_by_sea() {
+    let (map, mut state) = game(5);
+    let (gbr, fra) = (code("GBR"), code("FRA"));
+    state.set_relation(&gbr, &fra, Relation::War);
+    let pic = map.find("PIC").unwrap().id;
+    let lon = map.find("LON").unwrap().id;
+    state
+        .units
+        .retain(|u| u.location != pic || u.kind() == UnitKind::Fleet);
+    let tables = &state.tables;
+    let army = state
+        .units
+        .iter()
+        .find(|u| u.owner == gbr && u.kind() == UnitKind::Army && u.location == lon)
+        .unwrap();
+    let fleet = state
+        .units
+        .iter()
+        .find(|u| u.owner == gbr && u.kind() == UnitKind::Fleet && u.location == lon)
+        .unwrap();
+    assert!(
+        army.weight(tables) > fleet.storage(tables),
+        "London's army is too heavy for its fleet"
+    );
+    let o = computer_orders(&map, &state, &gbr, Style::Conqueror);
+    let a1 = o
+        .units
+        .iter()
+        .find(|u| u.unit == army.id)
+        .expect("orders for A1");
+    let new = a1.form.first().expect("A1 forms a detachment").0;
+    assert!(
+        a1.transfers
+            .iter()
+            .any(|t| t.to == new && !t.troops.is_empty())
+    );
+    let f = o
+        .units
+        .iter()
+        .find(|u| u.unit == fleet.id)
+        .expect("the fleet sails");
+    assert_eq!(f.plan[0].load, vec![(None, new)]);
+    let orders: BTreeMap<KingdomCode, KingdomOrders> = BTreeMap::from([(gbr.clone(), o)]);
+    let out = play_with_independents(&map, &state, &orders).unwrap();
+    assert!(
+        out.events.iter().any(|e| matches!(
+            &e.what,
+            What::Unloaded { army: (k, id), amphibious: true, .. } if *k == gbr && *id == new
+        )),
+        "the detachment lands"
+    );
+    // Nothing is thrown overboard (M7): it carried no more than its storage.
+    assert!(
+        !out.events
+            .iter()
+            .any(|e| matches!(e.what, What::Overboard { .. }))
     );
 }
 
