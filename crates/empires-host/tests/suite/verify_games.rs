@@ -11,17 +11,23 @@ use empires_rules::Variant;
 use empires_rules::setup::{NewGame as Setup, new_game};
 use empires_ruleset::ruleset::{EmpiresStore, NewGame};
 
-/// Plays `map` from the start until someone wins (or 150 turns), every empire a dummy the
-/// computer plays, then replays every turn.
-async fn played_to_the_end(map_name: &str, store: &dyn Store, game: &str) {
+/// Creates `game` in `store` on the standard map `map_name` under its own variant (or
+/// `variant`), every empire a dummy the computer plays; the starting state.
+async fn created(
+    store: &dyn Store,
+    game: &str,
+    map_name: &str,
+    variant: Option<Variant>,
+    seed: u64,
+) -> empires_rules::GameState {
     let std = empires_maps::standard::find(map_name).unwrap();
     let map = empires_maps::standard::load(map_name).unwrap().unwrap();
     let state = new_game(
         &map,
         &Setup {
             name: map.name.clone(),
-            variant: map.variant.unwrap_or(Variant::World),
-            seed: 11,
+            variant: variant.or(map.variant).unwrap_or(Variant::World),
+            seed,
             players: Default::default(),
             options: Default::default(),
         },
@@ -37,6 +43,13 @@ async fn played_to_the_end(map_name: &str, store: &dyn Store, game: &str) {
         })
         .await
         .unwrap();
+    state
+}
+
+/// Plays `map` from the start until someone wins (or 150 turns), every empire a dummy the
+/// computer plays, then replays every turn.
+async fn played_to_the_end(map_name: &str, store: &dyn Store, game: &str) {
+    created(store, game, map_name, None, 11).await;
     let options = TurnOptions {
         yes: true,
         ..TurnOptions::default()
@@ -128,30 +141,8 @@ async fn an_australian_turn_from_before_decision_39_is_listed_as_other_rules() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
     let game = dir.display().to_string();
-    let std = empires_maps::standard::find("australian").unwrap();
-    let map = empires_maps::standard::load("australian").unwrap().unwrap();
-    let state = new_game(
-        &map,
-        &Setup {
-            name: map.name.clone(),
-            variant: Variant::Australian,
-            seed: 3,
-            players: Default::default(),
-            options: Default::default(),
-        },
-    )
-    .unwrap();
+    let state = created(&DirStore, &game, "australian", Some(Variant::Australian), 3).await;
     let first = state.empires[0].code;
-    DirStore
-        .create(&NewGame {
-            name: &game,
-            map_text: std.text,
-            map: &map,
-            state: &state,
-            created_at: 0,
-        })
-        .await
-        .unwrap();
     let sheet = Submission {
         empire: Some(empires_host::store::SeatCode::parse(first.as_str()).unwrap()),
         body: b"1. CASH - - 7\n2. AIR - - 1\n".to_vec(),
@@ -207,29 +198,8 @@ async fn a_standard_maps_drawing_is_not_kept_per_game_in_a_database() {
     let tmp = tempfile::tempdir().unwrap();
     let url = format!("sqlite:{}", tmp.path().join("host.db").display());
     let store = SqlStore::open(&url).await.unwrap();
+    created(&store, "w", "world", None, 2).await;
     let std = empires_maps::standard::find("world").unwrap();
-    let map = empires_maps::standard::load("world").unwrap().unwrap();
-    let state = new_game(
-        &map,
-        &Setup {
-            name: map.name.clone(),
-            variant: Variant::World,
-            seed: 2,
-            players: Default::default(),
-            options: Default::default(),
-        },
-    )
-    .unwrap();
-    store
-        .create(&NewGame {
-            name: "w",
-            map_text: std.text,
-            map: &map,
-            state: &state,
-            created_at: 0,
-        })
-        .await
-        .unwrap();
     let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
     let (kept,): (Option<Vec<u8>>,) =
         sqlx::query_as("SELECT map_script FROM games WHERE name = 'w'")

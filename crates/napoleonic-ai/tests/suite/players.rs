@@ -263,22 +263,29 @@ fn the_caretaker_retakes_a_province_annexed_to_it() {
     );
 }
 
+/// Britain at war with France, with Picardy (across the Channel from London) left bare:
+/// the map, the state, the two kingdoms and London.
+fn across_the_channel() -> (Map, GameState, KingdomCode, KingdomCode, LocId) {
+    let (map, mut state) = game(5);
+    let (gbr, fra) = (code("GBR"), code("FRA"));
+    state.set_relation(&gbr, &fra, Relation::War);
+    let pic = map.find("PIC").unwrap().id;
+    let lon = map.find("LON").unwrap().id;
+    state
+        .units
+        .retain(|u| u.location != pic || u.kind() == UnitKind::Fleet);
+    (map, state, gbr, fra, lon)
+}
+
 /// The conqueror at sea (M3, M4, M8): Britain, at war with France, whose land it cannot
 /// reach on foot, loads its London army onto the fleet docked beside it, sails into the
 /// Channel and lands in France in the first phase; the turn plays it as an amphibious
 /// invasion.
 #[test]
 fn the_conqueror_invades_by_sea_what_it_cannot_reach_by_land() {
-    let (map, mut state) = game(5);
-    let (gbr, fra) = (code("GBR"), code("FRA"));
-    state.set_relation(&gbr, &fra, Relation::War);
-    // Picardy, across the Channel from London, is left bare; London's army is four line
-    // infantry (total combat 240, weight 8: within the fleet's storage).
-    let pic = map.find("PIC").unwrap().id;
-    let lon = map.find("LON").unwrap().id;
-    state
-        .units
-        .retain(|u| u.location != pic || u.kind() == UnitKind::Fleet);
+    let (map, mut state, gbr, fra, lon) = across_the_channel();
+    // London's army is four line infantry (total combat 240, weight 8: within the fleet's
+    // storage).
     let line = state
         .units
         .iter()
@@ -373,14 +380,7 @@ fn fleets_seek_battle_with_weaker_enemy_fleets() {
 /// formed by it takes the soldiers the fleet can carry, and that army is loaded and landed.
 #[test]
 fn an_army_too_heavy_for_its_fleet_sends_a_detachment_by_sea() {
-    let (map, mut state) = game(5);
-    let (gbr, fra) = (code("GBR"), code("FRA"));
-    state.set_relation(&gbr, &fra, Relation::War);
-    let pic = map.find("PIC").unwrap().id;
-    let lon = map.find("LON").unwrap().id;
-    state
-        .units
-        .retain(|u| u.location != pic || u.kind() == UnitKind::Fleet);
+    let (map, state, gbr, _, lon) = across_the_channel();
     let tables = &state.tables;
     let army = state
         .units
