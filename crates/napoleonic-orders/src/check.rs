@@ -1894,6 +1894,19 @@ impl<'a> Ck<'a> {
                 );
                 continue;
             }
+            if weight > free {
+                // G45 lets it board, and M7 then throws the excess overboard.
+                self.err(
+                    Code::StepFails,
+                    s.arg(0),
+                    &a.to_string(),
+                    format!(
+                        "{a} weighs {weight} and {id} has {free} storage free: it boards, but \
+                         troops weighing about {} will be thrown overboard and lost (M7, G45)",
+                        weight - free
+                    ),
+                );
+            }
             let u = self.sim.get_mut(a).expect("own");
             u.aboard = Some((self.me.clone(), id));
             u.stop();
