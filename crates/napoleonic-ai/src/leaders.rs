@@ -81,10 +81,10 @@ pub(crate) fn lead(view: &View, sheet: &mut Sheet, purse: &mut Purse) {
     else {
         return;
     };
-    if napoleonic_rules::turn::economy::hire_check(view.map, state, &view.me, g.id).is_err() {
+    let Ok(cost) = napoleonic_rules::turn::economy::hire_check(view.map, state, &view.me, g.id)
+    else {
         return;
-    }
-    let cost: Gold = Fixed::whole(state.settings.leader_cost);
+    };
     let upkeep: Gold = Fixed::whole(napoleonic_rules::turn::economy::HIRED_LEADER_UPKEEP);
     if purse.can(cost, upkeep) {
         purse.pay(cost, upkeep);

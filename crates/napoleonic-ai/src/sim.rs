@@ -345,16 +345,34 @@ pub struct Totals {
     pub gold_spent: Gold,
 }
 
+impl std::ops::AddAssign for Totals {
+    fn add_assign(&mut self, o: Totals) {
+        self.battles += o.battles;
+        self.sea_battles += o.sea_battles;
+        self.landings += o.landings;
+        self.leaders_hired += o.leaders_hired;
+        self.gold_spent += o.gold_spent;
+    }
+}
+
+impl From<&TurnSummary> for Totals {
+    fn from(h: &TurnSummary) -> Totals {
+        Totals {
+            battles: h.battles,
+            sea_battles: h.sea_battles,
+            landings: h.landings,
+            leaders_hired: h.leaders_hired,
+            gold_spent: h.gold_spent,
+        }
+    }
+}
+
 impl SimulationResult {
     /// The figures of every turn played, added up.
     pub fn totals(&self) -> Totals {
         let mut t = Totals::default();
         for h in self.history.iter().skip(1) {
-            t.battles += h.battles;
-            t.sea_battles += h.sea_battles;
-            t.landings += h.landings;
-            t.leaders_hired += h.leaders_hired;
-            t.gold_spent += h.gold_spent;
+            t += Totals::from(h);
         }
         t
     }

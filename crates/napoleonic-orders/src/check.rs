@@ -678,7 +678,7 @@ impl<'a> Ck<'a> {
                     // L2: the recipient garrison may be the sender's own. With one
                     // treasury a kingdom (E11) the gold comes straight back: only the fee
                     // is spent.
-                    let fee = amount.percent(self.st.settings.send_gold_fee_percent);
+                    let fee = napoleonic_rules::turn::economy::send_fee(self.st, *amount);
                     let m = format!(
                         "gold sent to your own garrison returns to your treasury: only the \
                          {fee} gold fee is spent (L2)"

@@ -338,11 +338,7 @@ fn many_games(map: &Map, setup: &Simulation, n: u32) -> String {
         sea_games += u32::from(t.sea_battles > 0);
         landing_games += u32::from(t.landings > 0);
         leader_games += u32::from(t.leaders_hired > 0);
-        all.battles += t.battles;
-        all.sea_battles += t.sea_battles;
-        all.landings += t.landings;
-        all.leaders_hired += t.leaders_hired;
-        all.gold_spent += t.gold_spent;
+        all += t;
     }
     let _ = writeln!(
         out,
